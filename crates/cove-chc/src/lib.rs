@@ -1,14 +1,10 @@
-pub fn add(left: u64, right: u64) -> u64 {
-    left + right
-}
+//! `cove-chc`: constrained Horn clause systems, their front ends, preprocessing, the
+//! verification engines and the independent certificate checker.
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+pub mod frontend;
+pub mod print;
+pub mod system;
 
-    #[test]
-    fn it_works() {
-        let result = add(2, 2);
-        assert_eq!(result, 4);
-    }
-}
+pub use system::{ChcSystem, Clause, Pos, PredApp};

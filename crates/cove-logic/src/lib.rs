@@ -1,10 +1,13 @@
 //! `cove-logic`: the ground every Cove crate stands on.
 //!
 //! Exact rationals ([`Rational`]), a hash-consed term DAG over the sorts Bool, Int and Real
-//! ([`TermStore`]), and reading and printing of SMT-LIB2.
+//! ([`TermStore`]), substitution, evaluation under a model, simplification to canonical
+//! linear forms, and reading and printing of SMT-LIB2.
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub mod rational;
+pub mod term;
 
 pub use rational::Rational;
+pub use term::{FuncDecl, FuncId, Op, Sort, SortError, Term, TermId, TermStore, VarDecl, VarId};
