@@ -6,8 +6,16 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod linear;
+pub mod model;
 pub mod rational;
+pub mod simplify;
+pub mod subst;
 pub mod term;
 
+pub use linear::{linearize, mk_linear, LinearSum};
+pub use model::{EvalError, FuncInterp, Model, Value};
 pub use rational::Rational;
+pub use simplify::{simplify, Simplifier};
+pub use subst::{expand_funcs, free_vars, substitute};
 pub use term::{FuncDecl, FuncId, Op, Sort, SortError, Term, TermId, TermStore, VarDecl, VarId};
