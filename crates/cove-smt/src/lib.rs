@@ -1,14 +1,11 @@
-pub fn add(left: u64, right: u64) -> u64 {
-    left + right
-}
+//! `cove-smt`: satisfiability modulo theories for Cove.
+//!
+//! The arithmetic theory core lives in [`simplex`] (general simplex over exact
+//! delta-rationals after Dutertre and de Moura, CAV 2006: bounds, incremental
+//! backtracking, Farkas explanations, bound propagation, interpolants) and [`lia`]
+//! (integer feasibility on top of it: GCD test, Gomory cuts, branch and bound).
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn it_works() {
-        let result = add(2, 2);
-        assert_eq!(result, 4);
-    }
-}
+pub mod lia;
+pub mod simplex;
