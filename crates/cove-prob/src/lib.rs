@@ -1,14 +1,29 @@
-pub fn add(left: u64, right: u64) -> u64 {
-    left + right
-}
+//! `cove-prob`: compositional verification of probabilistic systems by strong simulation
+//! (Komuravelli's thesis, Chapters 4–6).
+//!
+//! * [`lpts`]: labelled probabilistic transition systems with exact rational distributions.
+//! * [`format`]: the textual `.lpts` format (documented there) and its parser/printer.
+//! * [`compose`]: parallel composition with product distributions.
+//! * [`flow`]: `μ ⊑_R ν` by exact max-flow, Hall violators (corrected CEXDISTREL).
+//! * [`sim`]: strong simulation as a worklist greatest fixed point, and a naive reference.
+//! * [`cex`]: tree counterexamples with execution mappings and their independent check.
+//! * [`dot`]: Graphviz output.
+//!
+//! Every probability is a [`cove_logic::Rational`]; nothing is ever normalized.
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+pub mod cex;
+pub mod compose;
+pub mod dot;
+pub mod flow;
+pub mod format;
+pub mod lpts;
+pub mod random;
+pub mod sim;
 
-    #[test]
-    fn it_works() {
-        let result = add(2, 2);
-        assert_eq!(result, 4);
-    }
-}
+pub use cex::{Counterexample, SimAnswer, check_simulation, verify_counterexample};
+pub use compose::{Product, compose};
+pub use format::{ParseError, parse_lpts, write_lpts};
+pub use lpts::{ActionId, Dist, Lpts, StateId, TransId, Transition};
+pub use sim::{Simulation, naive_simulates, simulates};

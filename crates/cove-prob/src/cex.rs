@@ -1,0 +1,234 @@
+//! Tree counterexamples to strong simulation (thesis Sec. 4.5, Theorem 10) and their
+//! independent check.
+//!
+//! When `(s1, s2)` is not in `⪯`, [`crate::sim::Simulation`] has recorded a [`Witness`]:
+//! the failing `s1 −a→ μ1` and, for each `s2 −a→ ν`, a Hall violator `S1^ν` with
+//! `S2^ν = Supp(ν) ∖ R(S1^ν)`. The tree `T12` is the one-transition tree for `s1 −a→ μ1`
+//! with, at each child `t_u`, the trees `T_{u,v}` for all `(u, v) ∈ ⋃_ν S1^ν × S2^ν`
+//! attached. Those pairs were removed earlier, so the recursion is well founded.
+//!
+//! # Merging instead of attaching (Corollary 2)
+//! Attaching two trees at one node can give that node two copies of the same transition of
+//! `L1`. Here every tree node keeps at most one child transition per transition of `L1`;
+//! attaching a tree whose root uses a transition that is already present *merges* the two
+//! recursively. A merged tree has more behaviour than each tree it was merged from, so it
+//! is still not simulated wherever one of them was not, and it still has an execution
+//! mapping into `L1`. Consequence: if `L1` is reactive, the counterexample is reactive.
+//!
+//! # Execution mapping
+//! Each counterexample carries `mapping: S_C → S_1` and `trans_mapping: τ_C → τ_1` such
+//! that every `c −a→ μ_c` is a copy of `M(c) −a→ μ1` with `M` injective on `Supp(μ_c)` and
+//! `μ_c(c') = μ1(M(c'))`. [`verify_counterexample`] checks this structurally and then checks
+//! `C ⪯ L1` and `C ⋠ L2` with the *naive* reference simulation.
+
+use crate::lpts::{Lpts, StateId, TransId};
+use crate::sim::{Simulation, Witness, naive_simulation};
+use std::collections::{HashMap, HashSet};
+
+/// A tree counterexample with its execution mapping into the implementation.
+#[derive(Clone, Debug)]
+pub struct Counterexample {
+    /// The tree-shaped LPTS `C`.
+    pub tree: Lpts,
+    /// `mapping[c]`: the implementation state that tree state `c` is a copy of.
+    pub mapping: Vec<StateId>,
+    /// `trans_mapping[t]`: the implementation transition that tree transition `t` copies.
+    pub trans_mapping: Vec<TransId>,
+}
+
+/// Failure to build or to validate a counterexample.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CexError {
+    /// The pair is actually in the simulation.
+    #[error("the states are related; there is no counterexample")]
+    Related,
+    /// The tree would exceed the node limit.
+    #[error("counterexample tree exceeds {0} nodes")]
+    TooLarge(usize),
+    /// The independent check failed (a bug somewhere: report it).
+    #[error("counterexample check failed: {0}")]
+    Invalid(String),
+}
+
+struct Node {
+    l1: StateId,
+    trans: Vec<(TransId, Vec<usize>)>,
+    expanded: HashSet<StateId>,
+}
+
+/// Builds the tree counterexample for `(s1, s2) ∉ ⪯` from the witnesses in `sim`.
+/// At most `limit` tree nodes are created.
+pub fn build_counterexample(
+    l1: &Lpts,
+    sim: &Simulation,
+    s1: StateId,
+    s2: StateId,
+    limit: usize,
+) -> Result<Counterexample, CexError> {
+    if sim.related(s1, s2) {
+        return Err(CexError::Related);
+    }
+    let mut nodes = vec![Node {
+        l1: s1,
+        trans: Vec::new(),
+        expanded: HashSet::new(),
+    }];
+    let mut work = vec![(0usize, s1, s2)];
+    while let Some((node, u1, u2)) = work.pop() {
+        if !nodes[node].expanded.insert(u2) {
+            continue;
+        }
+        let w: &Witness = sim.witnesses.get(&(u1, u2)).ok_or_else(|| {
+            CexError::Invalid(format!("no removal witness for pair ({u1}, {u2})"))
+        })?;
+        let dist = &l1.transition(w.trans).dist;
+        let pos = match nodes[node].trans.iter().position(|(t, _)| *t == w.trans) {
+            Some(p) => p,
+            None => {
+                if nodes.len() + dist.len() > limit {
+                    return Err(CexError::TooLarge(limit));
+                }
+                let mut kids = Vec::with_capacity(dist.len());
+                for s in dist.support() {
+                    nodes.push(Node {
+                        l1: s,
+                        trans: Vec::new(),
+                        expanded: HashSet::new(),
+                    });
+                    kids.push(nodes.len() - 1);
+                }
+                nodes[node].trans.push((w.trans, kids));
+                nodes[node].trans.len() - 1
+            }
+        };
+        for (_, s1v, s2v) in &w.violators {
+            for &u in s1v {
+                let child =
+                    nodes[node].trans[pos].1[dist.position(u).expect("violator within support")];
+                for &v in s2v {
+                    work.push((child, u, v));
+                }
+            }
+        }
+    }
+    Ok(to_lpts(l1, &nodes))
+}
+
+fn to_lpts(l1: &Lpts, nodes: &[Node]) -> Counterexample {
+    let mut tree = Lpts::new(format!("c0:{}", l1.state_name(nodes[0].l1)));
+    for a in l1.actions() {
+        tree.add_action(a);
+    }
+    for (i, n) in nodes.iter().enumerate().skip(1) {
+        tree.add_state(format!("c{i}:{}", l1.state_name(n.l1)));
+    }
+    let mut trans_mapping = Vec::new();
+    for (i, n) in nodes.iter().enumerate() {
+        for (t, kids) in &n.trans {
+            let tr = l1.transition(*t);
+            let dist = tr.dist.map(|s| kids[tr.dist.position(s).unwrap()]);
+            tree.add_transition(i, tr.action, dist);
+            trans_mapping.push(*t);
+        }
+    }
+    Counterexample {
+        tree,
+        mapping: nodes.iter().map(|n| n.l1).collect(),
+        trans_mapping,
+    }
+}
+
+/// Checks an execution mapping structurally: `C` is a tree and every transition of `C`
+/// is a copy of the mapped transition of `imp` (bijective on supports, same masses), with
+/// the root mapped to `imp`'s start state. This alone proves `C ⪯ imp`.
+pub fn check_execution_mapping(cex: &Counterexample, imp: &Lpts) -> Result<(), String> {
+    let c = &cex.tree;
+    if !c.is_tree() {
+        return Err("not tree-shaped".into());
+    }
+    if cex.mapping.len() != c.num_states() || cex.trans_mapping.len() != c.num_transitions() {
+        return Err("mapping sizes do not match the tree".into());
+    }
+    if cex.mapping[c.initial()] != imp.initial() {
+        return Err("the root is not mapped to the start state".into());
+    }
+    for (i, tc) in c.transitions().iter().enumerate() {
+        let ti = cex.trans_mapping[i];
+        if ti >= imp.num_transitions() {
+            return Err(format!("transition {i} maps to a non-existent transition"));
+        }
+        let tr = imp.transition(ti);
+        if tr.src != cex.mapping[tc.src] || imp.action_name(tr.action) != c.action_name(tc.action) {
+            return Err(format!("transition {i}: source or action does not match"));
+        }
+        if tc.dist.len() != tr.dist.len() {
+            return Err(format!("transition {i}: support sizes differ"));
+        }
+        let mut images = HashSet::new();
+        for (s, p) in tc.dist.entries() {
+            let m = cex.mapping[*s];
+            if !images.insert(m) || tr.dist.prob(m) != *p {
+                return Err(format!(
+                    "transition {i}: not an injective, mass-preserving copy"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The independent check: valid execution mapping, `C ⪯ imp` and `C ⋠ spec`, the last two
+/// with the naive reference simulation.
+pub fn verify_counterexample(
+    cex: &Counterexample,
+    imp: &Lpts,
+    spec: &Lpts,
+) -> Result<(), CexError> {
+    check_execution_mapping(cex, imp).map_err(CexError::Invalid)?;
+    let c = &cex.tree;
+    if !naive_simulation(c, imp).contains(c.initial(), imp.initial()) {
+        return Err(CexError::Invalid(
+            "the implementation does not simulate the tree".into(),
+        ));
+    }
+    if naive_simulation(c, spec).contains(c.initial(), spec.initial()) {
+        return Err(CexError::Invalid(
+            "the specification simulates the tree".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The answer to `imp ⪯ spec`.
+#[derive(Clone, Debug)]
+pub enum SimAnswer {
+    /// `imp ⪯ spec`.
+    Holds,
+    /// `imp ⋠ spec`, with a tree counterexample.
+    Fails(Counterexample),
+}
+
+/// Decides `imp ⪯ spec`; on failure builds a tree counterexample (at most `limit` nodes).
+pub fn check_simulation(imp: &Lpts, spec: &Lpts, limit: usize) -> Result<SimAnswer, CexError> {
+    let sim = Simulation::compute(imp, spec);
+    if sim.related(imp.initial(), spec.initial()) {
+        return Ok(SimAnswer::Holds);
+    }
+    Ok(SimAnswer::Fails(build_counterexample(
+        imp,
+        &sim,
+        imp.initial(),
+        spec.initial(),
+        limit,
+    )?))
+}
+
+/// Counts, per tree node, transitions per action: used to confirm reactivity claims.
+pub fn max_transitions_per_action(c: &Lpts) -> usize {
+    let mut m: HashMap<(StateId, usize), usize> = HashMap::new();
+    for t in c.transitions() {
+        *m.entry((t.src, t.action)).or_default() += 1;
+    }
+    m.values().copied().max().unwrap_or(0)
+}
