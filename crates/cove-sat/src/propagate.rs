@@ -1,0 +1,126 @@
+//! Boolean constraint propagation over the two-watched-literal scheme (see `watch`).
+//!
+//! # Postconditions of [`Solver::propagate`]
+//! Either a conflict clause (all literals false) is returned and `qhead == trail.len()`, or
+//! every literal of the trail has been propagated: no clause is unit-but-unassigned through
+//! its watches and no clause has both watched literals false.
+
+use crate::clause::{ClauseRef, HEADER};
+use crate::lit::{LBool, Lit};
+use crate::solver::Solver;
+use crate::watch::Watcher;
+
+impl Solver {
+    /// Propagates all enqueued literals; returns a falsified clause on conflict.
+    pub(crate) fn propagate(&mut self) -> Option<ClauseRef> {
+        let mut confl = None;
+        while self.qhead < self.trail.len() {
+            let p = self.trail[self.qhead];
+            self.qhead += 1;
+            self.stats.propagations += 1;
+            let false_lit = !p;
+            let fl = false_lit.code();
+            let mut ws = std::mem::take(&mut self.watches.lists[p.index()]);
+            let n = ws.len();
+            let (mut i, mut j) = (0, 0);
+            'watchers: while i < n {
+                let w = ws[i];
+                i += 1;
+                if self.vals[w.blocker.index()] == LBool::True {
+                    ws[j] = w;
+                    j += 1;
+                    continue;
+                }
+                let cr = w.cref;
+                let start = cr.0 as usize + HEADER;
+                let len = self.db.arena[cr.0 as usize] as usize;
+                let c = &mut self.db.arena[start..start + len];
+                // Make sure the false literal is c[1].
+                if c[0] == fl {
+                    c[0] = c[1];
+                    c[1] = fl;
+                }
+                let first = Lit::from_code(c[0]);
+                let nw = Watcher {
+                    cref: cr,
+                    blocker: first,
+                };
+                if first != w.blocker && self.vals[first.index()] == LBool::True {
+                    ws[j] = nw;
+                    j += 1;
+                    continue;
+                }
+                // Look for a new literal to watch.
+                for k in 2..len {
+                    let lk = Lit::from_code(c[k]);
+                    if self.vals[lk.index()] != LBool::False {
+                        c[1] = c[k];
+                        c[k] = fl;
+                        self.watches.lists[(!lk).index()].push(nw);
+                        continue 'watchers;
+                    }
+                }
+                // Clause is unit or conflicting under the current assignment.
+                ws[j] = nw;
+                j += 1;
+                if self.vals[first.index()] == LBool::False {
+                    confl = Some(cr);
+                    self.qhead = self.trail.len();
+                    while i < n {
+                        ws[j] = ws[i];
+                        j += 1;
+                        i += 1;
+                    }
+                } else {
+                    self.enqueue(first, cr);
+                }
+            }
+            ws.truncate(j);
+            self.watches.lists[p.index()] = ws;
+            if confl.is_some() {
+                break;
+            }
+        }
+        confl
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::clause::ClauseRef;
+    use crate::lit::{LBool, Lit};
+    use crate::solver::Solver;
+
+    fn l(x: i32) -> Lit {
+        Lit::from_dimacs(x)
+    }
+
+    #[test]
+    fn chain_propagates_and_records_reasons() {
+        let mut s = Solver::new();
+        s.add_clause(&[l(-1), l(2)]);
+        s.add_clause(&[l(-2), l(-3), l(4)]);
+        s.add_clause(&[l(-1), l(3)]);
+        s.new_decision_level();
+        s.enqueue(l(1), ClauseRef::NONE);
+        assert!(s.propagate().is_none());
+        for x in [1, 2, 3, 4] {
+            assert_eq!(s.lit_value(l(x)), LBool::True, "literal {x}");
+        }
+        let r = s.reason[l(4).var().index()];
+        assert_eq!(s.db.lit(r, 0), l(4));
+        s.check_invariants().unwrap();
+    }
+
+    #[test]
+    fn conflict_is_reported() {
+        let mut s = Solver::new();
+        s.add_clause(&[l(-1), l(2)]);
+        s.add_clause(&[l(-1), l(-2)]);
+        s.new_decision_level();
+        s.enqueue(l(1), ClauseRef::NONE);
+        let c = s.propagate().expect("conflict");
+        assert!(s.db.lits(c).iter().all(|&x| s.lit_value(x) == LBool::False));
+        assert_eq!(s.qhead, s.trail.len());
+    }
+}

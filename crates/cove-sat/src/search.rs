@@ -1,0 +1,274 @@
+//! The CDCL(T) search loop: propagate (Boolean, then theory) to a fixpoint, learn from
+//! conflicts, restart, reduce, and decide (assumptions first, then VSIDS).
+//!
+//! # Postconditions of [`Solver::solve_limited`]
+//! - `Sat`: `model` is a complete assignment satisfying every clause and accepted by the
+//!   theory's `final_check`;
+//! - `Unsat`: either `ok == false` (the clauses are unsatisfiable, `failed` is empty) or
+//!   `failed` is a subset of the assumptions that is unsatisfiable with the clauses;
+//! - `Unknown`: a limit was hit (or the theory made no progress in `final_check`).
+//!
+//! In all cases the solver is back at level 0 and the theory has been popped to its base level.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use crate::analyze::Conflict;
+use crate::clause::ClauseRef;
+use crate::lit::{LBool, Lit};
+use crate::solver::Solver;
+use crate::theory::{NoTheory, Theory};
+
+/// Outcome of a solve call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SolveResult {
+    /// A model was found (see [`Solver::value`] and [`Solver::model`]).
+    Sat,
+    /// No model exists (under the assumptions, see [`Solver::failed_assumptions`]).
+    Unsat,
+    /// A resource limit was reached or the search was interrupted.
+    Unknown,
+}
+
+/// Resource limits for one solve call. The default has no limits.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Maximum number of conflicts in this call.
+    pub conflicts: Option<u64>,
+    /// Wall-clock deadline.
+    pub deadline: Option<Instant>,
+    /// Set to `true` (from any thread) to stop the search.
+    pub interrupt: Option<Arc<AtomicBool>>,
+}
+
+impl Limits {
+    fn interrupted(&self) -> bool {
+        self.interrupt
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+    }
+
+    fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+impl Solver {
+    /// Solves under `assumptions` without theory or limits.
+    pub fn solve(&mut self, assumptions: &[Lit]) -> SolveResult {
+        self.solve_limited(assumptions, &mut NoTheory, &Limits::default())
+    }
+
+    /// Solves under `assumptions` with a theory and resource limits.
+    pub fn solve_limited<T: Theory>(
+        &mut self,
+        assumptions: &[Lit],
+        theory: &mut T,
+        limits: &Limits,
+    ) -> SolveResult {
+        self.model.clear();
+        self.failed.clear();
+        self.stats.solves += 1;
+        if !self.ok {
+            return SolveResult::Unsat;
+        }
+        if let Some(m) = assumptions.iter().map(|l| l.var().index() + 1).max() {
+            self.ensure_vars(m);
+        }
+        let res = self.search(assumptions, theory, limits);
+        if res == SolveResult::Sat {
+            debug_assert_eq!(self.check_invariants(), Ok(()));
+            self.model = (0..self.num_vars()).map(|v| self.vals[2 * v]).collect();
+        }
+        self.cancel(theory, 0);
+        res
+    }
+
+    /// Backtracks to `level`, telling the theory how many levels were undone.
+    pub(crate) fn cancel<T: Theory>(&mut self, theory: &mut T, level: usize) {
+        let d = self.decision_level();
+        if d > level {
+            theory.pop(d - level);
+            self.backtrack_to(level);
+        }
+    }
+
+    /// Opens a decision level and tells the theory.
+    fn open_level<T: Theory>(&mut self, theory: &mut T) {
+        self.new_decision_level();
+        theory.push();
+    }
+
+    fn search<T: Theory>(
+        &mut self,
+        assumptions: &[Lit],
+        theory: &mut T,
+        limits: &Limits,
+    ) -> SolveResult {
+        let start = self.stats.conflicts;
+        let mut pending: Option<Conflict> = None;
+        let mut decisions_since_check = 0u32;
+        loop {
+            let confl = match pending.take() {
+                Some(c) => Some(c),
+                None => self.propagate_all(theory),
+            };
+            if let Some(c) = confl {
+                self.stats.conflicts += 1;
+                if !self.learn(theory, c) {
+                    self.ok = false;
+                    return SolveResult::Unsat;
+                }
+                if self.limit_hit(limits, start) {
+                    return SolveResult::Unknown;
+                }
+                continue;
+            }
+            if self.restarts.should_restart() {
+                self.restarts.restarted();
+                self.stats.restarts += 1;
+                self.cancel(theory, 0);
+            }
+            if self.decision_level() == 0 && self.trail.len() > self.simp_trail_len {
+                self.remove_satisfied();
+            }
+            if self.stats.conflicts >= self.next_reduce {
+                self.reduce_interval += self.config.reduce_inc;
+                self.next_reduce = self.stats.conflicts + self.reduce_interval;
+                self.reduce_db();
+                debug_assert_eq!(self.check_invariants(), Ok(()));
+            }
+            decisions_since_check += 1;
+            if decisions_since_check >= 1024 {
+                decisions_since_check = 0;
+                if limits.interrupted() || limits.past_deadline() {
+                    return SolveResult::Unknown;
+                }
+            }
+            // Assumptions first, one decision level each (MiniSat).
+            let mut next = None;
+            while self.decision_level() < assumptions.len() {
+                let p = assumptions[self.decision_level()];
+                match self.lit_value(p) {
+                    LBool::True => self.open_level(theory),
+                    LBool::False => {
+                        self.analyze_final(p);
+                        return SolveResult::Unsat;
+                    }
+                    LBool::Undef => {
+                        next = Some(p);
+                        break;
+                    }
+                }
+            }
+            let next = match next {
+                Some(p) => p,
+                None => match self.pick_branch_lit() {
+                    Some(p) => p,
+                    None => {
+                        // Complete assignment, seen fully by the theory.
+                        self.stats.final_checks += 1;
+                        if limits.interrupted() || limits.past_deadline() {
+                            return SolveResult::Unknown;
+                        }
+                        let mut out = std::mem::take(&mut self.theory_out);
+                        out.reset(self.num_vars());
+                        theory.final_check(&mut out);
+                        if out.is_empty() {
+                            self.theory_out = out;
+                            return SolveResult::Sat;
+                        }
+                        let before = (self.trail.len(), self.decision_level(), self.num_vars());
+                        pending = self.process_theory_out(theory, out);
+                        let after = (self.trail.len(), self.decision_level(), self.num_vars());
+                        if pending.is_none() && before == after {
+                            // The theory rejected the assignment without saying why.
+                            return SolveResult::Unknown;
+                        }
+                        continue;
+                    }
+                },
+            };
+            self.stats.decisions += 1;
+            self.open_level(theory);
+            self.enqueue(next, ClauseRef::NONE);
+        }
+    }
+
+    /// Unit propagation followed by theory propagation, until neither has anything new.
+    fn propagate_all<T: Theory>(&mut self, theory: &mut T) -> Option<Conflict> {
+        loop {
+            if let Some(cr) = self.propagate() {
+                return Some(Conflict::Clause(cr));
+            }
+            if self.theory_head >= self.trail.len() {
+                return None;
+            }
+            let mut out = std::mem::take(&mut self.theory_out);
+            out.reset(self.num_vars());
+            let from = self.theory_head;
+            self.theory_head = self.trail.len();
+            theory.propagate(&self.trail[from..], &mut out);
+            if out.is_empty() {
+                self.theory_out = out;
+                return None;
+            }
+            if let Some(c) = self.process_theory_out(theory, out) {
+                return Some(c);
+            }
+        }
+    }
+
+    /// Analyzes a conflict, backjumps and asserts the learnt clause.
+    /// Returns `false` when the conflict is at level 0 (the clause set is unsatisfiable).
+    fn learn<T: Theory>(&mut self, theory: &mut T, confl: Conflict) -> bool {
+        // Make sure the conflict has a literal at the current level.
+        let max_level = match confl {
+            Conflict::Clause(c) => (0..self.db.len(c))
+                .map(|k| self.level[self.db.lit(c, k).var().index()])
+                .max(),
+            Conflict::Lits => self
+                .scratch
+                .conflict_lits
+                .iter()
+                .map(|l| self.level[l.var().index()])
+                .max(),
+        }
+        .unwrap_or(0) as usize;
+        if max_level == 0 {
+            return false;
+        }
+        self.cancel(theory, max_level);
+        let (bt, lbd) = self.analyze(confl);
+        self.cancel(theory, bt);
+        let learnt = std::mem::take(&mut self.scratch.learnt);
+        if learnt.len() == 1 {
+            self.stats.learnt_units += 1;
+            self.enqueue(learnt[0], ClauseRef::NONE);
+        } else {
+            let cr = self.db.alloc(&learnt, true, lbd);
+            self.watches.attach(cr, learnt[0], learnt[1]);
+            self.db.set_activity(cr, self.cla_inc);
+            self.enqueue(learnt[0], cr);
+        }
+        self.scratch.learnt = learnt;
+        self.order.decay();
+        self.cla_inc /= self.config.clause_decay as f32;
+        self.restarts.on_conflict(lbd);
+        true
+    }
+
+    fn limit_hit(&self, limits: &Limits, start: u64) -> bool {
+        if limits
+            .conflicts
+            .is_some_and(|n| self.stats.conflicts - start >= n)
+        {
+            return true;
+        }
+        if limits.interrupted() {
+            return true;
+        }
+        self.stats.conflicts % 16 == 0 && limits.past_deadline()
+    }
+}

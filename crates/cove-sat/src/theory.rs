@@ -1,0 +1,122 @@
+//! CDCL(T) hooks: the [`Theory`] trait and the [`TheoryOut`] buffer a theory writes into.
+//!
+//! Protocol (what the solver guarantees to a theory):
+//! - `push()` is called whenever the solver opens a decision level and `pop(n)` when it undoes
+//!   `n` levels (restarts and the end of a solve included). Level-0 facts are never popped.
+//! - After unit propagation reaches a fixpoint, `propagate(new_lits, out)` receives every literal
+//!   appended to the trail since the previous call (after a backtrack, that is the suffix
+//!   above the backtrack point that is new). Unknown literals must be ignored.
+//! - `final_check(out)` is called on a complete Boolean assignment all of whose literals the
+//!   theory has already received. Emitting nothing there means the assignment is accepted and
+//!   the solver answers `Sat`.
+//!
+//! Everything a theory emits is a clause that must be valid in the theory (a consequence of
+//! the theory axioms and the clauses); the solver relies on nothing else for soundness.
+//! Conflicts and propagation reasons may be dropped once no longer needed; lemmas are kept
+//! forever. Clauses that turn out not to be in the claimed state (e.g. a "conflict" with a
+//! non-false literal) are still treated correctly as ordinary clauses.
+
+use crate::lit::{Lit, Var};
+
+/// A theory plugged into the CDCL search. See the module docs for the call protocol.
+pub trait Theory {
+    /// A decision level was opened.
+    fn push(&mut self);
+    /// `n` decision levels were undone.
+    fn pop(&mut self, n: usize);
+    /// New trail literals since the last call; report consequences into `out`.
+    fn propagate(&mut self, new_lits: &[Lit], out: &mut TheoryOut);
+    /// The Boolean assignment is complete; report conflicts or lemmas, or nothing to accept.
+    fn final_check(&mut self, out: &mut TheoryOut);
+}
+
+/// The empty theory: plain SAT.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoTheory;
+
+impl Theory for NoTheory {
+    #[inline]
+    fn push(&mut self) {}
+    #[inline]
+    fn pop(&mut self, _n: usize) {}
+    #[inline]
+    fn propagate(&mut self, _new_lits: &[Lit], _out: &mut TheoryOut) {}
+    #[inline]
+    fn final_check(&mut self, _out: &mut TheoryOut) {}
+}
+
+/// What a theory callback reports back to the solver.
+#[derive(Debug, Default)]
+pub struct TheoryOut {
+    pub(crate) conflicts: Vec<Vec<Lit>>,
+    pub(crate) propagations: Vec<Vec<Lit>>,
+    pub(crate) lemmas: Vec<Vec<Lit>>,
+    pub(crate) next_var: u32,
+}
+
+impl TheoryOut {
+    /// Prepares the buffer for a callback on a solver with `num_vars` variables.
+    pub(crate) fn reset(&mut self, num_vars: usize) {
+        self.conflicts.clear();
+        self.propagations.clear();
+        self.lemmas.clear();
+        self.next_var = num_vars as u32;
+    }
+
+    /// Whether nothing was reported.
+    pub fn is_empty(&self) -> bool {
+        self.conflicts.is_empty() && self.propagations.is_empty() && self.lemmas.is_empty()
+    }
+
+    /// Reports a theory conflict: a valid clause whose literals are all false now.
+    pub fn conflict(&mut self, clause: Vec<Lit>) {
+        self.conflicts.push(clause);
+    }
+
+    /// Reports that `lit` is implied; `reason` is a valid clause with `lit` first and all other
+    /// literals false now. (If `reason` does not start with `lit`, `lit` is put first.)
+    pub fn propagate(&mut self, lit: Lit, mut reason: Vec<Lit>) {
+        match reason.iter().position(|&l| l == lit) {
+            Some(0) => {}
+            Some(i) => reason.swap(0, i),
+            None => reason.insert(0, lit),
+        }
+        self.propagations.push(reason);
+    }
+
+    /// Adds a permanent clause (may be non-conflicting and may use fresh variables).
+    pub fn lemma(&mut self, clause: Vec<Lit>) {
+        self.lemmas.push(clause);
+    }
+
+    /// A fresh variable usable in lemmas; the solver creates it after the callback returns.
+    pub fn new_var(&mut self) -> Var {
+        let v = Var(self.next_var);
+        self.next_var += 1;
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn propagate_puts_literal_first_and_new_vars_are_fresh() {
+        let mut out = TheoryOut::default();
+        out.reset(5);
+        assert!(out.is_empty());
+        let a = Lit::from_dimacs(1);
+        let b = Lit::from_dimacs(-2);
+        out.propagate(a, vec![b, a]);
+        out.propagate(b, vec![!a]);
+        assert_eq!(out.propagations[0], vec![a, b]);
+        assert_eq!(out.propagations[1], vec![b, !a]);
+        assert_eq!(out.new_var(), Var(5));
+        assert_eq!(out.new_var(), Var(6));
+        assert!(!out.is_empty());
+        out.reset(7);
+        assert!(out.is_empty());
+        assert_eq!(out.new_var(), Var(7));
+    }
+}
