@@ -1,0 +1,166 @@
+//! Reading a solver's answer and judging it against the expected status.
+//!
+//! A run ends in an [`Outcome`]: a parsed first line ([`Answer`]), a wall-clock kill, a memory
+//! exhaustion, or an error. [`judge`] turns it into a [`Verdict`]. The invariants:
+//! - only `sat`/`unsat` that disagree with the manifest are [`Verdict::Wrong`] — `unknown`,
+//!   `timeout`, crashes and resource exhaustion are unsolved, never wrong;
+//! - a wrong answer stays wrong even if it came after the time limit (a late wrong answer is
+//!   still a soundness bug), while a correct answer after the limit counts as a timeout, so
+//!   the reference solver (which may run without its own timeout) is not favoured.
+
+use super::manifest::Expected;
+use std::fmt;
+
+/// A solver's answer, from the first non-empty line of its standard output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// `sat`
+    Sat,
+    /// `unsat`
+    Unsat,
+    /// `unknown`
+    Unknown,
+    /// `timeout` (z3 with `-T:`)
+    Timeout,
+}
+
+/// Parses the answer from a solver's standard output: the first non-empty line, trimmed,
+/// must be exactly one of `sat`, `unsat`, `unknown`, `timeout`. Anything else is `None`.
+pub fn parse_answer(stdout: &str) -> Option<Answer> {
+    let first = stdout.lines().map(str::trim).find(|l| !l.is_empty())?;
+    match first {
+        "sat" => Some(Answer::Sat),
+        "unsat" => Some(Answer::Unsat),
+        "unknown" => Some(Answer::Unknown),
+        "timeout" => Some(Answer::Timeout),
+        _ => None,
+    }
+}
+
+/// How a single run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The solver printed an answer (and, where required, exited 0).
+    Answer(Answer),
+    /// Killed by the harness at the wall-clock deadline.
+    Killed,
+    /// Ran out of memory under the address-space limit (recognised heuristically).
+    MemOut,
+    /// Anything else: bad exit code, crash, unparsable output. The string says what.
+    Error(String),
+}
+
+impl Outcome {
+    /// The short word used in CSV/JSON `answer` columns.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Outcome::Answer(Answer::Sat) => "sat",
+            Outcome::Answer(Answer::Unsat) => "unsat",
+            Outcome::Answer(Answer::Unknown) => "unknown",
+            Outcome::Answer(Answer::Timeout) | Outcome::Killed => "timeout",
+            Outcome::MemOut => "memout",
+            Outcome::Error(_) => "error",
+        }
+    }
+}
+
+/// The outcome judged against the expected status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// Correct `sat`/`unsat` within the time limit.
+    Solved,
+    /// `sat`/`unsat` contradicting the manifest.
+    Wrong,
+    /// Killed, answered `timeout`, or answered correctly but after the limit.
+    Timeout,
+    /// Answered `unknown`.
+    Unknown,
+    /// Out of memory.
+    MemOut,
+    /// Crash, bad exit code or unparsable output.
+    Error,
+}
+
+impl Verdict {
+    /// Whether the instance counts as solved (for PAR-2 and the cactus plot).
+    pub fn is_solved(self) -> bool {
+        self == Verdict::Solved
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Verdict::Solved => "solved",
+            Verdict::Wrong => "WRONG",
+            Verdict::Timeout => "timeout",
+            Verdict::Unknown => "unknown",
+            Verdict::MemOut => "memout",
+            Verdict::Error => "error",
+        })
+    }
+}
+
+/// Judges an outcome that took `secs` seconds of wall-clock time under a limit of
+/// `timeout_secs` seconds.
+pub fn judge(outcome: &Outcome, expected: Expected, secs: f64, timeout_secs: f64) -> Verdict {
+    let definite = match outcome {
+        Outcome::Answer(Answer::Sat) => Expected::Sat,
+        Outcome::Answer(Answer::Unsat) => Expected::Unsat,
+        Outcome::Answer(Answer::Unknown) => return Verdict::Unknown,
+        Outcome::Answer(Answer::Timeout) | Outcome::Killed => return Verdict::Timeout,
+        Outcome::MemOut => return Verdict::MemOut,
+        Outcome::Error(_) => return Verdict::Error,
+    };
+    if definite != expected {
+        Verdict::Wrong
+    } else if secs > timeout_secs {
+        Verdict::Timeout
+    } else {
+        Verdict::Solved
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_first_nonempty_line_only() {
+        assert_eq!(parse_answer("sat\n"), Some(Answer::Sat));
+        assert_eq!(parse_answer("\n  unsat \r\n(model)\n"), Some(Answer::Unsat));
+        assert_eq!(parse_answer("unknown"), Some(Answer::Unknown));
+        assert_eq!(parse_answer("timeout\n"), Some(Answer::Timeout));
+        assert_eq!(parse_answer(""), None);
+        assert_eq!(parse_answer("\n\n"), None);
+        assert_eq!(parse_answer("SAT\n"), None);
+        assert_eq!(parse_answer("satisfiable\n"), None);
+        assert_eq!(parse_answer("(error \"line 1\")\nsat\n"), None);
+        assert_eq!(parse_answer("sat unsat\n"), None);
+    }
+
+    #[test]
+    fn judging() {
+        use Expected::*;
+        let a = |x| Outcome::Answer(x);
+        assert_eq!(judge(&a(Answer::Sat), Sat, 1.0, 5.0), Verdict::Solved);
+        assert_eq!(judge(&a(Answer::Unsat), Unsat, 5.0, 5.0), Verdict::Solved);
+        assert_eq!(judge(&a(Answer::Unsat), Sat, 1.0, 5.0), Verdict::Wrong);
+        // Late correct answers are timeouts, late wrong answers are still wrong.
+        assert_eq!(judge(&a(Answer::Sat), Sat, 5.5, 5.0), Verdict::Timeout);
+        assert_eq!(judge(&a(Answer::Sat), Unsat, 5.5, 5.0), Verdict::Wrong);
+        // Unknown is unsolved, not wrong.
+        assert_eq!(
+            judge(&a(Answer::Unknown), Unsat, 0.1, 5.0),
+            Verdict::Unknown
+        );
+        assert_eq!(judge(&a(Answer::Timeout), Sat, 5.0, 5.0), Verdict::Timeout);
+        assert_eq!(judge(&Outcome::Killed, Sat, 6.0, 5.0), Verdict::Timeout);
+        assert_eq!(judge(&Outcome::MemOut, Sat, 1.0, 5.0), Verdict::MemOut);
+        assert_eq!(
+            judge(&Outcome::Error("x".into()), Sat, 1.0, 5.0),
+            Verdict::Error
+        );
+    }
+}

@@ -1,0 +1,147 @@
+//! Benchmark manifests: one instance per line, `track<TAB>path<TAB>expected`.
+//!
+//! Blank lines and lines starting with `#` are ignored. `expected` is `sat` or `unsat`
+//! (the manifest only lists instances with a known status, so every answer can be judged).
+//! Paths are kept exactly as written (relative to the benchmark root); resolving them is the
+//! caller's business. Every error names its 1-based line number so a broken manifest can be
+//! fixed without guessing.
+
+use std::fmt;
+
+/// The known status of an instance, as recorded in the manifest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Expected {
+    /// The clause system is satisfiable (the program is safe).
+    Sat,
+    /// The clause system is unsatisfiable (a counterexample exists).
+    Unsat,
+}
+
+impl fmt::Display for Expected {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Expected::Sat => "sat",
+            Expected::Unsat => "unsat",
+        })
+    }
+}
+
+/// One benchmark instance.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Instance {
+    /// Track (category) name, e.g. `LIA-Lin`.
+    pub track: String,
+    /// Path as written in the manifest (relative to the benchmark root unless absolute).
+    pub path: String,
+    /// Known status.
+    pub expected: Expected,
+}
+
+/// A manifest line that could not be parsed.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error("manifest line {line}: {kind}")]
+pub struct ManifestError {
+    /// 1-based line number.
+    pub line: usize,
+    /// What is wrong with it.
+    pub kind: ManifestErrorKind,
+}
+
+/// The ways a manifest line can be malformed.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum ManifestErrorKind {
+    /// Not exactly three tab-separated fields.
+    #[error("expected 3 tab-separated fields (track, path, expected), found {0}")]
+    FieldCount(usize),
+    /// A field is empty (after trimming).
+    #[error("empty {0} field")]
+    EmptyField(&'static str),
+    /// The expected status is neither `sat` nor `unsat`.
+    #[error("expected status must be `sat` or `unsat`, found `{0}`")]
+    BadExpected(String),
+}
+
+/// Parses a whole manifest. Returns the instances in file order.
+pub fn parse_manifest(text: &str) -> Result<Vec<Instance>, ManifestError> {
+    let mut out = Vec::new();
+    for (idx, raw) in text.lines().enumerate() {
+        let line = idx + 1;
+        let trimmed = raw.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let err = |kind| ManifestError { line, kind };
+        let fields: Vec<&str> = trimmed.split('\t').map(str::trim).collect();
+        if fields.len() != 3 {
+            return Err(err(ManifestErrorKind::FieldCount(fields.len())));
+        }
+        for (name, value) in ["track", "path", "expected"].iter().zip(&fields) {
+            if value.is_empty() {
+                return Err(err(ManifestErrorKind::EmptyField(name)));
+            }
+        }
+        let expected = match fields[2].to_ascii_lowercase().as_str() {
+            "sat" => Expected::Sat,
+            "unsat" => Expected::Unsat,
+            _ => return Err(err(ManifestErrorKind::BadExpected(fields[2].to_string()))),
+        };
+        out.push(Instance {
+            track: fields[0].to_string(),
+            path: fields[1].to_string(),
+            expected,
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_lines_comments_and_blanks() {
+        let text = "# header\n\nLIA\ta/b.smt2\tsat\r\nLIA-Lin\tc.smt2\tUNSAT\n   \n";
+        let got = parse_manifest(text).unwrap();
+        assert_eq!(
+            got,
+            vec![
+                Instance {
+                    track: "LIA".into(),
+                    path: "a/b.smt2".into(),
+                    expected: Expected::Sat
+                },
+                Instance {
+                    track: "LIA-Lin".into(),
+                    path: "c.smt2".into(),
+                    expected: Expected::Unsat
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn errors_carry_line_numbers() {
+        let e = parse_manifest("LIA\ta.smt2\tsat\n\nLIA\tb.smt2\n").unwrap_err();
+        assert_eq!(e.line, 3);
+        assert_eq!(e.kind, ManifestErrorKind::FieldCount(2));
+        assert_eq!(
+            e.to_string(),
+            "manifest line 3: expected 3 tab-separated fields (track, path, expected), found 2"
+        );
+
+        let e = parse_manifest("# c\nLIA\ta.smt2\tmaybe\n").unwrap_err();
+        assert_eq!(e.line, 2);
+        assert_eq!(e.kind, ManifestErrorKind::BadExpected("maybe".into()));
+
+        let e = parse_manifest("LIA\t \tsat\n").unwrap_err();
+        assert_eq!((e.line, e.kind), (1, ManifestErrorKind::EmptyField("path")));
+
+        // Spaces are not separators: a space-separated line is one field.
+        let e = parse_manifest("LIA a.smt2 sat\n").unwrap_err();
+        assert_eq!(e.kind, ManifestErrorKind::FieldCount(1));
+
+        let e = parse_manifest("a\tb\tsat\textra\n").unwrap_err();
+        assert_eq!(e.kind, ManifestErrorKind::FieldCount(4));
+    }
+}

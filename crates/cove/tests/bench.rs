@@ -1,0 +1,233 @@
+//! End-to-end tests of `cove bench` with shell stand-ins for both solvers.
+//!
+//! Each "instance" is a tiny shell script; the Cove side is overridden with the hidden
+//! `--cove-cmd 'sh {}'`, so the instance decides what the fake solver does (answer, sleep
+//! past the limit, fail). The reference is `echo sat`, which is right on `sat` instances and
+//! wrong on `unsat` ones. Only `/bin/sh` and coreutils are needed.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> Self {
+        let p = std::env::temp_dir().join(format!("cove-bench-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).unwrap();
+        TempDir(p)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Writes `files` (path, script) and a manifest of `lines` into `dir`.
+fn setup(dir: &Path, files: &[(&str, &str)], manifest: &str) -> PathBuf {
+    for (path, script) in files {
+        let p = dir.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, script).unwrap();
+    }
+    let m = dir.join("manifest.tsv");
+    std::fs::write(&m, manifest).unwrap();
+    m
+}
+
+fn bench(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cove"))
+        .arg("bench")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn compares_both_sides_and_writes_all_outputs() {
+    let tmp = TempDir::new("full");
+    let files = [
+        ("t1/a.smt2", "echo sat\n"),
+        ("t1/b.smt2", "echo unknown\n"),
+        ("t2/c.smt2", "sleep 10; echo sat\n"),
+        ("t2/d.smt2", "echo unsat\n"),
+        ("t2/e.smt2", "echo 'parse error' >&2; exit 2\n"),
+    ];
+    let manifest = "# track\tpath\texpected\n\
+                    LIA\tt1/a.smt2\tsat\n\
+                    LIA\tt1/b.smt2\tunsat\n\
+                    LIA-Lin\tt2/c.smt2\tsat\n\
+                    LIA-Lin\tt2/d.smt2\tunsat\n\
+                    LIA-Lin\tt2/e.smt2\tsat\n";
+    let m = setup(&tmp.0, &files, manifest);
+    let out = tmp.0.join("out");
+    let o = bench(&[
+        m.to_str().unwrap(),
+        "--timeout",
+        "0.5",
+        "--grace",
+        "0.2",
+        "--jobs",
+        "2",
+        "--memory-mb",
+        "512",
+        "--cove-cmd",
+        "sh {}",
+        "--vs",
+        "echo sat",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "stdout:\n{stdout}\nstderr:\n{stderr}"
+    );
+
+    // Table: Cove solves a and d; echo solves a, c, e and is wrong on b and d.
+    assert!(stdout.contains("== LIA (2 instances"), "{stdout}");
+    assert!(stdout.contains("== all (5 instances"), "{stdout}");
+    assert!(
+        stdout.contains("echo WRONG on 1 instance(s):\n  t1/b.smt2"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("solved by echo but not by cove (2):\n  t2/c.smt2\n  t2/e.smt2"),
+        "{stdout}"
+    );
+
+    let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 6);
+    assert_eq!(rows[0][..4], ["track", "path", "expected", "cove_answer"]);
+    let row = |p: &str| rows.iter().find(|r| r[1] == p).unwrap().clone();
+    // columns: 3 cove_answer, 4 cove_verdict, 9 ref_answer, 10 ref_verdict
+    assert_eq!(
+        (row("t1/a.smt2")[3], row("t1/a.smt2")[4]),
+        ("sat", "solved")
+    );
+    assert_eq!(
+        (row("t1/b.smt2")[3], row("t1/b.smt2")[4]),
+        ("unknown", "unknown")
+    );
+    assert_eq!(
+        (row("t2/c.smt2")[3], row("t2/c.smt2")[4]),
+        ("timeout", "timeout")
+    );
+    assert_eq!(
+        (row("t2/e.smt2")[3], row("t2/e.smt2")[4]),
+        ("error", "error")
+    );
+    assert!(row("t2/e.smt2")[8].contains("bad input"));
+    assert_eq!(
+        (row("t1/b.smt2")[9], row("t1/b.smt2")[10]),
+        ("sat", "wrong")
+    );
+    assert_eq!(
+        (row("t2/c.smt2")[9], row("t2/c.smt2")[10]),
+        ("sat", "solved")
+    );
+    let c_time: f64 = row("t2/c.smt2")[5].parse().unwrap();
+    assert!(
+        (0.6..3.0).contains(&c_time),
+        "killed after timeout+grace, took {c_time}"
+    );
+
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    let summary = json["summary"].as_array().unwrap();
+    assert_eq!(summary.len(), 3);
+    let all = &summary[2];
+    assert_eq!(all["track"], "all");
+    assert_eq!(all["cove"]["solved"], 2);
+    assert_eq!(all["cove"]["timeout"], 1);
+    assert_eq!(all["cove"]["error"], 1);
+    assert_eq!(all["ref"]["wrong"], 2);
+    // PAR-2: 3 unsolved cove runs cost 2 * 0.5 s each, plus the two solve times.
+    let par2 = all["cove"]["par2"].as_f64().unwrap();
+    assert!((3.0..3.5).contains(&par2), "{par2}");
+    assert_eq!(json["instances"].as_array().unwrap().len(), 5);
+    assert_eq!(json["config"]["memory_mb"], 512);
+
+    for svg in ["cactus.svg", "cactus-LIA.svg", "cactus-LIA-Lin.svg"] {
+        let text = std::fs::read_to_string(out.join(svg)).unwrap();
+        assert!(text.starts_with("<svg") && text.contains("cove ("), "{svg}");
+    }
+    assert!(out.join("summary.txt").is_file());
+}
+
+#[test]
+fn wrong_cove_answer_fails_the_run() {
+    let tmp = TempDir::new("wrong");
+    let m = setup(
+        &tmp.0,
+        &[("x.smt2", "echo sat\n"), ("y.smt2", "echo unsat\n")],
+        "T\tx.smt2\tunsat\nT\ty.smt2\tunsat\n",
+    );
+    let out = tmp.0.join("out");
+    let o = bench(&[
+        m.to_str().unwrap(),
+        "--timeout",
+        "5",
+        "--cove-cmd",
+        "sh {}",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("cove WRONG on 1 instance(s):\n  x.smt2"),
+        "{stdout}"
+    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("WRONG: cove answered sat on x.smt2"));
+}
+
+#[test]
+fn filter_limit_and_manifest_errors() {
+    let tmp = TempDir::new("filter");
+    let m = setup(
+        &tmp.0,
+        &[
+            ("a1", "echo sat\n"),
+            ("a2", "echo sat\n"),
+            ("b1", "echo sat\n"),
+        ],
+        "T\ta1\tsat\nT\tb1\tsat\nT\ta2\tsat\n",
+    );
+    let out = tmp.0.join("out");
+    let o = bench(&[
+        m.to_str().unwrap(),
+        "--cove-cmd",
+        "sh {}",
+        "--filter",
+        "a",
+        "--limit",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 2);
+    assert!(
+        csv.lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("T,a1,sat,sat,solved,")
+    );
+
+    let bad = tmp.0.join("bad.tsv");
+    std::fs::write(&bad, "T\ta1\tsat\nT\ta2\tmaybe\n").unwrap();
+    let o = bench(&[bad.to_str().unwrap(), "--cove-cmd", "sh {}"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("manifest line 2"));
+
+    let o = bench(&[m.to_str().unwrap(), "--vs", "no-such-solver-xyz {}"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no-such-solver-xyz"));
+}
