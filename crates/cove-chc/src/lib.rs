@@ -3,8 +3,14 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod cert;
+pub mod engine;
+pub mod engines;
 pub mod frontend;
 pub mod print;
+pub mod result;
 pub mod system;
 
+pub use engine::{Control, Engine};
+pub use result::{ChcResult, Derivation, DerivationStep, Invariants, UnknownReason};
 pub use system::{ChcSystem, Clause, Pos, PredApp};

@@ -1,0 +1,215 @@
+//! The independent certificate checker.
+//!
+//! Trust in Cove's answers rests here, not in the engines: this module shares no code with
+//! them beyond the logic layer and the SMT core, runs no preprocessing and uses a fresh SMT
+//! solver per query.
+//!
+//! - A `sat` certificate (invariants) is valid iff for every clause
+//!   `body ∧ constraint ∧ ¬head` is unsatisfiable once every predicate is replaced by its
+//!   definition.
+//! - An `unsat` certificate (derivation) is valid iff it is an acyclic tree/DAG of clause
+//!   instances, each of which holds under its stated variable values (checked by exact
+//!   evaluation, no solver needed), whose premises match the clause body, and whose root is an
+//!   instance of a query clause.
+
+use crate::result::{Derivation, Invariants};
+use crate::system::ChcSystem;
+use cove_logic::{expand_funcs, free_vars, Model, Sort, TermStore, Value};
+use cove_smt::{SmtResult, SmtSolver};
+use std::fmt;
+
+/// Why a certificate was rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CertError(pub String);
+
+impl fmt::Display for CertError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for CertError {}
+
+fn clause_name(sys: &ChcSystem, i: usize) -> String {
+    match sys.clauses[i].origin {
+        Some(p) => format!("clause {i} (line {})", p.line),
+        None => format!("clause {i}"),
+    }
+}
+
+/// Checks that `inv` makes every clause of `sys` valid.
+pub fn check_invariants(
+    store: &mut TermStore,
+    sys: &ChcSystem,
+    inv: &Invariants,
+    limits: &cove_sat::Limits,
+) -> Result<(), CertError> {
+    for &p in &sys.preds {
+        let Some(def) = inv.defs.get(&p) else {
+            return Err(CertError(format!("no definition for predicate '{}'", store.func(p).name)));
+        };
+        let decl = store.func(p).clone();
+        if def.params.len() != decl.args.len() {
+            return Err(CertError(format!("definition of '{}' has the wrong number of parameters", decl.name)));
+        }
+        for (v, s) in def.params.iter().zip(decl.args.iter()) {
+            if store.var_sort(*v) != *s {
+                return Err(CertError(format!("parameter '{}' of '{}' has the wrong sort", store.var_name(*v), decl.name)));
+            }
+        }
+        if store.sort(def.body) != Sort::Bool {
+            return Err(CertError(format!("definition of '{}' is not Boolean", decl.name)));
+        }
+        if let Some(v) = free_vars(store, def.body).into_iter().find(|v| !def.params.contains(v)) {
+            return Err(CertError(format!(
+                "definition of '{}' mentions '{}', which is not a parameter",
+                decl.name,
+                store.var_name(v)
+            )));
+        }
+        if cove_logic::subst::has_app(store, def.body) {
+            return Err(CertError(format!("definition of '{}' mentions a predicate", decl.name)));
+        }
+    }
+    for (i, c) in sys.clauses.iter().enumerate() {
+        let mut parts = Vec::with_capacity(c.body.len() + 2);
+        for app in &c.body {
+            let a = store.mk_app(app.pred, &app.args);
+            parts.push(expand_funcs(store, a, &inv.defs));
+        }
+        parts.push(c.constraint);
+        let head = match &c.head {
+            Some(app) => {
+                let h = store.mk_app(app.pred, &app.args);
+                expand_funcs(store, h, &inv.defs)
+            }
+            None => store.mk_false(),
+        };
+        parts.push(store.mk_not(head));
+        let query = store.mk_and(&parts);
+        let mut solver = SmtSolver::new();
+        solver.set_limits(limits.clone());
+        solver.assert(store, query);
+        match solver.check(store) {
+            SmtResult::Unsat => {}
+            SmtResult::Sat => {
+                let m = solver.model(store);
+                let mut vals: Vec<String> = c
+                    .vars
+                    .iter()
+                    .filter_map(|v| m.get(*v).map(|x| format!("{}={}", store.var_name(*v), x)))
+                    .collect();
+                vals.sort();
+                return Err(CertError(format!(
+                    "{} is not valid under the invariants; counterexample: {}",
+                    clause_name(sys, i),
+                    vals.join(" ")
+                )));
+            }
+            SmtResult::Unknown(r) => {
+                return Err(CertError(format!("could not decide validity of {}: {r:?}", clause_name(sys, i))));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks that `d` derives `false` from the clauses of `sys`.
+pub fn check_derivation(store: &TermStore, sys: &ChcSystem, d: &Derivation) -> Result<(), CertError> {
+    let n = d.steps.len();
+    if d.root >= n {
+        return Err(CertError("derivation has no root step".into()));
+    }
+    // Acyclicity: every premise must be derivable before its use (DFS with colors).
+    let mut state = vec![0u8; n];
+    let mut stack = vec![(d.root, false)];
+    while let Some((s, done)) = stack.pop() {
+        if done {
+            state[s] = 2;
+            continue;
+        }
+        match state[s] {
+            2 => continue,
+            1 => return Err(CertError(format!("derivation is cyclic at step {s}"))),
+            _ => {}
+        }
+        state[s] = 1;
+        stack.push((s, true));
+        for &p in &d.steps[s].premises {
+            if p >= n {
+                return Err(CertError(format!("step {s} refers to missing step {p}")));
+            }
+            if state[p] == 1 {
+                return Err(CertError(format!("derivation is cyclic at step {p}")));
+            }
+            if state[p] == 0 {
+                stack.push((p, false));
+            }
+        }
+    }
+    if d.steps[d.root].head.is_some() {
+        return Err(CertError("the root step does not derive false".into()));
+    }
+    for (si, step) in d.steps.iter().enumerate() {
+        if state[si] != 2 {
+            continue; // unreachable steps are ignored
+        }
+        let Some(c) = sys.clauses.get(step.clause) else {
+            return Err(CertError(format!("step {si} uses clause {} which does not exist", step.clause)));
+        };
+        let what = format!("step {si} ({})", clause_name(sys, step.clause));
+        let mut m = Model::new();
+        for (v, val) in &step.assignment {
+            if !value_fits(store.var_sort(*v), val) {
+                return Err(CertError(format!("{what}: value {val} does not fit the sort of '{}'", store.var_name(*v))));
+            }
+            m.set(*v, val.clone());
+        }
+        for v in &c.vars {
+            if m.get(*v).is_none() {
+                return Err(CertError(format!("{what}: no value for variable '{}'", store.var_name(*v))));
+            }
+        }
+        let eval_bool = |t| m.eval(store, t).map_err(|e| CertError(format!("{what}: {e}")));
+        if eval_bool(c.constraint)? != Value::Bool(true) {
+            return Err(CertError(format!("{what}: the constraint does not hold")));
+        }
+        if step.premises.len() != c.body.len() {
+            return Err(CertError(format!("{what}: {} premises for {} body atoms", step.premises.len(), c.body.len())));
+        }
+        for (k, (app, &p)) in c.body.iter().zip(&step.premises).enumerate() {
+            let Some((pred, vals)) = &d.steps[p].head else {
+                return Err(CertError(format!("{what}: premise {k} derives false")));
+            };
+            if *pred != app.pred || vals.len() != app.args.len() {
+                return Err(CertError(format!("{what}: premise {k} derives another predicate")));
+            }
+            for (a, want) in app.args.iter().zip(vals) {
+                if &m.eval(store, *a).map_err(|e| CertError(format!("{what}: {e}")))? != want {
+                    return Err(CertError(format!("{what}: body atom {k} does not match its premise")));
+                }
+            }
+        }
+        match (&c.head, &step.head) {
+            (None, None) => {}
+            (Some(app), Some((pred, vals))) if *pred == app.pred && vals.len() == app.args.len() => {
+                for (a, want) in app.args.iter().zip(vals) {
+                    if &m.eval(store, *a).map_err(|e| CertError(format!("{what}: {e}")))? != want {
+                        return Err(CertError(format!("{what}: the head values are not the clause's")));
+                    }
+                }
+            }
+            _ => return Err(CertError(format!("{what}: the head does not match the clause head"))),
+        }
+    }
+    Ok(())
+}
+
+fn value_fits(sort: Sort, v: &Value) -> bool {
+    match (sort, v) {
+        (Sort::Bool, Value::Bool(_)) => true,
+        (Sort::Int, Value::Num(n)) => n.is_integer(),
+        (Sort::Real, Value::Num(_)) => true,
+        _ => false,
+    }
+}

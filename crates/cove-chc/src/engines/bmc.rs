@@ -1,0 +1,264 @@
+//! Bounded model checking: is `false` derivable in at most `k` steps?
+//!
+//! The system is unrolled layer by layer into one incremental SMT instance. Layer `i` has,
+//! per predicate `P`, a flag `at[i][P]` ("a fact of P is chosen at layer i") and argument
+//! variables `x[i][P]`. A chosen fact is explained either by one clause instance with head `P`
+//! whose body atoms are the facts chosen at layer `i-1`, or by stuttering (the fact of layer
+//! `i-1` is kept). The query at layer `k` is checked under an assumption, so the same solver
+//! serves every bound.
+//!
+//! Each layer holds one fact per predicate, so on nonlinear systems (two body atoms of one
+//! predicate needing different facts) the search is incomplete but stays sound: every model
+//! is a real derivation (a DAG that reuses facts). BMC never answers `sat`.
+
+use crate::engine::{Control, Engine, Stats};
+use crate::result::{ChcResult, Derivation, DerivationStep, UnknownReason};
+use crate::system::ChcSystem;
+use cove_logic::{substitute, FuncId, Model, TermId, TermStore, Value, VarId};
+use cove_smt::{SmtResult, SmtSolver};
+use rustc_hash::FxHashMap;
+
+/// Options of the BMC engine.
+#[derive(Clone, Debug, Default)]
+pub struct BmcConfig {
+    /// Stop after this bound (answering unknown); `None` = until the time limit.
+    pub max_depth: Option<usize>,
+}
+
+/// The BMC engine.
+#[derive(Default)]
+pub struct Bmc {
+    config: BmcConfig,
+    depth_reached: usize,
+}
+
+impl Bmc {
+    /// A BMC engine with the given options.
+    pub fn new(config: BmcConfig) -> Bmc {
+        Bmc { config, depth_reached: 0 }
+    }
+}
+
+/// One clause instance in one layer: its selector and its renamed variables.
+struct Instance {
+    clause: usize,
+    selector: TermId,
+    renaming: Vec<(VarId, VarId)>,
+}
+
+struct Layer {
+    /// Per predicate: chosen flag and argument variables.
+    at: FxHashMap<FuncId, (TermId, Vec<VarId>)>,
+    /// Clause instances with a head (indexed by head predicate).
+    instances: FxHashMap<FuncId, Vec<Instance>>,
+    /// Stutter selectors (fact kept from the previous layer).
+    stutter: FxHashMap<FuncId, TermId>,
+    /// Query instances of this layer.
+    queries: Vec<Instance>,
+}
+
+struct Unroller<'a> {
+    sys: &'a ChcSystem,
+    layers: Vec<Layer>,
+}
+
+impl Unroller<'_> {
+    fn rename(store: &mut TermStore, sys: &ChcSystem, c: usize, tag: &str) -> (Vec<(VarId, VarId)>, FxHashMap<VarId, TermId>) {
+        let mut ren = Vec::new();
+        let mut map = FxHashMap::default();
+        for &v in &sys.clauses[c].vars {
+            let name = format!("{}@{tag}", store.var_name(v));
+            let nv = store.fresh_var(&name, store.var_sort(v));
+            ren.push((v, nv));
+            map.insert(v, store.mk_var(nv));
+        }
+        (ren, map)
+    }
+
+    /// Asserts the definitions of layer `i` (and its query instances) into `solver`.
+    fn add_layer(&mut self, store: &mut TermStore, solver: &mut SmtSolver) {
+        let i = self.layers.len();
+        let sys = self.sys;
+        let mut at = FxHashMap::default();
+        for &p in &sys.preds {
+            let name = store.func(p).name.to_string();
+            let flag = store.fresh_var(&format!("at{i}_{name}"), cove_logic::Sort::Bool);
+            let flag = store.mk_var(flag);
+            let sorts = store.func(p).args.clone();
+            let args: Vec<VarId> =
+                sorts.iter().enumerate().map(|(j, s)| store.fresh_var(&format!("{name}{i}_{j}"), *s)).collect();
+            at.insert(p, (flag, args));
+        }
+        let mut layer = Layer { at, instances: FxHashMap::default(), stutter: FxHashMap::default(), queries: Vec::new() };
+        for (ci, c) in sys.clauses.iter().enumerate() {
+            // Clauses with a body need the previous layer.
+            if !c.body.is_empty() && i == 0 {
+                continue;
+            }
+            let sel = store.fresh_var(&format!("sel{i}_{ci}"), cove_logic::Sort::Bool);
+            let sel = store.mk_var(sel);
+            let (renaming, map) = Self::rename(store, sys, ci, &format!("{i}"));
+            let mut parts = vec![substitute(store, c.constraint, &map)];
+            for app in &c.body {
+                let (flag, args) = &self.layers[i - 1].at[&app.pred];
+                parts.push(*flag);
+                for (a, x) in app.args.iter().zip(args) {
+                    let a = substitute(store, *a, &map);
+                    let x = store.mk_var(*x);
+                    parts.push(store.mk_eq(a, x));
+                }
+            }
+            if let Some(h) = &c.head {
+                let (_, args) = &layer.at[&h.pred];
+                for (a, x) in h.args.iter().zip(args.clone()) {
+                    let a = substitute(store, *a, &map);
+                    let x = store.mk_var(x);
+                    parts.push(store.mk_eq(a, x));
+                }
+            }
+            let body = store.mk_and(&parts);
+            let imp = store.mk_implies(sel, body);
+            solver.assert(store, imp);
+            let inst = Instance { clause: ci, selector: sel, renaming };
+            match &c.head {
+                Some(h) => layer.instances.entry(h.pred).or_default().push(inst),
+                None => layer.queries.push(inst),
+            }
+        }
+        // at[i][P] => one of its explanations.
+        for &p in &sys.preds {
+            let (flag, args) = layer.at[&p].clone();
+            let mut options: Vec<TermId> = layer.instances.get(&p).map(|v| v.iter().map(|x| x.selector).collect()).unwrap_or_default();
+            if i > 0 {
+                let st = store.fresh_var(&format!("stutter{i}_{}", store.func(p).name), cove_logic::Sort::Bool);
+                let st = store.mk_var(st);
+                let (pflag, pargs) = self.layers[i - 1].at[&p].clone();
+                let mut parts = vec![pflag];
+                for (a, b) in args.iter().zip(&pargs) {
+                    let (a, b) = (store.mk_var(*a), store.mk_var(*b));
+                    parts.push(store.mk_eq(a, b));
+                }
+                let body = store.mk_and(&parts);
+                let imp = store.mk_implies(st, body);
+                solver.assert(store, imp);
+                layer.stutter.insert(p, st);
+                options.push(st);
+            }
+            let any = store.mk_or(&options);
+            let imp = store.mk_implies(flag, any);
+            solver.assert(store, imp);
+        }
+        self.layers.push(layer);
+    }
+
+    fn query_literal(&self, store: &mut TermStore, i: usize) -> TermId {
+        let sels: Vec<TermId> = self.layers[i].queries.iter().map(|q| q.selector).collect();
+        store.mk_or(&sels)
+    }
+
+    /// Reads a derivation of `false` at layer `i` off the model.
+    fn extract(&self, store: &TermStore, model: &Model, i: usize) -> Option<Derivation> {
+        let truth = |t: TermId| model.eval(store, t).ok() == Some(Value::Bool(true));
+        let q = self.layers[i].queries.iter().find(|q| truth(q.selector))?;
+        let mut d = Derivation::default();
+        let mut memo: FxHashMap<(usize, FuncId), usize> = FxHashMap::default();
+        d.root = self.extract_instance(store, model, i, q, &mut d, &mut memo)?;
+        Some(d)
+    }
+
+    fn extract_instance(
+        &self,
+        store: &TermStore,
+        model: &Model,
+        i: usize,
+        inst: &Instance,
+        d: &mut Derivation,
+        memo: &mut FxHashMap<(usize, FuncId), usize>,
+    ) -> Option<usize> {
+        let c = &self.sys.clauses[inst.clause];
+        let mut premises = Vec::new();
+        for app in &c.body {
+            premises.push(self.extract_fact(store, model, i - 1, app.pred, d, memo)?);
+        }
+        let val = |v: VarId| model.get(v).cloned().unwrap_or_else(|| Value::default_of(store.var_sort(v)));
+        let assignment: Vec<(VarId, Value)> = inst.renaming.iter().map(|(orig, copy)| (*orig, val(*copy))).collect();
+        let head = c.head.as_ref().map(|h| {
+            let (_, args) = &self.layers[i].at[&h.pred];
+            (h.pred, args.iter().map(|x| val(*x)).collect())
+        });
+        d.steps.push(DerivationStep { clause: inst.clause, head, premises, assignment });
+        Some(d.steps.len() - 1)
+    }
+
+    fn extract_fact(
+        &self,
+        store: &TermStore,
+        model: &Model,
+        i: usize,
+        p: FuncId,
+        d: &mut Derivation,
+        memo: &mut FxHashMap<(usize, FuncId), usize>,
+    ) -> Option<usize> {
+        if let Some(&s) = memo.get(&(i, p)) {
+            return Some(s);
+        }
+        let truth = |t: TermId| model.eval(store, t).ok() == Some(Value::Bool(true));
+        let layer = &self.layers[i];
+        let step = if let Some(inst) = layer.instances.get(&p).and_then(|v| v.iter().find(|x| truth(x.selector))) {
+            self.extract_instance(store, model, i, inst, d, memo)?
+        } else if layer.stutter.get(&p).is_some_and(|s| truth(*s)) {
+            self.extract_fact(store, model, i - 1, p, d, memo)?
+        } else {
+            return None;
+        };
+        memo.insert((i, p), step);
+        Some(step)
+    }
+}
+
+impl Engine for Bmc {
+    fn name(&self) -> &'static str {
+        "bmc"
+    }
+
+    fn solve(&mut self, store: &mut TermStore, sys: &ChcSystem, ctl: &Control) -> ChcResult {
+        let mut solver = SmtSolver::new();
+        solver.set_limits(ctl.smt_limits());
+        let mut un = Unroller { sys, layers: Vec::new() };
+        for k in 0.. {
+            if let Some(r) = ctl.should_stop() {
+                return ChcResult::Unknown(r);
+            }
+            if self.config.max_depth.is_some_and(|m| k > m) {
+                return ChcResult::Unknown(UnknownReason::Incomplete(format!("no counterexample up to depth {}", k - 1)));
+            }
+            un.add_layer(store, &mut solver);
+            self.depth_reached = k;
+            let q = un.query_literal(store, k);
+            if ctl.verbosity > 0 {
+                eprintln!("bmc: depth {k}");
+            }
+            match solver.check_assuming(store, &[q]) {
+                SmtResult::Unsat => continue,
+                SmtResult::Sat => {
+                    let model = solver.model(store);
+                    return match un.extract(store, &model, k) {
+                        Some(d) => ChcResult::Unsat(d),
+                        None => ChcResult::Unknown(UnknownReason::Incomplete("could not read a derivation off the model".into())),
+                    };
+                }
+                SmtResult::Unknown(r) => {
+                    return ChcResult::Unknown(match ctl.should_stop() {
+                        Some(s) => s,
+                        None => UnknownReason::Incomplete(format!("SMT solver: {r:?}")),
+                    });
+                }
+            }
+        }
+        unreachable!()
+    }
+
+    fn stats(&self) -> Stats {
+        vec![("bmc-depth".into(), self.depth_reached.to_string())]
+    }
+}

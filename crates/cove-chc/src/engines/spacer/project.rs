@@ -1,0 +1,60 @@
+//! Projection of a model's neighbourhood onto a set of variables.
+//!
+//! Spacer needs `∃ others · φ` under-approximated around one model, both for new
+//! must-summaries (MUST) and for new reachability queries (QUERY). With MBP (the default)
+//! the result is the model-based projection of thesis Sec. 2.5; the ablation `--no-mbp`
+//! substitutes the model's values instead (the "plain model substitution" of Z3's GPDR).
+//! Either way the result holds in the model and implies the existential, so must-summaries
+//! stay sound under-approximations.
+
+use cove_logic::{free_vars, simplify, substitute, Model, TermId, TermStore, Value, VarId};
+use rustc_hash::FxHashMap;
+
+/// Projects `phi` onto `keep` under `model` (which must satisfy `phi`) and returns the
+/// result as a cube (list of conjuncts; empty = true).
+pub fn project(store: &mut TermStore, model: &Model, phi: TermId, keep: &[VarId], use_mbp: bool) -> Vec<TermId> {
+    let elim: Vec<VarId> = free_vars(store, phi).into_iter().filter(|v| !keep.contains(v)).collect();
+    let mut formula = None;
+    if use_mbp {
+        if let Ok(r) = cove_smt::mbp::mbp(store, model, phi, &elim) {
+            // Variables MBP could not eliminate get their model values: still an
+            // under-approximation that contains the model.
+            let mut f = r.formula;
+            if !r.kept.is_empty() {
+                f = substitute_values(store, model, f, &r.kept);
+            }
+            formula = Some(f);
+        }
+    }
+    let f = match formula {
+        Some(f) => f,
+        None => {
+            // Model substitution, restricted to the implicant when one can be computed, so
+            // the result is a cube.
+            let base = match cove_smt::mbp::implicant(store, model, phi) {
+                Ok(lits) => store.mk_and(&lits),
+                Err(_) => phi,
+            };
+            substitute_values(store, model, base, &elim)
+        }
+    };
+    let f = simplify(store, f);
+    store.conjuncts(f)
+}
+
+fn substitute_values(store: &mut TermStore, model: &Model, t: TermId, vars: &[VarId]) -> TermId {
+    let mut map = FxHashMap::default();
+    for &v in vars {
+        let val = model.get(v).cloned().unwrap_or_else(|| Value::default_of(store.var_sort(v)));
+        let term = match val {
+            Value::Bool(b) => store.mk_bool(b),
+            Value::Num(n) => {
+                let s = store.var_sort(v);
+                store.mk_num(n, s)
+            }
+        };
+        map.insert(v, term);
+    }
+    let r = substitute(store, t, &map);
+    simplify(store, r)
+}

@@ -1,0 +1,104 @@
+//! Answers and their witnesses.
+//!
+//! An answer and its witness are one value ([`ChcResult`]): `Sat` cannot exist without
+//! invariants, `Unsat` cannot exist without a derivation, and `Unknown` says why.
+//! Conventions follow CHC-COMP: `sat` = the system has a model = the program is safe.
+
+use cove_logic::{FuncId, FuncInterp, TermId, TermStore, Value, VarId};
+use rustc_hash::FxHashMap;
+use std::fmt;
+
+/// Interpretations of the predicates that make every clause valid (inductive invariants).
+#[derive(Clone, Debug, Default)]
+pub struct Invariants {
+    /// `P(params) := body` for every predicate.
+    pub defs: FxHashMap<FuncId, FuncInterp>,
+}
+
+impl Invariants {
+    /// Defines `pred(params) := body`.
+    pub fn define(&mut self, pred: FuncId, params: Vec<VarId>, body: TermId) {
+        self.defs.insert(pred, FuncInterp { params, body });
+    }
+
+    /// Definitions sorted by predicate name, for deterministic output.
+    pub fn sorted<'a>(&'a self, store: &TermStore) -> Vec<(FuncId, &'a FuncInterp)> {
+        let mut v: Vec<(FuncId, &FuncInterp)> = self.defs.iter().map(|(f, d)| (*f, d)).collect();
+        v.sort_by(|a, b| store.func(a.0).name.cmp(&store.func(b.0).name));
+        v
+    }
+}
+
+/// One node of a derivation tree: an instance of clause `clause` whose body atoms are the
+/// heads of the `premises` (in body order) and whose head is `head` (or `false`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DerivationStep {
+    /// Index of the clause in the system.
+    pub clause: usize,
+    /// The derived fact `P(values)`, or `None` for `false` (the root of a counterexample).
+    pub head: Option<(FuncId, Vec<Value>)>,
+    /// Steps deriving the body atoms, one per body application, in order.
+    pub premises: Vec<usize>,
+    /// Values of the clause's variables that make this instance hold.
+    pub assignment: Vec<(VarId, Value)>,
+}
+
+/// A counterexample: a derivation of `false` from the clauses, as a DAG of steps.
+/// `steps[root]` derives `false`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Derivation {
+    /// The steps; premises refer to indices in this vector.
+    pub steps: Vec<DerivationStep>,
+    /// Index of the step that derives `false`.
+    pub root: usize,
+}
+
+/// Why an engine gave no definite answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum UnknownReason {
+    /// The time limit was reached.
+    Timeout,
+    /// Stopped from outside (another portfolio engine won, Ctrl-C).
+    Interrupted,
+    /// The input uses something this engine cannot handle (named).
+    Unsupported(String),
+    /// The engine is incomplete for this input (e.g. BMC found no counterexample up to a bound).
+    Incomplete(String),
+    /// A memory or size budget was exhausted.
+    ResourceOut(String),
+}
+
+impl fmt::Display for UnknownReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UnknownReason::Timeout => write!(f, "timeout"),
+            UnknownReason::Interrupted => write!(f, "interrupted"),
+            UnknownReason::Unsupported(s) => write!(f, "unsupported: {s}"),
+            UnknownReason::Incomplete(s) => write!(f, "incomplete: {s}"),
+            UnknownReason::ResourceOut(s) => write!(f, "resource limit: {s}"),
+        }
+    }
+}
+
+/// The answer of an engine, with its witness.
+#[derive(Clone, Debug)]
+pub enum ChcResult {
+    /// Safe: the invariants are a model of the system.
+    Sat(Invariants),
+    /// Unsafe: the derivation reaches `false`.
+    Unsat(Derivation),
+    /// No answer.
+    Unknown(UnknownReason),
+}
+
+impl ChcResult {
+    /// `sat`, `unsat` or `unknown`.
+    pub fn verdict(&self) -> &'static str {
+        match self {
+            ChcResult::Sat(_) => "sat",
+            ChcResult::Unsat(_) => "unsat",
+            ChcResult::Unknown(_) => "unknown",
+        }
+    }
+}

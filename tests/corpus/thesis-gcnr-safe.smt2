@@ -1,0 +1,15 @@
+; expect: sat
+; Thesis Fig. 3.1 / 3.3 ("gcnr"), our encoding in Z3's fixedpoint format, one rule per branch.
+(declare-rel lp (Int Int Int Int))
+(declare-rel bad ())
+(declare-var x Int)
+(declare-var y Int)
+(declare-var z Int)
+(declare-var w Int)
+(rule (lp 0 0 0 0))
+(rule (=> (lp x y z w) (lp (+ x 1) (+ y 100) (+ z 10) (+ w 1))))
+(rule (=> (and (lp x y z w) (>= x 4)) (lp (+ x 1) (+ y 1) (+ z 10) (+ w 1))))
+(rule (=> (lp x y z w) (lp x y (+ z 10) (+ w 1))))
+(rule (=> (and (lp x y z w) (> y (* 10 w)) (>= z (* 100 x))) (lp x (- y) (+ z 10) (+ w 1))))
+(rule (=> (and (lp x y z w) (>= x 4) (<= y 2)) bad))
+(query bad)
