@@ -74,7 +74,8 @@ impl Solver {
                 return Err(format!("watcher of deleted clause {:?}", w.cref));
             }
         }
-        let fixpoint = self.qhead == self.trail.len();
+        // After a level-0 conflict (`ok == false`) a falsified clause legitimately remains.
+        let fixpoint = self.ok && self.qhead == self.trail.len();
         for list in [&self.db.originals, &self.db.learnts] {
             for &c in list {
                 if self.db.len(c) < 2 {

@@ -1,0 +1,89 @@
+//! Shared helpers for the integration tests: a seeded xorshift generator, formula generators
+//! and an independent brute-force checker.
+#![allow(dead_code)]
+
+use cove_sat::{Lit, Var};
+
+/// xorshift64* (Vigna), seeded explicitly for reproducibility.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    pub fn flip(&mut self) -> bool {
+        self.next() & 1 == 1
+    }
+}
+
+/// Uniform random k-SAT with distinct variables per clause.
+pub fn random_ksat(rng: &mut Rng, n: usize, m: usize, k: usize) -> Vec<Vec<Lit>> {
+    (0..m)
+        .map(|_| {
+            let mut c: Vec<Lit> = Vec::with_capacity(k);
+            while c.len() < k {
+                let v = Var(rng.below(n as u64) as u32);
+                if c.iter().all(|l| l.var() != v) {
+                    c.push(Lit::new(v, rng.flip()));
+                }
+            }
+            c
+        })
+        .collect()
+}
+
+/// Pigeonhole PHP(n+1, n): variable p*n + h means pigeon p sits in hole h. Unsatisfiable.
+pub fn pigeonhole(n: usize) -> (usize, Vec<Vec<Lit>>) {
+    let var = |p: usize, h: usize| Var((p * n + h) as u32);
+    let mut cls = Vec::new();
+    for p in 0..=n {
+        cls.push((0..n).map(|h| Lit::new(var(p, h), false)).collect());
+    }
+    for h in 0..n {
+        for p in 0..=n {
+            for q in p + 1..=n {
+                cls.push(vec![Lit::new(var(p, h), true), Lit::new(var(q, h), true)]);
+            }
+        }
+    }
+    ((n + 1) * n, cls)
+}
+
+pub fn lit_true(model: &[bool], l: Lit) -> bool {
+    model[l.var().index()] != l.is_neg()
+}
+
+pub fn satisfies(model: &[bool], clauses: &[Vec<Lit>]) -> bool {
+    clauses
+        .iter()
+        .all(|c| c.iter().any(|&l| lit_true(model, l)))
+}
+
+/// Enumerates all assignments of `n` (<= 20) variables; returns the first satisfying one for
+/// which `extra` also holds.
+pub fn brute_force(
+    n: usize,
+    clauses: &[Vec<Lit>],
+    extra: impl Fn(&[bool]) -> bool,
+) -> Option<Vec<bool>> {
+    assert!(n <= 20);
+    let mut model = vec![false; n];
+    for bits in 0u32..(1 << n) {
+        for (i, m) in model.iter_mut().enumerate() {
+            *m = bits >> i & 1 == 1;
+        }
+        if satisfies(&model, clauses) && extra(&model) {
+            return Some(model);
+        }
+    }
+    None
+}
