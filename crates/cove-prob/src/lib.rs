@@ -19,6 +19,7 @@ pub mod dot;
 pub mod flow;
 pub mod format;
 pub mod lpts;
+pub mod prism;
 pub mod random;
 pub mod sim;
 
