@@ -8,4 +8,5 @@
 #![forbid(unsafe_code)]
 
 pub mod lia;
+pub mod mbp;
 pub mod simplex;

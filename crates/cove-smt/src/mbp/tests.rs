@@ -1,0 +1,225 @@
+//! Unit tests: the thesis's worked values and one case per elimination rule.
+
+use super::*;
+use cove_logic::{FuncInterp, Op, Rational};
+
+fn var(s: &mut TermStore, name: &str, sort: Sort) -> (VarId, TermId) {
+    let v = s.var(name, sort);
+    (v, s.mk_var(v))
+}
+
+fn model(vals: &[(VarId, i64)]) -> Model {
+    let mut m = Model::new();
+    for &(v, x) in vals {
+        m.set(v, Value::Num(Rational::int(x)));
+    }
+    m
+}
+
+/// Checks `a ⇔ b` on every assignment of `vars` in `[-r, r]`.
+fn equivalent_on_box(s: &TermStore, a: TermId, b: TermId, vars: &[VarId], r: i64) {
+    let n = vars.len() as u32;
+    let width = (2 * r + 1) as usize;
+    for idx in 0..width.pow(n) {
+        let mut m = Model::new();
+        let mut k = idx;
+        for &v in vars {
+            m.set(v, Value::Num(Rational::int((k % width) as i64 - r)));
+            k /= width;
+        }
+        assert_eq!(m.eval(s, a), m.eval(s, b), "differ at {:?}", m.vars().collect::<Vec<_>>());
+    }
+}
+
+#[test]
+fn fig_2_7_query_projection() {
+    // ∃ℓ1, m. ℓ1 = ℓ0 − 1 ∧ m = ℓ1 − 1 ∧ m0 < 2m + 4, witnessed by e = ⟨3, 3, 2, 1⟩,
+    // projects to m0 < 2ℓ0 (the new query ⟨T, t0 < 2t, 0⟩).
+    let mut s = TermStore::new();
+    let (m0v, m0) = var(&mut s, "m0", Sort::Int);
+    let (l0v, l0) = var(&mut s, "l0", Sort::Int);
+    let (l1v, l1) = var(&mut s, "l1", Sort::Int);
+    let (mv, m) = var(&mut s, "m", Sort::Int);
+    let (one, two, four) = (s.mk_int(1), s.mk_int(2), s.mk_int(4));
+    let l0m1 = s.mk_sub(l0, one);
+    let l1m1 = s.mk_sub(l1, one);
+    let e1 = s.mk_eq(l1, l0m1);
+    let e2 = s.mk_eq(m, l1m1);
+    let twom = s.mk_mul(&[two, m]);
+    let rhs = s.mk_add(&[twom, four]);
+    let q = s.mk_lt(m0, rhs);
+    let phi = s.mk_and(&[e1, e2, q]);
+    let e = model(&[(m0v, 3), (l0v, 3), (l1v, 2), (mv, 1)]);
+    let r = mbp(&mut s, &e, phi, &[l1v, mv]).unwrap();
+    assert!(r.kept.is_empty());
+    let two_l0 = s.mk_mul(&[two, l0]);
+    let expected = s.mk_lt(m0, two_l0);
+    let expected = simplify(&mut s, expected);
+    assert_eq!(r.formula, expected, "got {:?}", s.get(r.formula));
+
+    // Iteration 3 of the Fig. 2.4 run: ∃m0, m. m0 ≥ 2ℓ0 ∧ m = ℓ1 − 1 ∧ m0 < 2m + 4 is
+    // ℓ1 > ℓ0 − 1 (exact here: one lower bound, unit coefficients).
+    let lo = s.mk_ge(m0, two_l0);
+    let phi3 = s.mk_and(&[lo, e2, q]);
+    let e3 = model(&[(m0v, 6), (l0v, 3), (l1v, 3), (mv, 2)]);
+    let r3 = mbp(&mut s, &e3, phi3, &[m0v, mv]).unwrap();
+    let expected3 = s.mk_gt(l1, l0m1);
+    let expected3 = simplify(&mut s, expected3);
+    assert_eq!(r3.formula, expected3);
+}
+
+#[test]
+fn booleans_are_substituted() {
+    // (p ∧ x > 0) ∨ (¬p ∧ x < 0), p := true  ⟶  x > 0 (BoolProj keeps the whole formula).
+    let mut s = TermStore::new();
+    let (pv, p) = var(&mut s, "p", Sort::Bool);
+    let (xv, x) = var(&mut s, "x", Sort::Int);
+    let zero = s.mk_int(0);
+    let pos = s.mk_gt(x, zero);
+    let neg = s.mk_lt(x, zero);
+    let np = s.mk_not(p);
+    let a = s.mk_and(&[p, pos]);
+    let b = s.mk_and(&[np, neg]);
+    let phi = s.mk_or(&[a, b]);
+    let mut m = model(&[(xv, 1)]);
+    m.set(pv, Value::Bool(true));
+    let r = mbp(&mut s, &m, phi, &[pv]).unwrap();
+    let expected = simplify(&mut s, pos);
+    assert_eq!(r.formula, expected);
+}
+
+#[test]
+fn lra_strict_and_non_strict_bounds() {
+    let mut s = TermStore::new();
+    let (xv, x) = var(&mut s, "x", Sort::Real);
+    let (yv, y) = var(&mut s, "y", Sort::Real);
+    let (zv, z) = var(&mut s, "z", Sort::Real);
+    let m = model(&[(xv, 1), (yv, 0), (zv, 2)]);
+    for (lo_strict, hi_strict) in [(true, true), (true, false), (false, true), (false, false)] {
+        let lo = if lo_strict { s.mk_lt(y, x) } else { s.mk_le(y, x) };
+        let hi = if hi_strict { s.mk_lt(x, z) } else { s.mk_le(x, z) };
+        let phi = s.mk_and(&[lo, hi]);
+        let r = mbp(&mut s, &m, phi, &[xv]).unwrap();
+        let expected = if lo_strict || hi_strict { s.mk_lt(y, z) } else { s.mk_le(y, z) };
+        let expected = simplify(&mut s, expected);
+        assert_eq!(r.formula, expected, "{lo_strict} {hi_strict}");
+    }
+    // Equality: x = y + 1/2 ∧ x < z  ⟶  y + 1/2 < z.
+    let half = s.mk_num(Rational::new(1, 2), Sort::Real);
+    let yh = s.mk_add(&[y, half]);
+    let eq = s.mk_eq(x, yh);
+    let hi = s.mk_lt(x, z);
+    let phi = s.mk_and(&[eq, hi]);
+    let mut m2 = m.clone();
+    m2.set(xv, Value::Num(Rational::new(1, 2)));
+    let r = mbp(&mut s, &m2, phi, &[xv]).unwrap();
+    let expected = s.mk_lt(yh, z);
+    let expected = simplify(&mut s, expected);
+    assert_eq!(r.formula, expected);
+    // Disequality x ≠ y resolved by the model, one-sided bounds dropped.
+    let ne = s.mk(Op::Distinct, &[x, y]).unwrap();
+    let r = mbp(&mut s, &m, ne, &[xv]).unwrap();
+    assert_eq!(r.formula, s.mk_true());
+}
+
+#[test]
+fn lia_divisibility_from_equality_and_bounds() {
+    let mut s = TermStore::new();
+    let (xv, x) = var(&mut s, "x", Sort::Int);
+    let (yv, y) = var(&mut s, "y", Sort::Int);
+    let (zv, z) = var(&mut s, "z", Sort::Int);
+    let (two, three) = (s.mk_int(2), s.mk_int(3));
+    // ∃x. 3x = y  ⟺  y mod 3 = 0.
+    let three_x = s.mk_mul(&[three, x]);
+    let phi = s.mk_eq(three_x, y);
+    let r = mbp(&mut s, &model(&[(xv, 2), (yv, 6)]), phi, &[xv]).unwrap();
+    let m = s.mk(Op::Mod, &[y, three]).unwrap();
+    let zero = s.mk_int(0);
+    let expected = s.mk_eq(m, zero);
+    equivalent_on_box(&s, r.formula, expected, &[yv], 10);
+
+    // ∃x. y ≤ 2x ≤ z with y odd in the model: y + 1 ≤ z ∧ y mod 2 = 1.
+    let two_x = s.mk_mul(&[two, x]);
+    let lo = s.mk_le(y, two_x);
+    let hi = s.mk_le(two_x, z);
+    let phi = s.mk_and(&[lo, hi]);
+    let r = mbp(&mut s, &model(&[(xv, 1), (yv, 1), (zv, 3)]), phi, &[xv]).unwrap();
+    let one = s.mk_int(1);
+    let y1 = s.mk_add(&[y, one]);
+    let a = s.mk_le(y1, z);
+    let my = s.mk(Op::Mod, &[y, two]).unwrap();
+    let b = s.mk_eq(my, one);
+    let expected = s.mk_and(&[a, b]);
+    equivalent_on_box(&s, r.formula, expected, &[yv, zv], 6);
+    assert!(r.kept.is_empty());
+}
+
+#[test]
+fn mod_and_div_are_purified() {
+    // ∃x. x mod 3 = 1 ∧ 0 ≤ x ∧ x ≤ y ∧ x div 2 ≥ 1.
+    let mut s = TermStore::new();
+    let (xv, x) = var(&mut s, "x", Sort::Int);
+    let (yv, y) = var(&mut s, "y", Sort::Int);
+    let (zero, one, two, three) = (s.mk_int(0), s.mk_int(1), s.mk_int(2), s.mk_int(3));
+    let mx = s.mk(Op::Mod, &[x, three]).unwrap();
+    let dx = s.mk(Op::IntDiv, &[x, two]).unwrap();
+    let c1 = s.mk_eq(mx, one);
+    let c2 = s.mk_le(zero, x);
+    let c3 = s.mk_le(x, y);
+    let c4 = s.mk_ge(dx, one);
+    let phi = s.mk_and(&[c1, c2, c3, c4]);
+    let m = model(&[(xv, 4), (yv, 5)]);
+    let r = mbp(&mut s, &m, phi, &[xv]).unwrap();
+    assert!(r.kept.is_empty());
+    assert_eq!(cove_logic::free_vars(&s, r.formula), vec![yv]);
+    assert!(m.eval_bool(&s, r.formula).unwrap());
+    // Smallest witness is x = 4, so ∃x.φ ⟺ y ≥ 4; the projection must imply it.
+    for yval in -10..=20 {
+        let my = model(&[(yv, yval)]);
+        if my.eval_bool(&s, r.formula).unwrap() {
+            assert!(yval >= 4, "projection admits y = {yval}");
+        }
+    }
+}
+
+#[test]
+fn variables_under_functions_are_kept() {
+    let mut s = TermStore::new();
+    let (xv, x) = var(&mut s, "x", Sort::Int);
+    let (yv, y) = var(&mut s, "y", Sort::Int);
+    let (zv, z) = var(&mut s, "z", Sort::Int);
+    let f = s.declare_func("f", &[Sort::Int], Sort::Int).unwrap();
+    let fx = s.mk_app(f, &[x]);
+    let zero = s.mk_int(0);
+    let c1 = s.mk_gt(fx, zero);
+    let c2 = s.mk_lt(y, x);
+    let c3 = s.mk_lt(z, y);
+    let phi = s.mk_and(&[c1, c2, c3]);
+    let mut m = model(&[(xv, 2), (yv, 1), (zv, 0)]);
+    let (av, a) = var(&mut s, "a", Sort::Int);
+    m.set_func(f, FuncInterp { params: vec![av], body: a });
+    let r = mbp(&mut s, &m, phi, &[xv, yv]).unwrap();
+    assert_eq!(r.kept, vec![xv]);
+    assert!(m.eval_bool(&s, r.formula).unwrap());
+    assert!(!cove_logic::free_vars(&s, r.formula).contains(&yv));
+}
+
+#[test]
+fn implicant_resolves_ite_and_disequality() {
+    let mut s = TermStore::new();
+    let (xv, x) = var(&mut s, "x", Sort::Int);
+    let (yv, y) = var(&mut s, "y", Sort::Int);
+    let zero = s.mk_int(0);
+    let c = s.mk_gt(x, zero);
+    let ite = s.mk_ite(c, x, y);
+    let lit = s.mk(Op::Distinct, &[ite, zero]).unwrap();
+    let m = model(&[(xv, -1), (yv, 3)]);
+    let lits = implicant(&mut s, &m, lit).unwrap();
+    // x > 0 is false: ¬(x > 0) as x ≤ 0, and y ≠ 0 as y > 0.
+    let a = s.mk_le(x, zero);
+    let b = s.mk_gt(y, zero);
+    assert_eq!(lits.len(), 2);
+    assert!(lits.contains(&a) && lits.contains(&b), "{lits:?}");
+    let bad = model(&[(xv, -1), (yv, 0)]);
+    assert_eq!(implicant(&mut s, &bad, lit), Err(MbpError::NotAModel));
+}
