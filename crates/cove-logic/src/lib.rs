@@ -8,8 +8,10 @@
 
 pub mod linear;
 pub mod model;
+pub mod print;
 pub mod rational;
 pub mod simplify;
+pub mod smtlib;
 pub mod subst;
 pub mod term;
 

@@ -1,0 +1,647 @@
+//! Term elaboration: S-expressions to sort-checked terms.
+//!
+//! The walk is an explicit task machine (no recursion) so deeply nested input cannot
+//! overflow the stack. Symbols resolve innermost first: `let`/quantifier/parameter bindings,
+//! then global declarations, then built-ins.
+//!
+//! Capture: `let` is elaborated by environment (parallel bindings, evaluated in the outer
+//! scope), so a quantifier under a `let` whose variable occurs in an active binding's image
+//! gets a fresh variable; `define-fun` uses are expanded by capture-avoiding substitution.
+
+use super::builtins::{self, Builtin, unsupported_symbol};
+use super::error::{ErrorKind, ParseError, Pos, err};
+use super::parser::{Global, Parser};
+use super::sexp::{Atom, NodeId};
+use super::vars::{mentions_any, substitute_with};
+use crate::{FuncId, Op, Rational, Sort, TermId, VarId};
+use rustc_hash::FxHashMap;
+
+#[derive(Clone, Debug)]
+enum Head<'a> {
+    Builtin(Builtin, &'a str),
+    Func(FuncId),
+    Macro(u32),
+    /// `(_ divisible n)`.
+    Divisible(Rational),
+}
+
+enum Task<'a> {
+    Eval(NodeId),
+    Apply {
+        head: Head<'a>,
+        node: NodeId,
+        nargs: usize,
+    },
+    LetBody {
+        names: Vec<&'a str>,
+        body: NodeId,
+    },
+    EndLet {
+        k: usize,
+    },
+    Quant {
+        forall: bool,
+        vars: Vec<VarId>,
+        node: NodeId,
+    },
+    Named {
+        node: NodeId,
+    },
+}
+
+impl<'a> Parser<'a, '_> {
+    /// Elaborates the term at `root`.
+    pub(crate) fn elab(&mut self, root: NodeId) -> Result<TermId, ParseError> {
+        let marks = (
+            self.local_log.len(),
+            self.let_terms.len(),
+            self.bound_vars.len(),
+        );
+        let r = self.elab_inner(root);
+        if r.is_err() {
+            let extra = self.local_log.len() - marks.0;
+            self.pop_locals(extra);
+            self.let_terms.truncate(marks.1);
+            self.bound_vars.truncate(marks.2);
+        }
+        r
+    }
+
+    fn elab_inner(&mut self, root: NodeId) -> Result<TermId, ParseError> {
+        let mut tasks = vec![Task::Eval(root)];
+        let mut vals: Vec<TermId> = Vec::new();
+        while let Some(task) = tasks.pop() {
+            match task {
+                Task::Eval(node) => {
+                    if self.arena.list(node).is_none() {
+                        let t = self.atom_term(node)?;
+                        self.note_pos(t, node);
+                        vals.push(t);
+                    } else {
+                        self.eval_list(node, &mut tasks)?;
+                    }
+                }
+                Task::Apply { head, node, nargs } => {
+                    let args = vals.split_off(vals.len() - nargs);
+                    let t = self.apply(head, node, args)?;
+                    self.note_pos(t, node);
+                    vals.push(t);
+                }
+                Task::LetBody { names, body } => {
+                    let values = vals.split_off(vals.len() - names.len());
+                    let k = names.len();
+                    for (name, t) in names.into_iter().zip(values) {
+                        self.push_local(name, t);
+                        self.let_terms.push(t);
+                    }
+                    tasks.push(Task::EndLet { k });
+                    tasks.push(Task::Eval(body));
+                }
+                Task::EndLet { k } => {
+                    self.pop_locals(k);
+                    self.let_terms.truncate(self.let_terms.len() - k);
+                }
+                Task::Quant { forall, vars, node } => {
+                    let body = vals.pop().expect("quantifier body");
+                    self.pop_locals(vars.len());
+                    self.bound_vars.truncate(self.bound_vars.len() - vars.len());
+                    let op = if forall {
+                        Op::Forall(vars.into())
+                    } else {
+                        Op::Exists(vars.into())
+                    };
+                    let t = self
+                        .store
+                        .mk(op, &[body])
+                        .map_err(|e| ParseError::new(self.arena.pos(node), ErrorKind::Sort, e.0))?;
+                    self.note_pos(t, node);
+                    vals.push(t);
+                }
+                Task::Named { node } => {
+                    let t = *vals.last().expect("named term");
+                    self.named(node, t)?;
+                }
+            }
+        }
+        Ok(vals.pop().expect("one value"))
+    }
+
+    fn note_pos(&mut self, t: TermId, node: NodeId) {
+        let pos = self.arena.pos(node);
+        self.term_pos.entry(t).or_insert(pos);
+    }
+
+    fn atom_term(&mut self, node: NodeId) -> Result<TermId, ParseError> {
+        let pos = self.arena.pos(node);
+        let atom = self.arena.atom(node).expect("atom").clone();
+        match atom {
+            Atom::Numeral(s) | Atom::Decimal(s) => {
+                let Some(v) = Rational::parse_decimal(s) else {
+                    return err(pos, ErrorKind::Syntax, format!("malformed number {s}"));
+                };
+                let sort = if matches!(atom, Atom::Numeral(_)) {
+                    Sort::Int
+                } else {
+                    Sort::Real
+                };
+                Ok(self.store.mk_num(v, sort))
+            }
+            Atom::Str(_) => err(
+                pos,
+                ErrorKind::UnsupportedTheory,
+                "string literals are not supported (theory of strings)",
+            ),
+            Atom::Keyword(k) => err(
+                pos,
+                ErrorKind::Syntax,
+                format!("unexpected keyword ':{k}' where a term was expected"),
+            ),
+            Atom::Sym(s) | Atom::QSym(s) => {
+                if let Some(&t) = self.locals.get(s).and_then(|v| v.last()) {
+                    return Ok(t);
+                }
+                match self.globals.get(s).copied() {
+                    Some(Global::Const(t)) => return Ok(t),
+                    Some(Global::Func(f)) => {
+                        let d = self.store.func(f);
+                        if !d.args.is_empty() {
+                            return err(
+                                pos,
+                                ErrorKind::Arity,
+                                format!("'{s}' expects {} arguments, got 0", d.args.len()),
+                            );
+                        }
+                        return Ok(self.store.mk_app(f, &[]));
+                    }
+                    Some(Global::Macro(m)) => {
+                        let m = &self.macros[m as usize];
+                        if !m.params.is_empty() {
+                            return err(
+                                pos,
+                                ErrorKind::Arity,
+                                format!("'{s}' expects {} arguments, got 0", m.params.len()),
+                            );
+                        }
+                        return Ok(m.body);
+                    }
+                    None => {}
+                }
+                match s {
+                    "true" => return Ok(self.store.mk_true()),
+                    "false" => return Ok(self.store.mk_false()),
+                    _ => {}
+                }
+                let plain = matches!(atom, Atom::Sym(_));
+                if Builtin::from_name(s).is_some() {
+                    return err(
+                        pos,
+                        ErrorKind::Arity,
+                        format!("operator '{s}' needs arguments"),
+                    );
+                }
+                if plain
+                    && matches!(
+                        s,
+                        "let" | "forall" | "exists" | "!" | "_" | "as" | "match" | "par"
+                    )
+                {
+                    return err(
+                        pos,
+                        ErrorKind::Syntax,
+                        format!("reserved word '{s}' cannot be used as a term"),
+                    );
+                }
+                if let Some(th) = unsupported_symbol(s) {
+                    return err(
+                        pos,
+                        ErrorKind::UnsupportedTheory,
+                        format!("'{s}' is not supported (theory of {th})"),
+                    );
+                }
+                err(
+                    pos,
+                    ErrorKind::UnknownSymbol,
+                    format!("unknown symbol '{s}'"),
+                )
+            }
+        }
+    }
+
+    fn eval_list(&mut self, node: NodeId, tasks: &mut Vec<Task<'a>>) -> Result<(), ParseError> {
+        let pos = self.arena.pos(node);
+        let n = self.len(node).unwrap_or(0);
+        if n == 0 {
+            return err(pos, ErrorKind::Syntax, "'()' is not a term");
+        }
+        let head = self.kid(node, 0);
+        let hpos = self.arena.pos(head);
+        if let Some(s) = self.arena.plain_symbol(head) {
+            match s {
+                "let" => return self.eval_let(node, tasks),
+                "forall" | "exists" => return self.eval_quant(node, s == "forall", tasks),
+                "!" => {
+                    if n < 2 {
+                        return err(pos, ErrorKind::Syntax, "expected (! TERM ATTRIBUTE*)");
+                    }
+                    tasks.push(Task::Named { node });
+                    tasks.push(Task::Eval(self.kid(node, 1)));
+                    return Ok(());
+                }
+                "_" => {
+                    let what = if n > 1 {
+                        self.arena.symbol(self.kid(node, 1))
+                    } else {
+                        None
+                    };
+                    return match what.and_then(unsupported_symbol) {
+                        Some(th) => err(
+                            pos,
+                            ErrorKind::UnsupportedTheory,
+                            format!(
+                                "indexed constant '{}' is not supported (theory of {th})",
+                                what.unwrap_or("?")
+                            ),
+                        ),
+                        None => err(pos, ErrorKind::UnknownSymbol, "unknown indexed identifier"),
+                    };
+                }
+                "as" => {
+                    return if n > 1 && self.arena.symbol(self.kid(node, 1)) == Some("const") {
+                        err(
+                            pos,
+                            ErrorKind::UnsupportedTheory,
+                            "constant arrays are not supported (theory of arrays)",
+                        )
+                    } else {
+                        err(
+                            pos,
+                            ErrorKind::UnsupportedTheory,
+                            "qualified identifiers ('as') are not supported",
+                        )
+                    };
+                }
+                "match" => {
+                    return err(
+                        pos,
+                        ErrorKind::UnsupportedTheory,
+                        "'match' is not supported (theory of datatypes)",
+                    );
+                }
+                "par" => return err(pos, ErrorKind::Syntax, "'par' is not a term"),
+                _ => {}
+            }
+        }
+        let nargs = n - 1;
+        let head = if let Some(s) = self.arena.symbol(head) {
+            self.resolve_head(s, hpos, nargs)?
+        } else if let Some(hk) = self.arena.list(head) {
+            let h0 = hk.first().and_then(|&k| self.arena.plain_symbol(k));
+            let h1 = hk.get(1).and_then(|&k| self.arena.symbol(k));
+            match (h0, h1) {
+                (Some("_"), Some("divisible")) => {
+                    let d = hk.get(2).and_then(|&k| match self.arena.atom(k) {
+                        Some(Atom::Numeral(s)) => Rational::parse_decimal(s),
+                        _ => None,
+                    });
+                    match d {
+                        Some(d) if hk.len() == 3 && d.is_positive() => {
+                            if nargs != 1 {
+                                return err(
+                                    pos,
+                                    ErrorKind::Arity,
+                                    format!("'divisible' expects 1 argument, got {nargs}"),
+                                );
+                            }
+                            Head::Divisible(d)
+                        }
+                        _ => {
+                            return err(
+                                hpos,
+                                ErrorKind::Syntax,
+                                "expected (_ divisible N) with N > 0",
+                            );
+                        }
+                    }
+                }
+                (Some("_"), Some(f)) => {
+                    let th = unsupported_symbol(f).unwrap_or("bit-vectors or floating point");
+                    return err(
+                        hpos,
+                        ErrorKind::UnsupportedTheory,
+                        format!("indexed function '{f}' is not supported (theory of {th})"),
+                    );
+                }
+                (Some("as"), Some("const")) => {
+                    return err(
+                        hpos,
+                        ErrorKind::UnsupportedTheory,
+                        "constant arrays are not supported (theory of arrays)",
+                    );
+                }
+                _ => return err(hpos, ErrorKind::Syntax, "expected a function symbol"),
+            }
+        } else {
+            return err(
+                hpos,
+                ErrorKind::Syntax,
+                format!(
+                    "expected a function symbol, found {}",
+                    self.arena.describe(head)
+                ),
+            );
+        };
+        tasks.push(Task::Apply { head, node, nargs });
+        for i in (1..n).rev() {
+            tasks.push(Task::Eval(self.kid(node, i)));
+        }
+        Ok(())
+    }
+
+    fn resolve_head(&self, s: &'a str, pos: Pos, nargs: usize) -> Result<Head<'a>, ParseError> {
+        if self.locals.contains_key(s) {
+            return err(
+                pos,
+                ErrorKind::Arity,
+                format!("'{s}' is a variable, not a function"),
+            );
+        }
+        let arity_err = |want: usize| {
+            err(
+                pos,
+                ErrorKind::Arity,
+                format!("'{s}' expects {want} arguments, got {nargs}"),
+            )
+        };
+        match self.globals.get(s).copied() {
+            Some(Global::Func(f)) => {
+                let k = self.store.func(f).args.len();
+                return if k == nargs {
+                    Ok(Head::Func(f))
+                } else {
+                    arity_err(k)
+                };
+            }
+            Some(Global::Macro(m)) => {
+                let k = self.macros[m as usize].params.len();
+                return if k == nargs {
+                    Ok(Head::Macro(m))
+                } else {
+                    arity_err(k)
+                };
+            }
+            Some(Global::Const(_)) => {
+                return err(
+                    pos,
+                    ErrorKind::Arity,
+                    format!("'{s}' is a constant, not a function"),
+                );
+            }
+            None => {}
+        }
+        if let Some(b) = Builtin::from_name(s) {
+            return match b.arity() {
+                Some(k) if k != nargs => arity_err(k),
+                None if nargs < b.min_args() => err(
+                    pos,
+                    ErrorKind::Arity,
+                    format!(
+                        "'{s}' expects at least {} arguments, got {nargs}",
+                        b.min_args()
+                    ),
+                ),
+                _ => Ok(Head::Builtin(b, s)),
+            };
+        }
+        if matches!(s, "true" | "false") {
+            return err(
+                pos,
+                ErrorKind::Arity,
+                format!("'{s}' is a constant, not a function"),
+            );
+        }
+        if let Some(th) = unsupported_symbol(s) {
+            return err(
+                pos,
+                ErrorKind::UnsupportedTheory,
+                format!("'{s}' is not supported (theory of {th})"),
+            );
+        }
+        err(
+            pos,
+            ErrorKind::UnknownSymbol,
+            format!("unknown function symbol '{s}'"),
+        )
+    }
+
+    fn apply(
+        &mut self,
+        head: Head<'a>,
+        node: NodeId,
+        mut args: Vec<TermId>,
+    ) -> Result<TermId, ParseError> {
+        let pos = self.arena.pos(node);
+        match head {
+            Head::Builtin(b, name) => builtins::apply(self.store, b, args, name)
+                .map_err(|(k, m)| ParseError::new(pos, k, m)),
+            Head::Func(f) => {
+                let params = self.store.func(f).args.clone();
+                for (a, &p) in args.iter_mut().zip(params.iter()) {
+                    if p == Sort::Real {
+                        *a = builtins::to_real(self.store, *a);
+                    }
+                }
+                self.store
+                    .mk(Op::App(f), &args)
+                    .map_err(|e| ParseError::new(pos, ErrorKind::Sort, e.0))
+            }
+            Head::Macro(m) => {
+                let mac = &self.macros[m as usize];
+                let (params, body) = (mac.params.clone(), mac.body);
+                let mut map = FxHashMap::default();
+                for (i, (a, &p)) in args.iter_mut().zip(params.iter()).enumerate() {
+                    let want = self.store.var_sort(p);
+                    if want == Sort::Real {
+                        *a = builtins::to_real(self.store, *a);
+                    }
+                    let got = self.store.sort(*a);
+                    if got != want {
+                        let name = &self.macros[m as usize].name;
+                        return err(
+                            pos,
+                            ErrorKind::Sort,
+                            format!("argument {} of '{name}' should be {want}, got {got}", i + 1),
+                        );
+                    }
+                    map.insert(p, *a);
+                }
+                let fresh = &mut self.fresh;
+                Ok(substitute_with(self.store, body, &map, &mut |s, v| {
+                    let (name, sort) = (s.var_name(v).to_string(), s.var_sort(v));
+                    let w = s.fresh_var(&name, sort);
+                    fresh.insert(w);
+                    w
+                }))
+            }
+            Head::Divisible(d) => {
+                let a = args[0];
+                if self.store.sort(a) != Sort::Int {
+                    return err(pos, ErrorKind::Sort, "'divisible' expects an Int argument");
+                }
+                let dn = self.store.mk_num(d, Sort::Int);
+                let zero = self.store.mk_int(0);
+                let m = self.store.mk_raw(Op::Mod, &[a, dn], Sort::Int);
+                self.store
+                    .mk(Op::Eq, &[m, zero])
+                    .map_err(|e| ParseError::new(pos, ErrorKind::Sort, e.0))
+            }
+        }
+    }
+
+    fn eval_let(&mut self, node: NodeId, tasks: &mut Vec<Task<'a>>) -> Result<(), ParseError> {
+        let pos = self.arena.pos(node);
+        if self.len(node) != Some(3) || self.len(self.kid(node, 1)).is_none() {
+            return err(pos, ErrorKind::Syntax, "expected (let ((NAME TERM)+) TERM)");
+        }
+        let binds = self.kid(node, 1);
+        let k = self.len(binds).unwrap_or(0);
+        let mut names: Vec<&'a str> = Vec::with_capacity(k);
+        let mut terms = Vec::with_capacity(k);
+        for i in 0..k {
+            let b = self.kid(binds, i);
+            let name = if self.len(b) == Some(2) {
+                self.arena.symbol(self.kid(b, 0))
+            } else {
+                None
+            };
+            let Some(name) = name else {
+                return err(
+                    self.arena.pos(b),
+                    ErrorKind::Syntax,
+                    "expected a binding (NAME TERM)",
+                );
+            };
+            if names.contains(&name) {
+                return err(
+                    self.arena.pos(b),
+                    ErrorKind::Redeclared,
+                    format!("duplicate let binding '{name}'"),
+                );
+            }
+            names.push(name);
+            terms.push(self.kid(b, 1));
+        }
+        tasks.push(Task::LetBody {
+            names,
+            body: self.kid(node, 2),
+        });
+        for &t in terms.iter().rev() {
+            tasks.push(Task::Eval(t));
+        }
+        Ok(())
+    }
+
+    fn eval_quant(
+        &mut self,
+        node: NodeId,
+        forall: bool,
+        tasks: &mut Vec<Task<'a>>,
+    ) -> Result<(), ParseError> {
+        let pos = self.arena.pos(node);
+        let q = if forall { "forall" } else { "exists" };
+        if self.len(node) != Some(3) || self.len(self.kid(node, 1)).is_none_or(|k| k == 0) {
+            return err(
+                pos,
+                ErrorKind::Syntax,
+                format!("expected ({q} ((NAME SORT)+) TERM)"),
+            );
+        }
+        let list = self.kid(node, 1);
+        let k = self.len(list).unwrap_or(0);
+        let mut decls: Vec<(&'a str, Sort)> = Vec::with_capacity(k);
+        for i in 0..k {
+            let d = self.kid(list, i);
+            let (name, sort) = self.sorted_var(d)?;
+            if decls.iter().any(|&(n, _)| n == name) {
+                return err(
+                    self.arena.pos(d),
+                    ErrorKind::Redeclared,
+                    format!("duplicate bound variable '{name}'"),
+                );
+            }
+            decls.push((name, sort));
+        }
+        let mut vars = Vec::with_capacity(k);
+        for &(name, sort) in &decls {
+            let mut v = self.user_var(name, sort);
+            if !self.let_terms.is_empty() && mentions_any(self.store, &self.let_terms, &[v]) {
+                v = self.fresh_var(name, sort);
+            }
+            let t = self.store.mk_var(v);
+            self.push_local(name, t);
+            self.bound_vars.push(v);
+            vars.push(v);
+        }
+        tasks.push(Task::Quant { forall, vars, node });
+        tasks.push(Task::Eval(self.kid(node, 2)));
+        Ok(())
+    }
+
+    /// Handles the attributes of `(! t attr*)`; `t` is already elaborated.
+    fn named(&mut self, node: NodeId, t: TermId) -> Result<(), ParseError> {
+        let n = self.len(node).unwrap_or(0);
+        let mut i = 2;
+        while i < n {
+            let a = self.kid(node, i);
+            let Some(Atom::Keyword(kw)) = self.arena.atom(a).cloned() else {
+                return err(
+                    self.arena.pos(a),
+                    ErrorKind::Syntax,
+                    format!(
+                        "expected an attribute keyword, found {}",
+                        self.arena.describe(a)
+                    ),
+                );
+            };
+            let value = (i + 1 < n
+                && !matches!(
+                    self.arena.atom(self.kid(node, i + 1)),
+                    Some(Atom::Keyword(_))
+                ))
+            .then(|| self.kid(node, i + 1));
+            if kw == "named" {
+                let Some(vn) = value else {
+                    return err(
+                        self.arena.pos(a),
+                        ErrorKind::Syntax,
+                        "expected a name after ':named'",
+                    );
+                };
+                let Some(name) = self.arena.symbol(vn) else {
+                    return err(
+                        self.arena.pos(vn),
+                        ErrorKind::Syntax,
+                        format!("expected a symbol, found {}", self.arena.describe(vn)),
+                    );
+                };
+                let vpos = self.arena.pos(vn);
+                if builtins::is_builtin_name(name) || self.globals.contains_key(name) {
+                    return err(
+                        vpos,
+                        ErrorKind::Redeclared,
+                        format!("symbol '{name}' is already declared"),
+                    );
+                }
+                if !self.bound_vars.is_empty() && mentions_any(self.store, &[t], &self.bound_vars) {
+                    return err(
+                        vpos,
+                        ErrorKind::InvalidCommand,
+                        format!("the term named '{name}' contains bound variables"),
+                    );
+                }
+                self.bind_global(name, Global::Const(t));
+            }
+            i += if value.is_some() { 2 } else { 1 };
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,26 @@
+//! Reading SMT-LIB2 (and Z3's fixedpoint extensions) into terms of a [`TermStore`].
+//!
+//! [`Parser`] streams elaborated [`Command`]s one at a time (the CHC front end consumes it
+//! this way so errors come out in file order); [`parse_script`] collects a whole [`Script`].
+//! Input is bytes: invalid UTF-8 is an error located at its first bad byte.
+//!
+//! Supported: the Core, Ints, Reals and Reals_Ints theories (linear or not), quantifiers,
+//! `let`, `define-fun` (macro-expanded at each use), `:named` terms, `push`/`pop`, and Z3's
+//! `declare-rel`/`declare-var`/`rule`/`query`. Arrays, bit-vectors, strings, floating point,
+//! datatypes, uninterpreted sorts and functions are reported as
+//! [`ErrorKind::UnsupportedTheory`] with their location, never silently mis-read.
+//!
+//! The reader never panics and never recurses on the input's nesting depth; every failure is
+//! a [`ParseError`] with a `line:col`.
+
+mod builtins;
+mod command;
+mod elab;
+mod error;
+mod parser;
+mod sexp;
+pub mod vars;
+
+pub use command::{Command, Declared, Script};
+pub use error::{ErrorKind, ParseError, Pos};
+pub use parser::{Dialect, Parser, parse_script};
