@@ -47,7 +47,11 @@ pub struct LiaConfig {
 
 impl Default for LiaConfig {
     fn default() -> Self {
-        LiaConfig { max_nodes: 20_000, max_depth: 200, int: IntConfig::default() }
+        LiaConfig {
+            max_nodes: 20_000,
+            max_depth: 200,
+            int: IntConfig::default(),
+        }
     }
 }
 
@@ -102,7 +106,17 @@ impl LiaSolver {
         let mut sx = Simplex::new();
         sx.set_propagation(false);
         let checker = IntChecker::new(config.int.clone());
-        LiaSolver { sx, deps: Vec::new(), unsat: None, saved: Vec::new(), config, checker, nodes: 0, model: None, stats: LiaStats::default() }
+        LiaSolver {
+            sx,
+            deps: Vec::new(),
+            unsat: None,
+            saved: Vec::new(),
+            config,
+            checker,
+            nodes: 0,
+            model: None,
+            stats: LiaStats::default(),
+        }
     }
 
     /// The underlying simplex (for slack definitions and inspection).
@@ -233,7 +247,10 @@ impl LiaSolver {
             let t = self.new_dep(Dep::Branch);
             own.push(t.0);
             self.sx.push();
-            let node = match self.sx.assert_bound(var, kind, DeltaRational::from_rational(b), t) {
+            let node = match self
+                .sx
+                .assert_bound(var, kind, DeltaRational::from_rational(b), t)
+            {
                 Err(c) => Node::Unsat(self.expand_conflict(&c)),
                 Ok(()) => self.search(depth + 1),
             };
@@ -251,7 +268,11 @@ impl LiaSolver {
         if let Some(r) = unknown {
             return Node::Unknown(r);
         }
-        let mut all: Vec<u32> = parts.concat().into_iter().filter(|t| !own.contains(t)).collect();
+        let mut all: Vec<u32> = parts
+            .concat()
+            .into_iter()
+            .filter(|t| !own.contains(t))
+            .collect();
         all.sort_unstable();
         all.dedup();
         Node::Unsat(all)

@@ -57,15 +57,17 @@ pub fn gomory_cut(sx: &Simplex, xi: TVar) -> Option<Cut> {
         };
         let kappa = if sx.is_int(*xj) {
             let fj = abar.fract();
-            if fj <= f0 { &fj / &f0 } else { (&Rational::ONE - &fj) / &one_minus_f0 }
+            if fj <= f0 {
+                &fj / &f0
+            } else {
+                (&Rational::ONE - &fj) / &one_minus_f0
+            }
         } else if abar.is_positive() {
             &abar / &f0
         } else {
             -&abar / &one_minus_f0
         };
-        if kappa.as_small().is_none() {
-            return None;
-        }
+        kappa.as_small()?;
         if kappa.is_zero() {
             // Integer x_j with integral ā_j: ā_j·y_j is an integer whatever the sign of
             // y_j, so the cut does not need this bound.
@@ -85,9 +87,7 @@ pub fn gomory_cut(sx: &Simplex, xi: TVar) -> Option<Cut> {
             }
         }
     }
-    if bound.as_small().is_none() {
-        return None;
-    }
+    bound.as_small()?;
     deps.sort_unstable();
     deps.dedup();
     Some(Cut { lin, bound, deps })

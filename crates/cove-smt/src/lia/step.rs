@@ -42,7 +42,10 @@ pub struct IntConfig {
 
 impl Default for IntConfig {
     fn default() -> Self {
-        IntConfig { cut_period: 4, max_cuts: 256 }
+        IntConfig {
+            cut_period: 4,
+            max_cuts: 256,
+        }
     }
 }
 
@@ -59,7 +62,10 @@ pub struct IntChecker {
 impl IntChecker {
     /// A checker with the given settings.
     pub fn new(config: IntConfig) -> IntChecker {
-        IntChecker { config, ..IntChecker::default() }
+        IntChecker {
+            config,
+            ..IntChecker::default()
+        }
     }
 
     /// Number of cuts produced so far.
@@ -84,7 +90,7 @@ impl IntChecker {
         }
         self.steps += 1;
         let period = self.config.cut_period;
-        if period > 0 && self.steps % period == 0 && self.cuts < self.config.max_cuts {
+        if period > 0 && self.steps.is_multiple_of(period) && self.cuts < self.config.max_cuts {
             let mut best: Option<Cut> = None;
             for (basic, _) in sx.rows() {
                 if let Some(c) = gomory_cut(sx, basic) {
@@ -104,6 +110,10 @@ impl IntChecker {
         }
         self.next_branch = var + 1;
         let value = sx.value(TVar(var as u32)).clone();
-        IntStep::Branch { var: TVar(var as u32), floor: value.floor(), value }
+        IntStep::Branch {
+            var: TVar(var as u32),
+            floor: value.floor(),
+            value,
+        }
     }
 }

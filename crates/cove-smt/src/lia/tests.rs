@@ -11,7 +11,18 @@ fn q(n: i64) -> Rational {
 fn boxed(nvars: usize, b: i64) -> Vec<Cons> {
     (0..nvars)
         .flat_map(|i| {
-            [Cons { lin: vec![(i, 1)], rel: Rel::Ge, rhs: -b }, Cons { lin: vec![(i, 1)], rel: Rel::Le, rhs: b }]
+            [
+                Cons {
+                    lin: vec![(i, 1)],
+                    rel: Rel::Ge,
+                    rhs: -b,
+                },
+                Cons {
+                    lin: vec![(i, 1)],
+                    rel: Rel::Le,
+                    rhs: b,
+                },
+            ]
         })
         .collect()
 }
@@ -61,7 +72,11 @@ fn brute_feasible(ints: &[bool], cons: &[Cons], b: i64) -> bool {
         }
         let mut all = cons.to_vec();
         for (k, &i) in int_idx.iter().enumerate() {
-            all.push(Cons { lin: vec![(i, 1)], rel: Rel::Eq, rhs: pt[k].to_i64().unwrap() });
+            all.push(Cons {
+                lin: vec![(i, 1)],
+                rel: Rel::Eq,
+                rhs: pt[k].to_i64().unwrap(),
+            });
         }
         solve_lra(ints.len(), &all).is_ok()
     })
@@ -70,7 +85,10 @@ fn brute_feasible(ints: &[bool], cons: &[Cons], b: i64) -> bool {
 fn check_model(ints: &[bool], cons: &[Cons], vars: &[TVar], m: &[Rational]) {
     let vals: Vec<Rational> = vars.iter().map(|v| m[v.idx()].clone()).collect();
     for (i, v) in vals.iter().enumerate() {
-        assert!(!ints[i] || v.is_integer(), "non-integral value {v} for int var {i}");
+        assert!(
+            !ints[i] || v.is_integer(),
+            "non-integral value {v} for int var {i}"
+        );
     }
     for c in cons {
         assert!(c.holds(&vals), "{c:?} fails under {vals:?}");
@@ -97,12 +115,22 @@ fn random_boxed_lia_against_enumeration() {
             }
             LiaResult::Unsat(core) => {
                 unsat += 1;
-                assert!(!brute, "round {round}: unsat but enumeration finds a point: {cons:?}");
+                assert!(
+                    !brute,
+                    "round {round}: unsat but enumeration finds a point: {cons:?}"
+                );
                 // The core alone must be integer-infeasible (checked on a larger box) and
                 // refuted again from scratch.
-                let core_cons: Vec<Cons> = core.iter().map(|t| cons[t.0 as usize].clone()).collect();
-                assert!(!brute_feasible(&ints, &core_cons, 9), "round {round}: core {core:?} feasible");
-                assert!(matches!(solve_lia(&ints, &core_cons).0, LiaResult::Unsat(_)));
+                let core_cons: Vec<Cons> =
+                    core.iter().map(|t| cons[t.0 as usize].clone()).collect();
+                assert!(
+                    !brute_feasible(&ints, &core_cons, 9),
+                    "round {round}: core {core:?} feasible"
+                );
+                assert!(matches!(
+                    solve_lia(&ints, &core_cons).0,
+                    LiaResult::Unsat(_)
+                ));
             }
             LiaResult::Unknown(r) => panic!("round {round}: unknown ({r:?}) on a bounded problem"),
         }
@@ -129,7 +157,10 @@ fn random_mixed_problems_against_enumeration() {
             }
             LiaResult::Unsat(_) => {
                 unsat += 1;
-                assert!(!brute_feasible(&ints, &cons, 3), "round {round}: {ints:?} {cons:?}");
+                assert!(
+                    !brute_feasible(&ints, &cons, 3),
+                    "round {round}: {ints:?} {cons:?}"
+                );
             }
             LiaResult::Unknown(r) => panic!("round {round}: unknown ({r:?})"),
         }
@@ -154,17 +185,22 @@ fn cuts_and_gcd_conflicts_are_sound() {
         let mut ok = true;
         for (i, c) in cons.iter().enumerate() {
             let rr = sx.add_row(&lin_of(c, &vars)).unwrap();
-            ok &= sx.assert_rel(&rr, c.rel, &q(c.rhs), BoundTag(i as u32)).is_ok();
+            ok &= sx
+                .assert_rel(&rr, c.rel, &q(c.rhs), BoundTag(i as u32))
+                .is_ok();
         }
         if !ok || sx.check().is_err() {
             continue;
         }
-        let holds_deps = |deps: &[BoundTag], pt: &[Rational]| deps.iter().all(|t| cons[t.0 as usize].holds(pt));
+        let holds_deps =
+            |deps: &[BoundTag], pt: &[Rational]| deps.iter().all(|t| cons[t.0 as usize].holds(pt));
         let eval = |lin: &[(TVar, Rational)], pt: &[Rational]| {
             let mut s = Rational::ZERO;
             for (v, a) in lin {
                 let val = match sx.definition(*v) {
-                    Some(d) => d.iter().fold(Rational::ZERO, |acc, (w, b)| acc + b * &pt[w.idx()]),
+                    Some(d) => d
+                        .iter()
+                        .fold(Rational::ZERO, |acc, (w, b)| acc + b * &pt[w.idx()]),
                     None => pt[v.idx()].clone(),
                 };
                 s += &(a * &val);
@@ -173,15 +209,24 @@ fn cuts_and_gcd_conflicts_are_sound() {
         };
         if let Some(deps) = gcd_test(&sx) {
             gcds += 1;
-            assert!(!any_point(nvars, 12, |pt| holds_deps(&deps, pt)), "gcd conflict {deps:?} on {cons:?}");
+            assert!(
+                !any_point(nvars, 12, |pt| holds_deps(&deps, pt)),
+                "gcd conflict {deps:?} on {cons:?}"
+            );
         }
         let basics: Vec<TVar> = sx.rows().map(|(b, _)| b).collect();
         for b in basics {
             if let Some(cut) = gomory_cut(&sx, b) {
                 cuts += 1;
-                let current: Vec<Rational> = (0..nvars).map(|i| sx.value(vars[i]).real.clone()).collect();
-                assert!(eval(&cut.lin, &current) < cut.bound, "cut does not cut off the point");
-                let violated = any_point(nvars, 12, |pt| holds_deps(&cut.deps, pt) && eval(&cut.lin, pt) < cut.bound);
+                let current: Vec<Rational> =
+                    (0..nvars).map(|i| sx.value(vars[i]).real.clone()).collect();
+                assert!(
+                    eval(&cut.lin, &current) < cut.bound,
+                    "cut does not cut off the point"
+                );
+                let violated = any_point(nvars, 12, |pt| {
+                    holds_deps(&cut.deps, pt) && eval(&cut.lin, pt) < cut.bound
+                });
                 assert!(!violated, "invalid cut {cut:?} for {cons:?}");
             }
         }
@@ -195,16 +240,29 @@ fn encode(ints: &[bool], cons: &[Cons]) -> LiaResult {
 }
 
 fn c(lin: &[(usize, i64)], rel: Rel, rhs: i64) -> Cons {
-    Cons { lin: lin.to_vec(), rel, rhs }
+    Cons {
+        lin: lin.to_vec(),
+        rel,
+        rhs,
+    }
 }
 
 #[test]
 fn unbounded_parity_is_refuted() {
     // x = 2a, x = 2b + 1 over unbounded integers.
-    let cons = [c(&[(0, 1), (1, -2)], Rel::Eq, 0), c(&[(0, 1), (2, -2)], Rel::Eq, 1)];
-    assert_eq!(encode(&[true; 3], &cons), LiaResult::Unsat(vec![BoundTag(0), BoundTag(1)]));
+    let cons = [
+        c(&[(0, 1), (1, -2)], Rel::Eq, 0),
+        c(&[(0, 1), (2, -2)], Rel::Eq, 1),
+    ];
+    assert_eq!(
+        encode(&[true; 3], &cons),
+        LiaResult::Unsat(vec![BoundTag(0), BoundTag(1)])
+    );
     // x + y = 2z + 1, x = y.
-    let cons = [c(&[(0, 1), (1, 1), (2, -2)], Rel::Eq, 1), c(&[(0, 1), (1, -1)], Rel::Eq, 0)];
+    let cons = [
+        c(&[(0, 1), (1, 1), (2, -2)], Rel::Eq, 1),
+        c(&[(0, 1), (1, -1)], Rel::Eq, 0),
+    ];
     assert!(matches!(encode(&[true; 3], &cons), LiaResult::Unsat(_)));
 }
 
@@ -263,7 +321,14 @@ fn unbounded_search_reports_unknown_honestly() {
     // 3x + 3y + 3z... no: a problem with infinitely many LP vertices but integer-infeasible
     // is hard; here a tight budget on a feasible but deep problem must yield Unknown,
     // never a wrong answer.
-    let mut s = LiaSolver::new(LiaConfig { max_nodes: 3, max_depth: 2, int: IntConfig { cut_period: 0, max_cuts: 0 } });
+    let mut s = LiaSolver::new(LiaConfig {
+        max_nodes: 3,
+        max_depth: 2,
+        int: IntConfig {
+            cut_period: 0,
+            max_cuts: 0,
+        },
+    });
     let x = s.add_var(true);
     let y = s.add_var(true);
     let r = s.add_row(&[(x, q(7)), (y, q(-5))]).unwrap();
@@ -281,7 +346,9 @@ fn unbounded_search_reports_unknown_honestly() {
         LiaResult::Unsat(_) => {
             // Must agree with enumeration: 7x - 5y = 1 and 3x + 11y = 143 (only integer
             // candidate value) — verify directly.
-            let found = (-100..100).any(|xv: i64| (-100..100).any(|yv: i64| 7 * xv - 5 * yv == 1 && 3 * xv + 11 * yv == 143));
+            let found = (-100..100).any(|xv: i64| {
+                (-100..100).any(|yv: i64| 7 * xv - 5 * yv == 1 && 3 * xv + 11 * yv == 143)
+            });
             assert!(!found);
         }
     }
@@ -323,7 +390,8 @@ fn incremental_lia_push_pop() {
                         LiaResult::Sat(m) => check_model(&ints, &flat, &vars, &m),
                         LiaResult::Unsat(core) => {
                             assert!(!brute);
-                            let core_cons: Vec<Cons> = core.iter().map(|t| all[t.0 as usize].clone()).collect();
+                            let core_cons: Vec<Cons> =
+                                core.iter().map(|t| all[t.0 as usize].clone()).collect();
                             assert!(!brute_feasible(&ints, &core_cons, 8));
                         }
                         LiaResult::Unknown(r) => panic!("unknown {r:?}"),
@@ -331,5 +399,166 @@ fn incremental_lia_push_pop() {
                 }
             }
         }
+    }
+}
+
+/// Timing probe on larger random problems (run with `--ignored --nocapture`).
+#[test]
+#[ignore]
+fn perf_probe() {
+    use std::time::Instant;
+    let mut rng = Rng::new(5150);
+    // Sparse, small coefficients (the CHC shape), incremental DPLL(T)-like use.
+    for (nvars, ncons, rounds) in [(50usize, 100usize, 50), (200, 400, 10), (1000, 2000, 2)] {
+        let t = Instant::now();
+        let (mut sat, mut pivots, mut checks) = (0, 0, 0);
+        for _ in 0..rounds {
+            let mut sx = Simplex::new();
+            let vars: Vec<TVar> = (0..nvars).map(|_| sx.add_var(false)).collect();
+            let cons: Vec<Cons> = (0..ncons)
+                .map(|_| random_cons(&mut rng, nvars, 3, 2, 30, 1))
+                .collect();
+            let rows: Vec<_> = cons
+                .iter()
+                .map(|c| sx.add_row(&lin_of(c, &vars)).unwrap())
+                .collect();
+            for (i, c) in cons.iter().enumerate() {
+                sx.push();
+                let ok = sx
+                    .assert_rel(&rows[i], c.rel, &q(c.rhs), BoundTag(i as u32))
+                    .is_ok()
+                    && sx.check().is_ok();
+                checks += 1;
+                if !ok {
+                    sx.pop(1);
+                } else {
+                    sat += 1;
+                }
+                let _ = sx.implied_bounds();
+            }
+            pivots += sx.stats().pivots;
+        }
+        println!(
+            "sparse LRA {nvars}x{ncons}: {rounds} rounds, {checks} checks, {sat} kept, {pivots} pivots, {:?}",
+            t.elapsed()
+        );
+    }
+    for (nvars, ncons, rounds) in [(20usize, 40usize, 200), (40, 80, 10)] {
+        let t = Instant::now();
+        let (mut sat, mut pivots) = (0, 0);
+        for _ in 0..rounds {
+            let cons: Vec<Cons> = (0..ncons)
+                .map(|_| random_cons(&mut rng, nvars, 5, 9, 40, 0))
+                .collect();
+            let mut sx = Simplex::new();
+            let vars: Vec<TVar> = (0..nvars).map(|_| sx.add_var(false)).collect();
+            let mut ok = true;
+            for (i, c) in cons.iter().enumerate() {
+                let rr = sx.add_row(&lin_of(c, &vars)).unwrap();
+                ok &= sx
+                    .assert_rel(&rr, c.rel, &q(c.rhs), BoundTag(i as u32))
+                    .is_ok();
+                if ok && i % 4 == 3 {
+                    ok &= sx.check().is_ok();
+                }
+            }
+            if ok && sx.check().is_ok() {
+                sat += 1;
+            }
+            pivots += sx.stats().pivots;
+        }
+        println!(
+            "LRA {nvars}x{ncons}: {rounds} rounds, {sat} sat, {pivots} pivots, {:?}",
+            t.elapsed()
+        );
+    }
+    // Planted integer solutions: equalities and inequalities that hold at a random point,
+    // unbounded otherwise (the CHC shape: x' = x + 2*k, ...). Sat must be found.
+    for (nvars, ncons, rounds) in [(8usize, 8usize, 200), (20, 20, 50), (60, 60, 10)] {
+        let t = Instant::now();
+        let (mut sat, mut unk, mut nodes, mut cuts) = (0, 0, 0, 0);
+        for _ in 0..rounds {
+            let point: Vec<i64> = (0..nvars).map(|_| rng.range(-20, 20)).collect();
+            let ints = vec![true; nvars];
+            let cons: Vec<Cons> = (0..ncons)
+                .map(|i| {
+                    let mut c = random_cons(&mut rng, nvars, 3, 3, 1, 0);
+                    let val: i64 = c.lin.iter().map(|(v, a)| a * point[*v]).sum();
+                    c.rel = if i % 2 == 0 { Rel::Eq } else { Rel::Le };
+                    c.rhs = val + if c.rel == Rel::Eq { 0 } else { rng.range(0, 2) };
+                    c
+                })
+                .collect();
+            let mut s = LiaSolver::default();
+            let vars: Vec<TVar> = ints.iter().map(|&i| s.add_var(i)).collect();
+            for (i, c) in cons.iter().enumerate() {
+                let rr = s.add_row(&lin_of(c, &vars)).unwrap();
+                s.assert_rel(&rr, c.rel, &q(c.rhs), BoundTag(i as u32));
+            }
+            match s.solve() {
+                LiaResult::Sat(m) => {
+                    sat += 1;
+                    check_model(&ints, &cons, &vars, &m);
+                }
+                LiaResult::Unsat(_) => panic!("planted solution refuted"),
+                LiaResult::Unknown(_) => unk += 1,
+            }
+            nodes += s.stats().nodes;
+            cuts += s.stats().cuts;
+        }
+        println!(
+            "planted LIA {nvars}x{ncons}: {rounds} rounds sat {sat} unknown {unk} nodes {nodes} cuts {cuts} {:?}",
+            t.elapsed()
+        );
+    }
+    for (nvars, neqs, rounds) in [(8usize, 5usize, 200), (16, 10, 50), (30, 20, 10)] {
+        let t = Instant::now();
+        let (mut sat, mut unsat, mut unk, mut nodes, mut cuts) = (0, 0, 0, 0, 0);
+        for _ in 0..rounds {
+            let ints = vec![true; nvars];
+            let mut cons: Vec<Cons> = (0..neqs)
+                .map(|_| {
+                    let mut c = random_cons(&mut rng, nvars, 4, 3, 10, 0);
+                    c.rel = Rel::Eq;
+                    c
+                })
+                .collect();
+            for i in 0..nvars {
+                if rng.chance(1, 2) {
+                    cons.push(Cons {
+                        lin: vec![(i, 1)],
+                        rel: Rel::Ge,
+                        rhs: 0,
+                    });
+                }
+                if rng.chance(1, 3) {
+                    cons.push(Cons {
+                        lin: vec![(i, 1)],
+                        rel: Rel::Le,
+                        rhs: 20,
+                    });
+                }
+            }
+            let mut s = LiaSolver::default();
+            let vars: Vec<TVar> = ints.iter().map(|&i| s.add_var(i)).collect();
+            for (i, c) in cons.iter().enumerate() {
+                let rr = s.add_row(&lin_of(c, &vars)).unwrap();
+                s.assert_rel(&rr, c.rel, &q(c.rhs), BoundTag(i as u32));
+            }
+            match s.solve() {
+                LiaResult::Sat(m) => {
+                    sat += 1;
+                    check_model(&ints, &cons, &vars, &m);
+                }
+                LiaResult::Unsat(_) => unsat += 1,
+                LiaResult::Unknown(_) => unk += 1,
+            }
+            nodes += s.stats().nodes;
+            cuts += s.stats().cuts;
+        }
+        println!(
+            "LIA {nvars} vars {neqs} eqs: {rounds} rounds sat {sat} unsat {unsat} unknown {unk} nodes {nodes} cuts {cuts} {:?}",
+            t.elapsed()
+        );
     }
 }

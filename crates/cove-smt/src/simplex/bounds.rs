@@ -5,18 +5,31 @@
 //! their bounds rounded to integers on assertion (sound for integers, and what makes
 //! branch and bound and Gomory cuts work); the rounded value is what conflicts report.
 
-use super::{Bound, Rel, RowRef, BoundKind, BoundTag, Conflict, DeltaRational, FarkasTerm, NO_ROW, Simplex, TVar, TrailEntry};
+use super::{
+    Bound, BoundKind, BoundTag, Conflict, DeltaRational, FarkasTerm, NO_ROW, Rel, RowRef, Simplex,
+    TVar, TrailEntry,
+};
 use cove_logic::Rational;
 
 impl Simplex {
     /// Asserts `v ≤ bound`. Fails at once, with a two-bound certificate, if the lower
     /// bound of `v` exceeds it.
-    pub fn assert_upper(&mut self, v: TVar, bound: DeltaRational, tag: BoundTag) -> Result<(), Conflict> {
+    pub fn assert_upper(
+        &mut self,
+        v: TVar,
+        bound: DeltaRational,
+        tag: BoundTag,
+    ) -> Result<(), Conflict> {
         self.assert_bound(v, BoundKind::Upper, bound, tag)
     }
 
     /// Asserts `v ≥ bound`; see [`Simplex::assert_upper`].
-    pub fn assert_lower(&mut self, v: TVar, bound: DeltaRational, tag: BoundTag) -> Result<(), Conflict> {
+    pub fn assert_lower(
+        &mut self,
+        v: TVar,
+        bound: DeltaRational,
+        tag: BoundTag,
+    ) -> Result<(), Conflict> {
         self.assert_bound(v, BoundKind::Lower, bound, tag)
     }
 
@@ -62,7 +75,13 @@ impl Simplex {
                 };
                 return Err(Conflict {
                     terms: vec![
-                        FarkasTerm { tag, coef: Rational::ONE, var: v, kind, bound },
+                        FarkasTerm {
+                            tag,
+                            coef: Rational::ONE,
+                            var: v,
+                            kind,
+                            bound,
+                        },
                         FarkasTerm {
                             tag: o.tag,
                             coef: Rational::ONE,
@@ -88,15 +107,19 @@ impl Simplex {
                 self.mark_dirty(r as usize);
             } else {
                 for k in 0..self.cols[i].len() {
-                    let r = self.cols[i][k] as usize;
+                    let r = self.cols[i][k].row as usize;
                     self.mark_dirty(r);
                 }
             }
         }
         if self.basic_row[i] == NO_ROW {
             let target = match kind {
-                BoundKind::Upper if self.above_upper(v) => self.upper[i].as_ref().map(|b| b.value.clone()),
-                BoundKind::Lower if self.below_lower(v) => self.lower[i].as_ref().map(|b| b.value.clone()),
+                BoundKind::Upper if self.above_upper(v) => {
+                    self.upper[i].as_ref().map(|b| b.value.clone())
+                }
+                BoundKind::Lower if self.below_lower(v) => {
+                    self.lower[i].as_ref().map(|b| b.value.clone())
+                }
                 _ => None,
             };
             if let Some(t) = target {
@@ -111,7 +134,13 @@ impl Simplex {
     /// Asserts the atom `Σ aᵢ·xᵢ ⋈ rhs` for the form whose slack is `row` (from
     /// [`Simplex::add_row`]), applying the row's factor. `Eq` asserts both bounds under
     /// the same tag.
-    pub fn assert_rel(&mut self, row: &RowRef, rel: Rel, rhs: &Rational, tag: BoundTag) -> Result<(), Conflict> {
+    pub fn assert_rel(
+        &mut self,
+        row: &RowRef,
+        rel: Rel,
+        rhs: &Rational,
+        tag: BoundTag,
+    ) -> Result<(), Conflict> {
         let val = &row.factor * rhs;
         let flip = row.factor.is_negative();
         let (kind, strict) = match rel {
@@ -120,8 +149,18 @@ impl Simplex {
             Rel::Ge => (BoundKind::Lower, false),
             Rel::Gt => (BoundKind::Lower, true),
             Rel::Eq => {
-                self.assert_bound(row.var, BoundKind::Upper, DeltaRational::from_rational(val.clone()), tag)?;
-                return self.assert_bound(row.var, BoundKind::Lower, DeltaRational::from_rational(val), tag);
+                self.assert_bound(
+                    row.var,
+                    BoundKind::Upper,
+                    DeltaRational::from_rational(val.clone()),
+                    tag,
+                )?;
+                return self.assert_bound(
+                    row.var,
+                    BoundKind::Lower,
+                    DeltaRational::from_rational(val),
+                    tag,
+                );
             }
         };
         let kind = match (kind, flip) {

@@ -24,7 +24,11 @@ impl Simplex {
                 self.stats.conflicts += 1;
                 return Err(self.row_conflict(r, increase));
             };
-            let target = if increase { &self.lower[xi.idx()] } else { &self.upper[xi.idx()] };
+            let target = if increase {
+                &self.lower[xi.idx()]
+            } else {
+                &self.upper[xi.idx()]
+            };
             let target = target.as_ref().expect("violated bound").value.clone();
             self.pivot_and_update(r, xi, xj, &target);
             pivots += 1;
@@ -89,7 +93,13 @@ impl Simplex {
         for (xj, a) in &row.entries {
             let kind = if a.is_positive() { pos_kind } else { neg_kind };
             let b = self.bound(*xj, kind).as_ref().expect("blocking bound");
-            terms.push(FarkasTerm { tag: b.tag, coef: a.abs(), var: *xj, kind, bound: b.value.clone() });
+            terms.push(FarkasTerm {
+                tag: b.tag,
+                coef: a.abs(),
+                var: *xj,
+                kind,
+                bound: b.value.clone(),
+            });
         }
         Conflict { terms }
     }

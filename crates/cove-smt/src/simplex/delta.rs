@@ -20,7 +20,10 @@ pub struct DeltaRational {
 
 impl DeltaRational {
     /// The value 0.
-    pub const ZERO: DeltaRational = DeltaRational { real: Rational::ZERO, delta: Rational::ZERO };
+    pub const ZERO: DeltaRational = DeltaRational {
+        real: Rational::ZERO,
+        delta: Rational::ZERO,
+    };
 
     /// `real + delta·δ`.
     pub fn new(real: Rational, delta: Rational) -> DeltaRational {
@@ -29,17 +32,26 @@ impl DeltaRational {
 
     /// The plain rational `r` (no infinitesimal part).
     pub fn from_rational(r: Rational) -> DeltaRational {
-        DeltaRational { real: r, delta: Rational::ZERO }
+        DeltaRational {
+            real: r,
+            delta: Rational::ZERO,
+        }
     }
 
     /// `r - δ`: the non-strict form of the upper bound `x < r`.
     pub fn below(r: Rational) -> DeltaRational {
-        DeltaRational { real: r, delta: Rational::MINUS_ONE }
+        DeltaRational {
+            real: r,
+            delta: Rational::MINUS_ONE,
+        }
     }
 
     /// `r + δ`: the non-strict form of the lower bound `x > r`.
     pub fn above(r: Rational) -> DeltaRational {
-        DeltaRational { real: r, delta: Rational::ONE }
+        DeltaRational {
+            real: r,
+            delta: Rational::ONE,
+        }
     }
 
     /// True when the value is exactly zero.
@@ -93,22 +105,34 @@ impl DeltaRational {
 
     /// `self + other`.
     pub fn add(&self, other: &DeltaRational) -> DeltaRational {
-        DeltaRational { real: &self.real + &other.real, delta: &self.delta + &other.delta }
+        DeltaRational {
+            real: &self.real + &other.real,
+            delta: &self.delta + &other.delta,
+        }
     }
 
     /// `self - other`.
     pub fn sub(&self, other: &DeltaRational) -> DeltaRational {
-        DeltaRational { real: &self.real - &other.real, delta: &self.delta - &other.delta }
+        DeltaRational {
+            real: &self.real - &other.real,
+            delta: &self.delta - &other.delta,
+        }
     }
 
     /// `c · self`.
     pub fn scale(&self, c: &Rational) -> DeltaRational {
-        DeltaRational { real: c * &self.real, delta: c * &self.delta }
+        DeltaRational {
+            real: c * &self.real,
+            delta: c * &self.delta,
+        }
     }
 
     /// `-self`.
     pub fn neg(&self) -> DeltaRational {
-        DeltaRational { real: -&self.real, delta: -&self.delta }
+        DeltaRational {
+            real: -&self.real,
+            delta: -&self.delta,
+        }
     }
 
     /// The concrete rational `real + delta · d`.
@@ -131,7 +155,9 @@ impl From<i64> for DeltaRational {
 
 impl Ord for DeltaRational {
     fn cmp(&self, o: &Self) -> Ordering {
-        self.real.cmp(&o.real).then_with(|| self.delta.cmp(&o.delta))
+        self.real
+            .cmp(&o.real)
+            .then_with(|| self.delta.cmp(&o.delta))
     }
 }
 

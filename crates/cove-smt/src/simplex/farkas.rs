@@ -13,7 +13,10 @@ use cove_logic::Rational;
 
 /// The weighted sum of `terms` in `≤` form over problem variables: `(Σ a·x, c)` meaning
 /// `Σ a·x ≤ c` (`c` in Q_δ; a negative infinitesimal part means strict).
-pub fn linear_combination(sx: &Simplex, terms: &[FarkasTerm]) -> (Vec<(TVar, Rational)>, DeltaRational) {
+pub fn linear_combination(
+    sx: &Simplex,
+    terms: &[FarkasTerm],
+) -> (Vec<(TVar, Rational)>, DeltaRational) {
     let mut acc: Vec<Rational> = Vec::new();
     let mut touched: Vec<TVar> = Vec::new();
     let mut bound = DeltaRational::ZERO;
@@ -65,8 +68,21 @@ pub struct Interpolant {
 /// The Farkas interpolant of `conflict` for the partition whose A-part is the terms with
 /// `in_a(tag)`. With an empty A-part the result is `0 ≤ 0` (true); with an empty B-part
 /// it is a false constant inequality.
-pub fn farkas_interpolant(sx: &Simplex, conflict: &Conflict, in_a: impl Fn(BoundTag) -> bool) -> Interpolant {
-    let a_terms: Vec<FarkasTerm> = conflict.terms.iter().filter(|t| in_a(t.tag)).cloned().collect();
+pub fn farkas_interpolant(
+    sx: &Simplex,
+    conflict: &Conflict,
+    in_a: impl Fn(BoundTag) -> bool,
+) -> Interpolant {
+    let a_terms: Vec<FarkasTerm> = conflict
+        .terms
+        .iter()
+        .filter(|t| in_a(t.tag))
+        .cloned()
+        .collect();
     let (lin, bound) = linear_combination(sx, &a_terms);
-    Interpolant { lin, strict: bound.delta.is_negative(), bound: bound.real }
+    Interpolant {
+        lin,
+        strict: bound.delta.is_negative(),
+        bound: bound.real,
+    }
 }

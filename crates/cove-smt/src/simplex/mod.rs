@@ -8,7 +8,9 @@
 //!
 //! # Invariants
 //! * Every row reads `basic = Σ a·nonbasic`; `cols[v]` lists exactly the rows in which the
-//!   nonbasic `v` occurs with a non-zero coefficient.
+//!   nonbasic `v` occurs with a non-zero coefficient, each with the entry's position in the
+//!   row, and each row entry records its position in the column list, so both sides are
+//!   found and removed in O(1).
 //! * The assignment `beta` satisfies every row, and every *nonbasic* variable lies within
 //!   its bounds. Only basic variables may violate bounds; each violating basic variable is
 //!   in the `violated` heap (lazily: the heap may also hold stale entries).
@@ -150,6 +152,15 @@ struct Row {
     basic: TVar,
     /// `basic = Σ coef · var` over nonbasic variables.
     entries: Vec<(TVar, Rational)>,
+    /// `col_idx[i]`: position of this row's entry `i` in `cols[entries[i].0]`.
+    col_idx: Vec<u32>,
+}
+
+/// An occurrence of a nonbasic variable: row and position of the entry in that row.
+#[derive(Clone, Copy, Debug)]
+struct ColEntry {
+    row: u32,
+    idx: u32,
 }
 
 struct TrailEntry {
@@ -168,7 +179,7 @@ pub struct Simplex {
     upper: Vec<Option<Bound>>,
     basic_row: Vec<u32>,
     rows: Vec<Row>,
-    cols: Vec<Vec<u32>>,
+    cols: Vec<Vec<ColEntry>>,
     /// Definition of each slack over problem variables (normalized form).
     defs: Vec<Option<Vec<(TVar, Rational)>>>,
     row_cache: FxHashMap<Vec<(TVar, Rational)>, TVar>,

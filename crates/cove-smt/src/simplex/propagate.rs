@@ -54,7 +54,11 @@ impl Simplex {
     /// otherwise), which bounds `c_w·x_w` from below; else the mirror image.
     fn propagate_row(&self, all: &[(TVar, Rational)], use_max: bool, out: &mut Vec<ImpliedBound>) {
         let kind_for = |c: &Rational| {
-            if c.is_positive() == use_max { BoundKind::Upper } else { BoundKind::Lower }
+            if c.is_positive() == use_max {
+                BoundKind::Upper
+            } else {
+                BoundKind::Lower
+            }
         };
         let mut missing: Option<usize> = None;
         let mut sum = DeltaRational::ZERO;
@@ -73,12 +77,19 @@ impl Simplex {
             let (xw, cw) = &all[w];
             let mut rest = sum.clone();
             if missing.is_none() {
-                let b = self.bound(*xw, kind_for(cw)).as_ref().expect("bound present");
+                let b = self
+                    .bound(*xw, kind_for(cw))
+                    .as_ref()
+                    .expect("bound present");
                 rest.add_scaled(&-cw, &b.value);
             }
             // c_w·x_w ≥ −rest (use_max) or ≤ −rest; divide by c_w.
             let value = rest.scale(&(-cw).recip());
-            let kind = if use_max == cw.is_positive() { BoundKind::Lower } else { BoundKind::Upper };
+            let kind = if use_max == cw.is_positive() {
+                BoundKind::Lower
+            } else {
+                BoundKind::Upper
+            };
             if !self.improves(*xw, kind, &value) {
                 continue;
             }
@@ -90,10 +101,21 @@ impl Simplex {
                 .map(|(_, (v, c))| {
                     let k = kind_for(c);
                     let b: &Bound = self.bound(*v, k).as_ref().expect("bound present");
-                    FarkasTerm { tag: b.tag, coef: c.abs() * &inv, var: *v, kind: k, bound: b.value.clone() }
+                    FarkasTerm {
+                        tag: b.tag,
+                        coef: c.abs() * &inv,
+                        var: *v,
+                        kind: k,
+                        bound: b.value.clone(),
+                    }
                 })
                 .collect();
-            out.push(ImpliedBound { var: *xw, kind, bound: value, reason });
+            out.push(ImpliedBound {
+                var: *xw,
+                kind,
+                bound: value,
+                reason,
+            });
         }
     }
 

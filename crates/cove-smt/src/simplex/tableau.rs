@@ -4,7 +4,7 @@
 //! touch only rows that mention the variable. Row edits merge through the dense `pos`
 //! scratch array (reset after every use) instead of hashing.
 
-use super::{NO_ROW, Row, Simplex, TVar};
+use super::{ColEntry, NO_ROW, Row, Simplex, TVar};
 use cove_logic::Rational;
 
 /// The slack standing for a linear form, with the factor relating them.
@@ -57,7 +57,10 @@ impl Simplex {
         }
         let (norm, factor) = normalize(acc)?;
         if norm.len() == 1 {
-            return Some(RowRef { var: norm[0].0, factor });
+            return Some(RowRef {
+                var: norm[0].0,
+                factor,
+            });
         }
         if let Some(&s) = self.row_cache.get(&norm) {
             return Some(RowRef { var: s, factor });
@@ -86,47 +89,87 @@ impl Simplex {
             self.pos[v.idx()] = u32::MAX;
         }
         entries.retain(|(_, c)| !c.is_zero());
-        let r = self.rows.len() as u32;
-        for (v, _) in &entries {
-            self.cols[v.idx()].push(r);
+        let r = self.rows.len();
+        self.rows.push(Row {
+            basic: s,
+            entries: Vec::with_capacity(entries.len()),
+            col_idx: Vec::new(),
+        });
+        for (v, c) in entries {
+            self.push_entry(r, v, c);
         }
-        self.rows.push(Row { basic: s, entries });
         self.row_dirty.push(false);
-        self.basic_row[s.idx()] = r;
+        self.basic_row[s.idx()] = r as u32;
         self.defs[s.idx()] = Some(norm.clone());
         self.row_cache.insert(norm, s);
         Some(RowRef { var: s, factor })
+    }
+
+    /// Appends the entry `c·v` to row `k` (`v` must not occur in it yet).
+    fn push_entry(&mut self, k: usize, v: TVar, c: Rational) {
+        let row = &mut self.rows[k];
+        let col = &mut self.cols[v.idx()];
+        row.col_idx.push(col.len() as u32);
+        col.push(ColEntry {
+            row: k as u32,
+            idx: row.entries.len() as u32,
+        });
+        row.entries.push((v, c));
+    }
+
+    /// Removes entry `i` of row `k` (swap-remove on both the row and the column list,
+    /// fixing the back-pointers of the entries that moved). Returns the coefficient.
+    fn remove_entry(&mut self, k: usize, i: usize) -> Rational {
+        let (v, c) = self.rows[k].entries.swap_remove(i);
+        let ci = self.rows[k].col_idx.swap_remove(i) as usize;
+        if i < self.rows[k].entries.len() {
+            // The former last entry of row k now sits at i.
+            let w = self.rows[k].entries[i].0;
+            let wc = self.rows[k].col_idx[i] as usize;
+            self.cols[w.idx()][wc].idx = i as u32;
+        }
+        let col = &mut self.cols[v.idx()];
+        col.swap_remove(ci);
+        if ci < col.len() {
+            let moved = col[ci];
+            self.rows[moved.row as usize].col_idx[moved.idx as usize] = ci as u32;
+        }
+        c
     }
 
     /// Sets nonbasic `x` to `v`, shifting every basic variable whose row mentions `x`.
     pub(super) fn update(&mut self, x: TVar, v: super::DeltaRational) {
         let diff = v.sub(&self.beta[x.idx()]);
         for i in 0..self.cols[x.idx()].len() {
-            let r = self.cols[x.idx()][i] as usize;
-            let row = &self.rows[r];
+            let ColEntry { row, idx } = self.cols[x.idx()][i];
+            let row = &self.rows[row as usize];
             let b = row.basic;
-            let a = coef_in(&row.entries, x);
-            self.beta[b.idx()].add_scaled(a, &diff);
+            self.beta[b.idx()].add_scaled(&row.entries[idx as usize].1, &diff);
             self.note_basic(b);
         }
         self.beta[x.idx()] = v;
     }
 
     /// Pivots basic `xi` (row `r`) with nonbasic `xj`, first moving `xi` to `v`.
-    pub(super) fn pivot_and_update(&mut self, r: usize, xi: TVar, xj: TVar, v: &super::DeltaRational) {
+    pub(super) fn pivot_and_update(
+        &mut self,
+        r: usize,
+        xi: TVar,
+        xj: TVar,
+        v: &super::DeltaRational,
+    ) {
         let a_ij = coef_in(&self.rows[r].entries, xj).clone();
         let theta = v.sub(&self.beta[xi.idx()]).scale(&a_ij.recip());
         self.beta[xi.idx()] = v.clone();
         self.beta[xj.idx()] = self.beta[xj.idx()].add(&theta);
         for i in 0..self.cols[xj.idx()].len() {
-            let k = self.cols[xj.idx()][i] as usize;
-            if k == r {
+            let ColEntry { row: k, idx } = self.cols[xj.idx()][i];
+            if k as usize == r {
                 continue;
             }
-            let row = &self.rows[k];
+            let row = &self.rows[k as usize];
             let b = row.basic;
-            let a = coef_in(&row.entries, xj);
-            self.beta[b.idx()].add_scaled(a, &theta);
+            self.beta[b.idx()].add_scaled(&row.entries[idx as usize].1, &theta);
             self.note_basic(b);
         }
         self.pivot(r, xi, xj);
@@ -136,65 +179,64 @@ impl Simplex {
 
     /// Makes `xj` basic in row `r` (where `xi` was basic) and eliminates it elsewhere.
     fn pivot(&mut self, r: usize, xi: TVar, xj: TVar) {
-        let mut entries = std::mem::take(&mut self.rows[r].entries);
-        let j = entries.iter().position(|(v, _)| *v == xj).expect("pivot column in row");
-        let (_, a_ij) = entries.swap_remove(j);
+        let j = self.rows[r]
+            .entries
+            .iter()
+            .position(|(v, _)| *v == xj)
+            .expect("pivot column in row");
+        let a_ij = self.remove_entry(r, j);
         let inv = a_ij.recip();
         let neg_inv = -&inv;
-        for (_, a) in entries.iter_mut() {
+        for (_, a) in self.rows[r].entries.iter_mut() {
             *a *= &neg_inv;
         }
-        entries.push((xi, inv));
-        remove_occ(&mut self.cols[xj.idx()], r as u32);
-        self.cols[xi.idx()].push(r as u32);
+        self.push_entry(r, xi, inv);
         self.rows[r].basic = xj;
         self.basic_row[xj.idx()] = r as u32;
         self.basic_row[xi.idx()] = NO_ROW;
-        let occ = std::mem::take(&mut self.cols[xj.idx()]);
-        for &k in &occ {
-            self.substitute(k as usize, xj, &entries);
+        // Eliminate xj from every other row: row_k += c · row_r.
+        let def = std::mem::take(&mut self.rows[r].entries);
+        while let Some(&ColEntry { row: k, idx }) = self.cols[xj.idx()].last() {
+            let c = self.remove_entry(k as usize, idx as usize);
+            self.add_scaled_row(k as usize, &c, &def);
         }
-        self.rows[r].entries = entries;
-        let mut occ = occ;
-        occ.clear();
-        self.cols[xj.idx()] = occ;
+        self.rows[r].entries = def;
         if self.propagation {
             self.mark_dirty(r);
         }
     }
 
-    /// Row `k` mentions `xj`; replaces it by `xj = Σ def` (keeps `cols` exact except for
-    /// `cols[xj]`, which the caller clears).
-    fn substitute(&mut self, k: usize, xj: TVar, def: &[(TVar, Rational)]) {
-        let mut row = std::mem::take(&mut self.rows[k].entries);
-        let p = row.iter().position(|(v, _)| *v == xj).expect("column occurrence");
-        let (_, c) = row.swap_remove(p);
-        for (i, (v, _)) in row.iter().enumerate() {
+    /// `row_k += c · src`, dropping entries that cancel.
+    fn add_scaled_row(&mut self, k: usize, c: &Rational, src: &[(TVar, Rational)]) {
+        for (i, (v, _)) in self.rows[k].entries.iter().enumerate() {
             self.pos[v.idx()] = i as u32;
         }
-        for (v, a) in def {
-            let prod = &c * a;
+        let mut cancelled = false;
+        for (v, a) in src {
+            let prod = c * a;
             let pi = self.pos[v.idx()];
             if pi == u32::MAX {
-                self.pos[v.idx()] = row.len() as u32;
-                row.push((*v, prod));
-                self.cols[v.idx()].push(k as u32);
+                self.pos[v.idx()] = self.rows[k].entries.len() as u32;
+                self.push_entry(k, *v, prod);
             } else {
-                row[pi as usize].1 += &prod;
+                let e = &mut self.rows[k].entries[pi as usize].1;
+                *e += &prod;
+                cancelled |= e.is_zero();
             }
         }
-        let mut i = 0;
-        while i < row.len() {
-            let v = row[i].0;
+        for (v, _) in &self.rows[k].entries {
             self.pos[v.idx()] = u32::MAX;
-            if row[i].1.is_zero() {
-                remove_occ(&mut self.cols[v.idx()], k as u32);
-                row.swap_remove(i);
-            } else {
-                i += 1;
+        }
+        if cancelled {
+            let mut i = 0;
+            while i < self.rows[k].entries.len() {
+                if self.rows[k].entries[i].1.is_zero() {
+                    self.remove_entry(k, i);
+                } else {
+                    i += 1;
+                }
             }
         }
-        self.rows[k].entries = row;
         if self.propagation {
             self.mark_dirty(k);
         }
@@ -225,13 +267,18 @@ impl Simplex {
     pub fn check_invariants(&self) -> Result<(), String> {
         for (r, row) in self.rows.iter().enumerate() {
             let mut val = super::DeltaRational::ZERO;
-            for (v, a) in &row.entries {
+            for (v, _) in &row.entries {
                 if self.basic_row[v.idx()] != NO_ROW {
                     return Err(format!("basic {v:?} in row {r}"));
                 }
-                if !self.cols[v.idx()].contains(&(r as u32)) {
-                    return Err(format!("missing col occurrence {v:?} row {r}"));
+            }
+            for (i, (v, _)) in row.entries.iter().enumerate() {
+                let ce = self.cols[v.idx()].get(row.col_idx[i] as usize);
+                if !ce.is_some_and(|ce| ce.row as usize == r && ce.idx as usize == i) {
+                    return Err(format!("bad column back-pointer {v:?} row {r}"));
                 }
+            }
+            for (v, a) in &row.entries {
                 val.add_scaled(a, &self.beta[v.idx()]);
             }
             if val != self.beta[row.basic.idx()] {
@@ -243,9 +290,12 @@ impl Simplex {
             if self.basic_row[v] == NO_ROW && (self.below_lower(x) || self.above_upper(x)) {
                 return Err(format!("nonbasic {x:?} out of bounds"));
             }
-            for &r in &self.cols[v] {
-                if !self.rows[r as usize].entries.iter().any(|(w, _)| *w == x) {
-                    return Err(format!("stale col occurrence {x:?} row {r}"));
+            for (ci, ce) in self.cols[v].iter().enumerate() {
+                let row = &self.rows[ce.row as usize];
+                if row.entries.get(ce.idx as usize).map(|e| e.0) != Some(x)
+                    || row.col_idx[ce.idx as usize] as usize != ci
+                {
+                    return Err(format!("stale col occurrence {x:?} row {}", ce.row));
                 }
             }
         }
@@ -255,13 +305,11 @@ impl Simplex {
 
 /// Coefficient of `x` in a row known to contain it.
 pub(super) fn coef_in(entries: &[(TVar, Rational)], x: TVar) -> &Rational {
-    &entries.iter().find(|(v, _)| *v == x).expect("variable in row").1
-}
-
-fn remove_occ(col: &mut Vec<u32>, r: u32) {
-    if let Some(i) = col.iter().position(|&k| k == r) {
-        col.swap_remove(i);
-    }
+    &entries
+        .iter()
+        .find(|(v, _)| *v == x)
+        .expect("variable in row")
+        .1
 }
 
 fn merge_into(pos: &mut [u32], entries: &mut Vec<(TVar, Rational)>, v: TVar, a: Rational) {
@@ -276,7 +324,9 @@ fn merge_into(pos: &mut [u32], entries: &mut Vec<(TVar, Rational)>, v: TVar, a: 
 
 /// Merges, sorts and scales a form to coprime integers with positive leading coefficient.
 /// Returns the form and the factor applied, or `None` if it is zero.
-pub(super) fn normalize(mut acc: Vec<(TVar, Rational)>) -> Option<(Vec<(TVar, Rational)>, Rational)> {
+pub(super) fn normalize(
+    mut acc: Vec<(TVar, Rational)>,
+) -> Option<(Vec<(TVar, Rational)>, Rational)> {
     acc.sort_by_key(|(v, _)| *v);
     let mut out: Vec<(TVar, Rational)> = Vec::with_capacity(acc.len());
     for (v, a) in acc {

@@ -14,8 +14,10 @@ fn dq(n: i64) -> DeltaRational {
 fn strict_bounds_give_open_interval_model() {
     let mut sx = Simplex::new();
     let x = sx.add_var(false);
-    sx.assert_lower(x, DeltaRational::above(q(0)), BoundTag(0)).unwrap();
-    sx.assert_upper(x, DeltaRational::below(q(1)), BoundTag(1)).unwrap();
+    sx.assert_lower(x, DeltaRational::above(q(0)), BoundTag(0))
+        .unwrap();
+    sx.assert_upper(x, DeltaRational::below(q(1)), BoundTag(1))
+        .unwrap();
     sx.check().unwrap();
     let m = sx.concrete_model();
     assert!(m[0] > q(0) && m[0] < q(1));
@@ -31,7 +33,8 @@ fn strict_conflict_has_exact_certificate() {
     assert_eq!(s.factor, Rational::new(1, 2));
     sx.assert_rel(&s, Rel::Le, &q(1), BoundTag(0)).unwrap();
     sx.assert_lower(x, dq(1), BoundTag(1)).unwrap();
-    sx.assert_lower(y, DeltaRational::above(q(0)), BoundTag(2)).unwrap();
+    sx.assert_lower(y, DeltaRational::above(q(0)), BoundTag(2))
+        .unwrap();
     let c = sx.check().unwrap_err();
     assert!(c.verify(&sx), "{c:?}");
     assert_eq!(c.tags(), vec![BoundTag(0), BoundTag(1), BoundTag(2)]);
@@ -64,7 +67,9 @@ fn random_lra_conjunctions() {
     for round in 0..1500 {
         let nvars = rng.range(1, 6) as usize;
         let ncons = rng.range(1, 9) as usize;
-        let cons: Vec<Cons> = (0..ncons).map(|_| random_cons(&mut rng, nvars, 4, 4, 6, 1)).collect();
+        let cons: Vec<Cons> = (0..ncons)
+            .map(|_| random_cons(&mut rng, nvars, 4, 4, 6, 1))
+            .collect();
         let mut sx = Simplex::new();
         if round % 2 == 0 {
             sx.set_bland_threshold(0);
@@ -148,21 +153,34 @@ fn incremental_push_pop_matches_scratch() {
                         failed_at = Some(frames.len() - 1);
                         continue;
                     }
-                    let active: Vec<Cons> = frames.iter().flatten().map(|&t| all[t].clone()).collect();
+                    let active: Vec<Cons> =
+                        frames.iter().flatten().map(|&t| all[t].clone()).collect();
                     let scratch = solve_lra(nvars, &active);
                     match sx.check() {
                         Ok(()) => {
-                            assert!(scratch.is_ok(), "round {round}: incremental sat, scratch unsat");
+                            assert!(
+                                scratch.is_ok(),
+                                "round {round}: incremental sat, scratch unsat"
+                            );
                             let m = sx.concrete_model();
-                            let vals: Vec<Rational> = vars.iter().map(|v| m[v.idx()].clone()).collect();
+                            let vals: Vec<Rational> =
+                                vars.iter().map(|v| m[v.idx()].clone()).collect();
                             assert!(active.iter().all(|c| c.holds(&vals)));
                         }
                         Err(conf) => {
-                            assert!(scratch.is_err(), "round {round}: incremental unsat, scratch sat");
+                            assert!(
+                                scratch.is_err(),
+                                "round {round}: incremental unsat, scratch sat"
+                            );
                             let ints = vec![false; record.len()];
                             check_farkas(&conf.terms, &record, &ints, nvars).unwrap();
-                            let active_tags: Vec<usize> = frames.iter().flatten().copied().collect();
-                            assert!(conf.terms.iter().all(|t| active_tags.contains(&(t.tag.0 as usize))));
+                            let active_tags: Vec<usize> =
+                                frames.iter().flatten().copied().collect();
+                            assert!(
+                                conf.terms
+                                    .iter()
+                                    .all(|t| active_tags.contains(&(t.tag.0 as usize)))
+                            );
                             failed_at = Some(frames.len() - 1);
                         }
                     }
@@ -181,7 +199,9 @@ fn farkas_interpolants_are_interpolants() {
     for _ in 0..800 {
         let nvars = rng.range(2, 5) as usize;
         let ncons = rng.range(2, 8) as usize;
-        let cons: Vec<Cons> = (0..ncons).map(|_| random_cons(&mut rng, nvars, 3, 3, 5, 1)).collect();
+        let cons: Vec<Cons> = (0..ncons)
+            .map(|_| random_cons(&mut rng, nvars, 3, 3, 5, 1))
+            .collect();
         let in_a: Vec<bool> = (0..ncons).map(|_| rng.chance(1, 2)).collect();
         let mut sx = Simplex::new();
         let vars: Vec<TVar> = (0..nvars).map(|_| sx.add_var(false)).collect();
@@ -201,19 +221,39 @@ fn farkas_interpolants_are_interpolants() {
         };
         let itp = farkas_interpolant(&sx, &conflict, |t| in_a[t.0 as usize]);
         // Shared variables only.
-        let occurs = |side: bool, v: usize| cons.iter().zip(&in_a).any(|(c, &a)| a == side && c.lin.iter().any(|(w, _)| *w == v));
+        let occurs = |side: bool, v: usize| {
+            cons.iter()
+                .zip(&in_a)
+                .any(|(c, &a)| a == side && c.lin.iter().any(|(w, _)| *w == v))
+        };
         for (v, _) in &itp.lin {
             let i = vars.iter().position(|w| w == v).expect("problem variable");
-            assert!(occurs(true, i) && occurs(false, i), "non-shared variable in {itp:?}");
+            assert!(
+                occurs(true, i) && occurs(false, i),
+                "non-shared variable in {itp:?}"
+            );
         }
         // I as test constraints over small integer coefficients (scale to integers).
         let (i_cons, i_neg) = interpolant_cons(&itp, &vars);
-        let a_part: Vec<Cons> = cons.iter().zip(&in_a).filter(|(_, a)| **a).map(|(c, _)| c.clone()).collect();
-        let b_part: Vec<Cons> = cons.iter().zip(&in_a).filter(|(_, a)| !**a).map(|(c, _)| c.clone()).collect();
+        let a_part: Vec<Cons> = cons
+            .iter()
+            .zip(&in_a)
+            .filter(|(_, a)| **a)
+            .map(|(c, _)| c.clone())
+            .collect();
+        let b_part: Vec<Cons> = cons
+            .iter()
+            .zip(&in_a)
+            .filter(|(_, a)| !**a)
+            .map(|(c, _)| c.clone())
+            .collect();
         if let Some(neg) = i_neg {
             let mut a_not_i = a_part.clone();
             a_not_i.push(neg);
-            assert!(solve_lra(nvars, &a_not_i).is_err(), "A does not imply {itp:?}");
+            assert!(
+                solve_lra(nvars, &a_not_i).is_err(),
+                "A does not imply {itp:?}"
+            );
         } else {
             // I is a constant: true unless the constant is false.
             assert!(itp_constant_true(&itp) || solve_lra(nvars, &a_part).is_err());
@@ -224,14 +264,21 @@ fn farkas_interpolants_are_interpolants() {
             None if itp_constant_true(&itp) => {}
             None => continue, // I is false: trivially unsat with B.
         }
-        assert!(solve_lra(nvars, &i_b).is_err(), "I ∧ B satisfiable: {itp:?}");
+        assert!(
+            solve_lra(nvars, &i_b).is_err(),
+            "I ∧ B satisfiable: {itp:?}"
+        );
         checked += 1;
     }
     assert!(checked > 100, "only {checked} interpolants checked");
 }
 
 fn itp_constant_true(itp: &Interpolant) -> bool {
-    if itp.strict { Rational::ZERO < itp.bound } else { Rational::ZERO <= itp.bound }
+    if itp.strict {
+        Rational::ZERO < itp.bound
+    } else {
+        Rational::ZERO <= itp.bound
+    }
 }
 
 /// `I` and `¬I` as test constraints (None when `I` has no variables).
@@ -247,11 +294,27 @@ fn interpolant_cons(itp: &Interpolant, vars: &[TVar]) -> (Option<Cons>, Option<C
     let lin: Vec<(usize, i64)> = itp
         .lin
         .iter()
-        .map(|(v, a)| (vars.iter().position(|w| w == v).unwrap(), (a * &den).to_i64().unwrap()))
+        .map(|(v, a)| {
+            (
+                vars.iter().position(|w| w == v).unwrap(),
+                (a * &den).to_i64().unwrap(),
+            )
+        })
         .collect();
     let rhs = (&itp.bound * &den).to_i64().unwrap();
-    let (rel, neg) = if itp.strict { (Rel::Lt, Rel::Ge) } else { (Rel::Le, Rel::Gt) };
-    (Some(Cons { lin: lin.clone(), rel, rhs }), Some(Cons { lin, rel: neg, rhs }))
+    let (rel, neg) = if itp.strict {
+        (Rel::Lt, Rel::Ge)
+    } else {
+        (Rel::Le, Rel::Gt)
+    };
+    (
+        Some(Cons {
+            lin: lin.clone(),
+            rel,
+            rhs,
+        }),
+        Some(Cons { lin, rel: neg, rhs }),
+    )
 }
 
 /// Implied bounds: each reason's Farkas sum is exactly the implied bound, and the bound
@@ -263,7 +326,9 @@ fn implied_bounds_are_explained_and_valid() {
     for _ in 0..400 {
         let nvars = rng.range(2, 4) as usize;
         let ncons = rng.range(2, 6) as usize;
-        let cons: Vec<Cons> = (0..ncons).map(|_| random_cons(&mut rng, nvars, 3, 3, 5, 1)).collect();
+        let cons: Vec<Cons> = (0..ncons)
+            .map(|_| random_cons(&mut rng, nvars, 3, 3, 5, 1))
+            .collect();
         let mut sx = Simplex::new();
         let vars: Vec<TVar> = (0..nvars).map(|_| sx.add_var(false)).collect();
         let mut ok = true;
@@ -282,7 +347,10 @@ fn implied_bounds_are_explained_and_valid() {
             };
             let (expect, rhs) = match ib.kind {
                 BoundKind::Upper => (expect, ib.bound.clone()),
-                BoundKind::Lower => (expect.into_iter().map(|(v, a)| (v, -a)).collect(), ib.bound.neg()),
+                BoundKind::Lower => (
+                    expect.into_iter().map(|(v, a)| (v, -a)).collect(),
+                    ib.bound.neg(),
+                ),
             };
             assert_eq!(lin, expect);
             assert_eq!(c, rhs);
@@ -301,7 +369,10 @@ fn implied_bounds_are_explained_and_valid() {
                 (BoundKind::Lower, _) => Rel::Lt,
             };
             let r = fresh.assert_rel(&rr, rel, &ib.bound.real, BoundTag(999));
-            assert!(r.is_err() || fresh.check().is_err(), "implied bound {ib:?} not valid");
+            assert!(
+                r.is_err() || fresh.check().is_err(),
+                "implied bound {ib:?} not valid"
+            );
         }
     }
     assert!(seen > 50, "only {seen} implied bounds");
@@ -325,20 +396,30 @@ fn long_chain_pivots() {
         let xs: Vec<TVar> = (0..n).map(|_| sx.add_var(false)).collect();
         let mut tag = 0;
         for i in 0..n - 1 {
-            let c = Cons { lin: vec![(i + 1, 1), (i, -1)], rel: Rel::Ge, rhs: 1 };
+            let c = Cons {
+                lin: vec![(i + 1, 1), (i, -1)],
+                rel: Rel::Ge,
+                rhs: 1,
+            };
             let rr = sx.add_row(&lin_of(&c, &xs)).unwrap();
             sx.assert_rel(&rr, c.rel, &q(c.rhs), BoundTag(tag)).unwrap();
             tag += 1;
         }
         sx.assert_lower(xs[0], dq(0), BoundTag(tag)).unwrap();
-        sx.assert_upper(xs[n - 1], dq(n as i64 - 1), BoundTag(tag + 1)).unwrap();
+        sx.assert_upper(xs[n - 1], dq(n as i64 - 1), BoundTag(tag + 1))
+            .unwrap();
         sx.check().unwrap();
         let m = sx.concrete_model();
         for (i, x) in xs.iter().enumerate() {
             assert_eq!(m[x.idx()], q(i as i64));
         }
         sx.push();
-        sx.assert_upper(xs[n - 1], DeltaRational::below(q(n as i64 - 1)), BoundTag(tag + 2)).unwrap();
+        sx.assert_upper(
+            xs[n - 1],
+            DeltaRational::below(q(n as i64 - 1)),
+            BoundTag(tag + 2),
+        )
+        .unwrap();
         let c = sx.check().unwrap_err();
         assert!(c.verify(&sx));
         assert_eq!(c.terms.len(), n + 1);

@@ -51,22 +51,17 @@ impl Cons {
             Rel::Eq => s == r,
         }
     }
-
-    /// The negation as one or two constraints (disequality gives two alternatives).
-    pub fn negations(&self) -> Vec<Cons> {
-        let mk = |rel| Cons { lin: self.lin.clone(), rel, rhs: self.rhs };
-        match self.rel {
-            Rel::Le => vec![mk(Rel::Gt)],
-            Rel::Lt => vec![mk(Rel::Ge)],
-            Rel::Ge => vec![mk(Rel::Lt)],
-            Rel::Gt => vec![mk(Rel::Le)],
-            Rel::Eq => vec![mk(Rel::Lt), mk(Rel::Gt)],
-        }
-    }
 }
 
 /// A random constraint with 1..=max_len distinct variables and small coefficients.
-pub fn random_cons(rng: &mut Rng, nvars: usize, max_len: usize, coef: i64, rhs: i64, eq_weight: u64) -> Cons {
+pub fn random_cons(
+    rng: &mut Rng,
+    nvars: usize,
+    max_len: usize,
+    coef: i64,
+    rhs: i64,
+    eq_weight: u64,
+) -> Cons {
     let len = rng.range(1, max_len.min(nvars) as i64) as usize;
     let mut lin: Vec<(usize, i64)> = Vec::new();
     while lin.len() < len {
@@ -87,16 +82,28 @@ pub fn random_cons(rng: &mut Rng, nvars: usize, max_len: usize, coef: i64, rhs: 
         3 => Rel::Gt,
         _ => Rel::Eq,
     };
-    Cons { lin, rel, rhs: rng.range(-rhs, rhs) }
+    Cons {
+        lin,
+        rel,
+        rhs: rng.range(-rhs, rhs),
+    }
 }
 
 /// The linear form of a constraint as simplex terms.
 pub fn lin_of(c: &Cons, vars: &[TVar]) -> Vec<(TVar, Rational)> {
-    c.lin.iter().map(|(v, a)| (vars[*v], Rational::int(*a))).collect()
+    c.lin
+        .iter()
+        .map(|(v, a)| (vars[*v], Rational::int(*a)))
+        .collect()
 }
 
 /// Adds the row of `c` and asserts it with `tag`; returns the row used.
-pub fn assert_cons(sx: &mut Simplex, vars: &[TVar], c: &Cons, tag: u32) -> (RowRef, Result<(), super::Conflict>) {
+pub fn assert_cons(
+    sx: &mut Simplex,
+    vars: &[TVar],
+    c: &Cons,
+    tag: u32,
+) -> (RowRef, Result<(), super::Conflict>) {
     let rr = sx.add_row(&lin_of(c, vars)).expect("non-zero form");
     let res = sx.assert_rel(&rr, c.rel, &Rational::int(c.rhs), BoundTag(tag));
     (rr, res)
@@ -107,7 +114,12 @@ pub fn assert_cons(sx: &mut Simplex, vars: &[TVar], c: &Cons, tag: u32) -> (RowR
 /// no tighter than the constraint gives, rounded for integer slacks when `int_round`), and
 /// the weighted sum of the constraints — expanded from the *test's* linear forms — must
 /// cancel all variables and leave a negative constant.
-pub fn check_farkas(terms: &[FarkasTerm], record: &[(Cons, RowRef)], int_rows: &[bool], nvars: usize) -> Result<(), String> {
+pub fn check_farkas(
+    terms: &[FarkasTerm],
+    record: &[(Cons, RowRef)],
+    int_rows: &[bool],
+    nvars: usize,
+) -> Result<(), String> {
     let mut acc = vec![Rational::ZERO; nvars];
     let mut total = DeltaRational::ZERO;
     for t in terms {
@@ -137,8 +149,20 @@ pub fn check_farkas(terms: &[FarkasTerm], record: &[(Cons, RowRef)], int_rows: &
         };
         let round = int_rows[t.tag.0 as usize];
         let implied = match t.kind {
-            BoundKind::Upper => up.map(|b| if round { DeltaRational::from_rational(b.floor()) } else { b }),
-            BoundKind::Lower => lo.map(|b| if round { DeltaRational::from_rational(b.ceil()) } else { b }),
+            BoundKind::Upper => up.map(|b| {
+                if round {
+                    DeltaRational::from_rational(b.floor())
+                } else {
+                    b
+                }
+            }),
+            BoundKind::Lower => lo.map(|b| {
+                if round {
+                    DeltaRational::from_rational(b.ceil())
+                } else {
+                    b
+                }
+            }),
         };
         let ok = match (t.kind, implied) {
             (BoundKind::Upper, Some(b)) => b <= t.bound,
