@@ -51,10 +51,35 @@ pub enum CexError {
     Invalid(String),
 }
 
-struct Node {
-    l1: StateId,
-    trans: Vec<(TransId, Vec<usize>)>,
-    expanded: HashSet<StateId>,
+pub(crate) struct Node {
+    pub(crate) l1: StateId,
+    pub(crate) trans: Vec<(TransId, Vec<usize>)>,
+    pub(crate) expanded: HashSet<StateId>,
+}
+
+impl Node {
+    pub(crate) fn new(l1: StateId) -> Node {
+        Node {
+            l1,
+            trans: Vec::new(),
+            expanded: HashSet::new(),
+        }
+    }
+}
+
+/// Returns the index (within `nodes[node].trans`) of the copy of transition `t` of `l`
+/// at `node`, creating it with fresh children if absent (merging by transition identity).
+pub(crate) fn child_transition(nodes: &mut Vec<Node>, node: usize, l: &Lpts, t: TransId) -> usize {
+    if let Some(p) = nodes[node].trans.iter().position(|(u, _)| *u == t) {
+        return p;
+    }
+    let mut kids = Vec::new();
+    for s in l.transition(t).dist.support() {
+        nodes.push(Node::new(s));
+        kids.push(nodes.len() - 1);
+    }
+    nodes[node].trans.push((t, kids));
+    nodes[node].trans.len() - 1
 }
 
 /// Builds the tree counterexample for `(s1, s2) ∉ ⪯` from the witnesses in `sim`.
@@ -115,7 +140,7 @@ pub fn build_counterexample(
     Ok(to_lpts(l1, &nodes))
 }
 
-fn to_lpts(l1: &Lpts, nodes: &[Node]) -> Counterexample {
+pub(crate) fn to_lpts(l1: &Lpts, nodes: &[Node]) -> Counterexample {
     let mut tree = Lpts::new(format!("c0:{}", l1.state_name(nodes[0].l1)));
     for a in l1.actions() {
         tree.add_action(a);
@@ -231,4 +256,24 @@ pub fn max_transitions_per_action(c: &Lpts) -> usize {
         *m.entry((t.src, t.action)).or_default() += 1;
     }
     m.values().copied().max().unwrap_or(0)
+}
+
+/// The mapping-free part of the independent check, for counterexamples whose execution
+/// mapping refers to an abstraction: `C` is a tree, `C ⪯ imp` and `C ⋠ spec`, both by the
+/// naive reference simulation.
+pub fn verify_tree(tree: &Lpts, imp: &Lpts, spec: &Lpts) -> Result<(), CexError> {
+    if !tree.is_tree() {
+        return Err(CexError::Invalid("not tree-shaped".into()));
+    }
+    if !naive_simulation(tree, imp).contains(tree.initial(), imp.initial()) {
+        return Err(CexError::Invalid(
+            "the implementation does not simulate the tree".into(),
+        ));
+    }
+    if naive_simulation(tree, spec).contains(tree.initial(), spec.initial()) {
+        return Err(CexError::Invalid(
+            "the specification simulates the tree".into(),
+        ));
+    }
+    Ok(())
 }

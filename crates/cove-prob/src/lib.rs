@@ -13,12 +13,14 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod agar;
 pub mod cex;
 pub mod compose;
 pub mod dot;
 pub mod flow;
 pub mod format;
 pub mod lpts;
+pub mod partition;
 pub mod prism;
 pub mod random;
 pub mod sim;

@@ -1,0 +1,372 @@
+//! Rule ASYM with automatically refined assumptions: AGAR and AGAR-N (thesis Ch. 6).
+//!
+//! * The assumption for a component `L` is always a quotient `A = L/Π`
+//!   ([`crate::partition`]), so premise `L ⪯ A` holds by construction and only premise 1
+//!   (`L1 ∥ A ⪯ P`) is checked.
+//! * A counterexample `C` to premise 1 is projected onto `A` ([`project`]) and analysed by
+//!   [`analyze_and_refine`] (Fig. 6.2, COMPUTESIMTREE restricted to `R ⊆ {(c, s) | M(c) =
+//!   [s]}`). If `L` cannot simulate the projection, the partition is split (strictly finer,
+//!   Lemma 27) and the loop repeats; otherwise `C` is a real counterexample (Lemma 28).
+//! * AGAR-N (Fig. 6.6) nests this: the abstraction at level `k` is a quotient of
+//!   `L_k ∥ A_k`, where `A_k` is the abstraction handed down from level `k+1`; a real
+//!   counterexample at level `k` is unrolled into `L_k ∥ A_k` ([`obtain_cex_with_mapping`])
+//!   and projected onto `A_k` for the level above.
+//!
+//! Deviations from the printed figures, both in the direction of termination:
+//! the second refinement case of Fig. 6.2 is applied to the root of the counterexample
+//! only (the start state of `L` must simulate the root; for inner nodes the condition is
+//! not needed for soundness and need not make progress), and a refinement that does not
+//! split any class is reported as an error instead of looping. The n = 1 branch of
+//! AGAR-N returns the projection (errata 10).
+
+use crate::cex::{Counterexample, Node, build_counterexample, child_transition, to_lpts};
+use crate::compose::{Product, TooLarge, compose_limited};
+use crate::flow::{DistRel, dist_related};
+use crate::lpts::{Lpts, StateId};
+use crate::partition::{Partition, quotient};
+use crate::sim::{ActionIndex, Relation, Simulation};
+use std::time::{Duration, Instant};
+
+/// Errors (resource limits and internal inconsistencies) of the compositional algorithms.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum AgarError {
+    /// A composition grew past the state limit.
+    #[error(transparent)]
+    TooLarge(#[from] TooLarge),
+    /// Counterexample construction failed.
+    #[error(transparent)]
+    Cex(#[from] crate::cex::CexError),
+    /// A refinement did not split any class (would loop forever).
+    #[error("refinement made no progress (internal error)")]
+    NoProgress,
+    /// No components were given.
+    #[error("no components")]
+    NoComponents,
+}
+
+/// Measurements of one run.
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    /// Wall-clock time.
+    pub time: Duration,
+    /// Largest composed LPTS built (states).
+    pub largest_composed: usize,
+    /// Largest assumption (states).
+    pub largest_assumption: usize,
+    /// Number of premise-1 checks / refinement iterations.
+    pub iterations: usize,
+}
+
+/// The verdict of a conformance check.
+#[derive(Clone, Debug)]
+pub enum Verdict {
+    /// The system conforms to the specification.
+    Holds,
+    /// It does not; `cex` is a tree counterexample whose execution mapping goes into
+    /// `system` (the LPTS that the last premise-1 check was run on).
+    Fails {
+        /// The counterexample.
+        cex: Counterexample,
+        /// The LPTS the counterexample's mapping refers to (`L1 ∥ A`, or the full system).
+        system: Lpts,
+    },
+}
+
+/// Result of [`analyze_and_refine`].
+#[derive(Debug)]
+pub enum Analysis {
+    /// The counterexample is spurious; the partition has been refined.
+    Spurious,
+    /// The counterexample is real: `relation ⊆ S_C × S_L` is a strong simulation relating
+    /// the root of `C` to the start state of `L`.
+    Real(Relation),
+}
+
+/// ANALYZEANDREFINE (Fig. 6.2). `cex.mapping` maps the tree into `A = L/Π`.
+pub fn analyze_and_refine(
+    cex: &Counterexample,
+    l: &Lpts,
+    part: &mut Partition,
+) -> Result<Analysis, AgarError> {
+    let c = &cex.tree;
+    let (nc, nl) = (c.num_states(), l.num_states());
+    let mut r = Relation::new(nc, nl, false);
+    for x in 0..nc {
+        for s in 0..nl {
+            if part.class_of(s) == cex.mapping[x] {
+                r.set(x, s, true);
+            }
+        }
+    }
+    let mut r_old = r.clone();
+    let idx = ActionIndex::new(c, l);
+    let order = c.reachable();
+    for &x in order.iter().rev() {
+        for &t in c.outgoing(x) {
+            let tr = c.transition(t);
+            for s in r.image(x) {
+                let sim = idx.by[s][tr.action].iter().any(|&u| {
+                    dist_related(&tr.dist, &l.transition(u).dist, &|a, b| r.contains(a, b))
+                        .is_related()
+                });
+                if !sim {
+                    r.set(x, s, false);
+                }
+            }
+            if r.image(x).is_empty() {
+                let mut changed = false;
+                for y in std::iter::once(x).chain(tr.dist.support()) {
+                    changed |= part.split_by(&r_old.image(y));
+                }
+                return if changed {
+                    Ok(Analysis::Spurious)
+                } else {
+                    Err(AgarError::NoProgress)
+                };
+            }
+            if x == c.initial() && !r.contains(x, l.initial()) {
+                let gone: Vec<StateId> = r_old
+                    .image(x)
+                    .into_iter()
+                    .filter(|&s| !r.contains(x, s))
+                    .collect();
+                return if part.split_by(&gone) {
+                    Ok(Analysis::Spurious)
+                } else {
+                    Err(AgarError::NoProgress)
+                };
+            }
+            r_old = r.clone();
+        }
+    }
+    Ok(Analysis::Real(r))
+}
+
+/// PROJECT: the tree `C↓A` for a counterexample whose mapping goes into `prod = X ∥ A`,
+/// with its execution mapping into `a`. Moves of `X` alone are stutter steps for `A` and
+/// are absorbed into the node above; copies of one `A`-transition at one node are merged.
+pub fn project(cex: &Counterexample, prod: &Product, a: &Lpts) -> Counterexample {
+    let c = &cex.tree;
+    let root_a = prod.pairs[cex.mapping[c.initial()]].1;
+    let mut nodes = vec![Node::new(root_a)];
+    let mut pnode = vec![usize::MAX; c.num_states()];
+    pnode[c.initial()] = 0;
+    for x in c.reachable() {
+        let px = pnode[x];
+        for &t in c.outgoing(x) {
+            let tr = c.transition(t);
+            let pt = cex.trans_mapping[t];
+            match prod.origin[pt].1 {
+                None => {
+                    for y in tr.dist.support() {
+                        pnode[y] = px;
+                    }
+                }
+                Some(ta) => {
+                    let pos = child_transition(&mut nodes, px, a, ta);
+                    let da = &a.transition(ta).dist;
+                    for y in tr.dist.support() {
+                        let sa = prod.pairs[cex.mapping[y]].1;
+                        pnode[y] =
+                            nodes[px].trans[pos].1[da.position(sa).expect("product support")];
+                    }
+                }
+            }
+        }
+    }
+    to_lpts(a, &nodes)
+}
+
+/// OBTAINCEXWITHMAPPING: given a strong simulation `r` from tree `C` into `L` relating the
+/// roots, unroll `L` into a tree `T_L` with `C ⪯ T_L ⪯ L` and an execution mapping into `L`.
+pub fn obtain_cex_with_mapping(c: &Lpts, l: &Lpts, r: &Relation) -> Counterexample {
+    let idx = ActionIndex::new(c, l);
+    let mut nodes = vec![Node::new(l.initial())];
+    let mut work = vec![(c.initial(), 0usize)];
+    while let Some((x, node)) = work.pop() {
+        let s = nodes[node].l1;
+        for &t in c.outgoing(x) {
+            let tr = c.transition(t);
+            let found = idx.by[s][tr.action].iter().find_map(|&u| {
+                match dist_related(&tr.dist, &l.transition(u).dist, &|a, b| r.contains(a, b)) {
+                    DistRel::Related(w) => Some((u, w)),
+                    DistRel::Violator(_) => None,
+                }
+            });
+            let (u, w) = found.expect("r is a strong simulation");
+            let pos = child_transition(&mut nodes, node, l, u);
+            let dl = &l.transition(u).dist;
+            for (y, sl, _) in w {
+                let kid = nodes[node].trans[pos].1[dl.position(sl).expect("weight within support")];
+                work.push((y, kid));
+            }
+        }
+    }
+    to_lpts(l, &nodes)
+}
+
+/// Monolithic check of `L1 ∥ … ∥ Ln ⪯ P`.
+pub fn mono(
+    comps: &[Lpts],
+    spec: &Lpts,
+    limit: usize,
+    tree_limit: usize,
+) -> Result<(Verdict, Stats), AgarError> {
+    let start = Instant::now();
+    let mut stats = Stats::default();
+    let sys = compose_all(comps, limit, &mut stats)?;
+    stats.iterations = 1;
+    let sim = Simulation::compute(&sys, spec);
+    let v = if sim.related(sys.initial(), spec.initial()) {
+        Verdict::Holds
+    } else {
+        let cex = build_counterexample(&sys, &sim, sys.initial(), spec.initial(), tree_limit)?;
+        Verdict::Fails { cex, system: sys }
+    };
+    stats.time = start.elapsed();
+    Ok((v, stats))
+}
+
+/// The composition of all components, left to right.
+pub fn compose_all(comps: &[Lpts], limit: usize, stats: &mut Stats) -> Result<Lpts, AgarError> {
+    let (first, rest) = comps.split_first().ok_or(AgarError::NoComponents)?;
+    let mut sys = first.clone();
+    for c in rest {
+        sys = compose_limited(&sys, c, limit)?.lpts;
+        stats.largest_composed = stats.largest_composed.max(sys.num_states());
+    }
+    stats.largest_composed = stats.largest_composed.max(sys.num_states());
+    Ok(sys)
+}
+
+/// AGAR (Fig. 6.3) for `L1 ∥ L2 ⪯ P`, learning an assumption for `L2`.
+pub fn agar(
+    l1: &Lpts,
+    l2: &Lpts,
+    spec: &Lpts,
+    limit: usize,
+    tree_limit: usize,
+) -> Result<(Verdict, Stats), AgarError> {
+    let start = Instant::now();
+    let mut stats = Stats::default();
+    let mut part = Partition::coarsest(l2.num_states());
+    loop {
+        let a = quotient(l2, &part);
+        stats.largest_assumption = stats.largest_assumption.max(a.num_states());
+        let prod = compose_limited(l1, &a, limit)?;
+        stats.largest_composed = stats.largest_composed.max(prod.lpts.num_states());
+        stats.iterations += 1;
+        let sim = Simulation::compute(&prod.lpts, spec);
+        if sim.related(prod.lpts.initial(), spec.initial()) {
+            stats.time = start.elapsed();
+            return Ok((Verdict::Holds, stats));
+        }
+        let cex = build_counterexample(
+            &prod.lpts,
+            &sim,
+            prod.lpts.initial(),
+            spec.initial(),
+            tree_limit,
+        )?;
+        let down = project(&cex, &prod, &a);
+        match analyze_and_refine(&down, l2, &mut part)? {
+            Analysis::Spurious => continue,
+            Analysis::Real(_) => {
+                stats.time = start.elapsed();
+                return Ok((
+                    Verdict::Fails {
+                        cex,
+                        system: prod.lpts,
+                    },
+                    stats,
+                ));
+            }
+        }
+    }
+}
+
+enum Level {
+    Holds,
+    /// Projection onto the assumption handed in, and the level-1 counterexample.
+    Fails(Counterexample, Counterexample, Lpts),
+}
+
+/// AGAR-N (Fig. 6.6) for `L1 ∥ … ∥ Ln ⪯ P` with rule ASYM-N.
+pub fn agar_n(
+    comps: &[Lpts],
+    spec: &Lpts,
+    limit: usize,
+    tree_limit: usize,
+) -> Result<(Verdict, Stats), AgarError> {
+    let start = Instant::now();
+    let mut stats = Stats::default();
+    if comps.is_empty() {
+        return Err(AgarError::NoComponents);
+    }
+    if comps.len() == 1 {
+        return mono(comps, spec, limit, tree_limit);
+    }
+    let v = match level(
+        comps,
+        comps.len() - 1,
+        None,
+        spec,
+        limit,
+        tree_limit,
+        &mut stats,
+    )? {
+        Level::Holds => Verdict::Holds,
+        Level::Fails(_, cex, system) => Verdict::Fails { cex, system },
+    };
+    stats.time = start.elapsed();
+    Ok((v, stats))
+}
+
+fn level(
+    comps: &[Lpts],
+    k: usize,
+    a_in: Option<&Lpts>,
+    spec: &Lpts,
+    limit: usize,
+    tree_limit: usize,
+    stats: &mut Stats,
+) -> Result<Level, AgarError> {
+    // L = L_k ∥ A_k (or L_k alone at the top).
+    let prod: Option<Product> = match a_in {
+        Some(a) => Some(compose_limited(&comps[k], a, limit)?),
+        None => None,
+    };
+    let l: &Lpts = prod.as_ref().map_or(&comps[k], |p| &p.lpts);
+    stats.largest_composed = stats.largest_composed.max(l.num_states());
+    if k == 0 {
+        stats.iterations += 1;
+        let sim = Simulation::compute(l, spec);
+        if sim.related(l.initial(), spec.initial()) {
+            return Ok(Level::Holds);
+        }
+        let cex = build_counterexample(l, &sim, l.initial(), spec.initial(), tree_limit)?;
+        let p = prod.as_ref().expect("level 0 always has an assumption");
+        let down = project(&cex, p, a_in.expect("assumption"));
+        return Ok(Level::Fails(down, cex, l.clone()));
+    }
+    let mut part = Partition::coarsest(l.num_states());
+    loop {
+        let a = quotient(l, &part);
+        stats.largest_assumption = stats.largest_assumption.max(a.num_states());
+        match level(comps, k - 1, Some(&a), spec, limit, tree_limit, stats)? {
+            Level::Holds => return Ok(Level::Holds),
+            Level::Fails(c, full, sys) => match analyze_and_refine(&c, l, &mut part)? {
+                Analysis::Spurious => continue,
+                Analysis::Real(r) => {
+                    let t = obtain_cex_with_mapping(&c.tree, l, &r);
+                    let down = match (&prod, a_in) {
+                        (Some(p), Some(ai)) => project(&t, p, ai),
+                        _ => t,
+                    };
+                    return Ok(Level::Fails(down, full, sys));
+                }
+            },
+        }
+    }
+}

@@ -1,0 +1,124 @@
+//! AGAR / AGAR-N against the monolithic check on random systems; every counterexample is
+//! checked independently against the full composition.
+
+use cove_prob::agar::{Verdict, agar, agar_n, mono};
+use cove_prob::cex::{check_execution_mapping, verify_tree};
+use cove_prob::partition::{Partition, quotient};
+use cove_prob::random::{Rng, Shape, random_lpts};
+use cove_prob::{Lpts, compose, simulates};
+
+fn comp(rng: &mut Rng, prefix: &str, actions: &[&str]) -> Lpts {
+    let base = random_lpts(
+        rng,
+        &Shape {
+            states: 3,
+            actions: actions.len(),
+            max_out: 2,
+            max_support: 2,
+        },
+        prefix,
+    );
+    // rename actions a, b, c… to the given names
+    let mut l = Lpts::new(base.state_name(0));
+    for s in 1..base.num_states() {
+        l.add_state(base.state_name(s));
+    }
+    for a in actions {
+        l.add_action(a);
+    }
+    for t in base.transitions() {
+        l.add_transition(t.src, t.action, t.dist.clone());
+    }
+    l
+}
+
+fn check(comps: &[Lpts], spec: &Lpts, seed: u64, iters: &mut usize) -> bool {
+    let mut full = comps[0].clone();
+    for c in &comps[1..] {
+        full = compose(&full, c).lpts;
+    }
+    let expected = simulates(&full, spec);
+    let runs = [
+        ("mono", mono(comps, spec, 100_000, 100_000).unwrap()),
+        ("agar-n", agar_n(comps, spec, 100_000, 100_000).unwrap()),
+        ("agar", {
+            let rest = if comps.len() == 2 {
+                comps[1].clone()
+            } else {
+                let mut r = comps[1].clone();
+                for c in &comps[2..] {
+                    r = compose(&r, c).lpts;
+                }
+                r
+            };
+            agar(&comps[0], &rest, spec, 100_000, 100_000).unwrap()
+        }),
+    ];
+    for (name, (v, stats)) in runs {
+        match v {
+            Verdict::Holds => assert!(expected, "seed {seed}: {name} says holds, mono disagrees"),
+            Verdict::Fails { cex, system } => {
+                assert!(!expected, "seed {seed}: {name} says fails, but it holds");
+                check_execution_mapping(&cex, &system)
+                    .unwrap_or_else(|e| panic!("seed {seed} {name}: {e}"));
+                verify_tree(&cex.tree, &full, spec)
+                    .unwrap_or_else(|e| panic!("seed {seed} {name}: {e}"));
+            }
+        }
+        assert!(stats.iterations >= 1);
+        if name != "mono" {
+            *iters = (*iters).max(stats.iterations);
+        }
+    }
+    expected
+}
+
+#[test]
+fn agar_agrees_with_monolithic_on_random_pairs() {
+    let (mut holds, mut fails, mut iters) = (0, 0, 0);
+    for seed in 0..150u64 {
+        let mut rng = Rng::new(seed * 31 + 5);
+        let l1 = comp(&mut rng, "x", &["a", "b"]);
+        let l2 = comp(&mut rng, "y", &["b", "c"]);
+        let full = compose(&l1, &l2).lpts;
+        let spec = if seed % 2 == 0 {
+            // a random quotient of the system: holds by construction
+            let classes: Vec<usize> = (0..full.num_states()).map(|_| rng.below(3)).collect();
+            quotient(&full, &Partition::from_classes(&classes))
+        } else {
+            comp(&mut rng, "p", &["a", "b", "c"])
+        };
+        if check(&[l1, l2], &spec, seed, &mut iters) {
+            holds += 1
+        } else {
+            fails += 1
+        }
+    }
+    assert!(holds > 40 && fails > 20, "holds {holds} fails {fails}");
+    assert!(iters >= 3, "refinement never exercised: {iters}");
+}
+
+#[test]
+fn agar_n_agrees_with_monolithic_on_random_triples() {
+    let (mut holds, mut fails, mut iters) = (0, 0, 0);
+    for seed in 0..100u64 {
+        let mut rng = Rng::new(seed * 17 + 3);
+        let l1 = comp(&mut rng, "x", &["a", "b"]);
+        let l2 = comp(&mut rng, "y", &["b", "c"]);
+        let l3 = comp(&mut rng, "z", &["c", "a"]);
+        let full = compose(&compose(&l1, &l2).lpts, &l3).lpts;
+        let spec = if seed % 2 == 0 {
+            let classes: Vec<usize> = (0..full.num_states()).map(|_| rng.below(2)).collect();
+            quotient(&full, &Partition::from_classes(&classes))
+        } else {
+            comp(&mut rng, "p", &["a", "b", "c"])
+        };
+        if check(&[l1, l2, l3], &spec, seed, &mut iters) {
+            holds += 1
+        } else {
+            fails += 1
+        }
+    }
+    assert!(holds > 30 && fails > 10, "holds {holds} fails {fails}");
+    assert!(iters >= 3, "refinement never exercised: {iters}");
+}
