@@ -22,6 +22,7 @@ impl Solver {
             let fl = false_lit.code();
             let mut ws = std::mem::take(&mut self.watches.lists[p.index()]);
             let n = ws.len();
+            self.stats.watcher_visits += n as u64;
             let (mut i, mut j) = (0, 0);
             'watchers: while i < n {
                 let w = ws[i];
@@ -32,6 +33,7 @@ impl Solver {
                     continue;
                 }
                 let cr = w.cref;
+                self.stats.clause_visits += 1;
                 let start = cr.0 as usize + HEADER;
                 let len = self.db.arena[cr.0 as usize] as usize;
                 let c = &mut self.db.arena[start..start + len];

@@ -7,6 +7,10 @@
 //!   since the previous reduction;
 //! - local: everything else; the less active half is deleted at each reduction.
 //!
+//! A reduction is triggered when the learnt clauses beyond the protected ones exceed a bound
+//! that starts at a third of the problem clauses and grows by 10% at geometrically spaced
+//! conflict counts (MiniSat's schedule), which keeps propagation fast on small hard problems.
+//!
 //! A clause that is the reason of a current assignment ("locked") is never deleted.
 //! After deletion the arena is compacted, reasons are relocated and watch lists are rebuilt from
 //! the first two literals of every clause, which preserves the watch invariant.
@@ -52,6 +56,7 @@ impl Solver {
         for &c in &cands[..n] {
             self.db.delete(c);
         }
+        self.protected_learnts = self.db.learnts.len() - cands.len();
         self.stats.deleted_clauses += n as u64;
         self.collect_garbage();
     }

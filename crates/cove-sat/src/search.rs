@@ -76,6 +76,10 @@ impl Solver {
         if let Some(m) = assumptions.iter().map(|l| l.var().index() + 1).max() {
             self.ensure_vars(m);
         }
+        if self.max_learnts == 0.0 {
+            self.max_learnts = (self.db.originals.len() as f64 * self.config.learnts_factor)
+                .max(self.config.min_learnts);
+        }
         let res = self.search(assumptions, theory, limits);
         if res == SolveResult::Sat {
             debug_assert_eq!(self.check_invariants(), Ok(()));
@@ -133,9 +137,9 @@ impl Solver {
             if self.decision_level() == 0 && self.trail.len() > self.simp_trail_len {
                 self.remove_satisfied();
             }
-            if self.stats.conflicts >= self.next_reduce {
-                self.reduce_interval += self.config.reduce_inc;
-                self.next_reduce = self.stats.conflicts + self.reduce_interval;
+            if self.db.learnts.len() as f64 - self.trail.len() as f64
+                >= self.max_learnts + self.protected_learnts as f64
+            {
                 self.reduce_db();
                 debug_assert_eq!(self.check_invariants(), Ok(()));
             }
@@ -256,6 +260,12 @@ impl Solver {
         self.order.decay();
         self.cla_inc /= self.config.clause_decay as f32;
         self.restarts.on_conflict(lbd);
+        self.adjust_countdown -= 1;
+        if self.adjust_countdown == 0 {
+            self.adjust_interval *= 1.5;
+            self.adjust_countdown = self.adjust_interval as u64;
+            self.max_learnts *= self.config.learnts_inc;
+        }
         true
     }
 

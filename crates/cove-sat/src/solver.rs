@@ -26,10 +26,15 @@ pub struct Config {
     pub var_decay: f64,
     /// Decay factor for learnt clause activities.
     pub clause_decay: f64,
-    /// Conflicts before the first `reduce_db`.
-    pub first_reduce: u64,
-    /// Growth of the interval between `reduce_db` calls.
-    pub reduce_inc: u64,
+    /// Initial bound on the learnt clause database, as a fraction of the problem clauses
+    /// (MiniSat's `learntsize_factor`). `reduce_db` runs when the deletable learnt clauses
+    /// exceed the bound.
+    pub learnts_factor: f64,
+    /// Lower limit of the initial learnt clause bound.
+    pub min_learnts: f64,
+    /// Growth factor of the bound, applied at geometrically spaced conflict counts
+    /// (100, 150, 225, ... conflicts apart).
+    pub learnts_inc: f64,
     /// Learnt clauses with LBD at most this are kept forever ("core" tier).
     pub core_lbd: u32,
     /// Learnt clauses with LBD at most this are kept while they keep being used ("tier 2").
@@ -43,8 +48,9 @@ impl Default for Config {
             luby_unit: 100,
             var_decay: 0.95,
             clause_decay: 0.999,
-            first_reduce: 2000,
-            reduce_inc: 300,
+            learnts_factor: 1.0 / 3.0,
+            min_learnts: 300.0,
+            learnts_inc: 1.1,
             core_lbd: 2,
             tier2_lbd: 6,
         }
@@ -90,8 +96,13 @@ pub struct Solver {
     pub(crate) failed: Vec<Lit>,
     pub(crate) stats: Stats,
     pub(crate) cla_inc: f32,
-    pub(crate) next_reduce: u64,
-    pub(crate) reduce_interval: u64,
+    /// Current bound on deletable learnt clauses (0 until the first solve sets it).
+    pub(crate) max_learnts: f64,
+    /// Conflicts until the next growth of `max_learnts`, and the current spacing.
+    pub(crate) adjust_countdown: u64,
+    pub(crate) adjust_interval: f64,
+    /// Learnt clauses protected (core, used tier 2, locked) at the last reduction.
+    pub(crate) protected_learnts: usize,
     /// Trail length at level 0 when satisfied clauses were last removed.
     pub(crate) simp_trail_len: usize,
     /// Reused buffer for theory callbacks.
@@ -130,8 +141,10 @@ impl Solver {
             failed: Vec::new(),
             stats: Stats::default(),
             cla_inc: 1.0,
-            next_reduce: config.first_reduce,
-            reduce_interval: config.first_reduce,
+            max_learnts: 0.0,
+            adjust_countdown: 100,
+            adjust_interval: 100.0,
+            protected_learnts: 0,
             simp_trail_len: 0,
             theory_out: TheoryOut::default(),
             config,

@@ -12,6 +12,10 @@ pub struct Stats {
     pub decisions: u64,
     /// Literals dequeued by unit propagation.
     pub propagations: u64,
+    /// Watchers inspected by propagation.
+    pub watcher_visits: u64,
+    /// Clauses dereferenced by propagation (blocker not true).
+    pub clause_visits: u64,
     /// Restarts.
     pub restarts: u64,
     /// Literals in learnt clauses after minimization.

@@ -8,12 +8,12 @@ use cove_sat::{Config, LBool, Lit, RestartPolicy, SolveResult, Solver};
 
 fn configs() -> Vec<Config> {
     let mut eager = Config::default();
-    eager.first_reduce = 20;
-    eager.reduce_inc = 10;
+    eager.min_learnts = 10.0;
+    eager.learnts_factor = 0.05;
     eager.luby_unit = 8;
     let mut glucose = Config::default();
     glucose.restarts = RestartPolicy::Glucose;
-    glucose.first_reduce = 50;
+    glucose.min_learnts = 50.0;
     vec![Config::default(), eager, glucose]
 }
 
