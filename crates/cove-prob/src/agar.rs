@@ -63,14 +63,18 @@ pub struct Stats {
 pub enum Verdict {
     /// The system conforms to the specification.
     Holds,
-    /// It does not; `cex` is a tree counterexample whose execution mapping goes into
-    /// `system` (the LPTS that the last premise-1 check was run on).
-    Fails {
-        /// The counterexample.
-        cex: Counterexample,
-        /// The LPTS the counterexample's mapping refers to (`L1 ∥ A`, or the full system).
-        system: Lpts,
-    },
+    /// It does not.
+    Fails(Box<Failure>),
+}
+
+/// A refutation: a tree counterexample whose execution mapping goes into `system`.
+#[derive(Clone, Debug)]
+pub struct Failure {
+    /// The counterexample.
+    pub cex: Counterexample,
+    /// The LPTS the counterexample's mapping refers to: the LPTS of the last premise-1
+    /// check (`L1 ∥ A`), or the full system for the monolithic check.
+    pub system: Lpts,
 }
 
 /// Result of [`analyze_and_refine`].
@@ -222,7 +226,7 @@ pub fn mono(
         Verdict::Holds
     } else {
         let cex = build_counterexample(&sys, &sim, sys.initial(), spec.initial(), tree_limit)?;
-        Verdict::Fails { cex, system: sys }
+        Verdict::Fails(Box::new(Failure { cex, system: sys }))
     };
     stats.time = start.elapsed();
     Ok((v, stats))
@@ -289,7 +293,7 @@ pub fn agar(
 enum Level {
     Holds,
     /// Projection onto the assumption handed in, and the level-1 counterexample.
-    Fails(Counterexample, Counterexample, Lpts),
+    Fails(Box<(Counterexample, Counterexample, Lpts)>),
 }
 
 /// AGAR-N (Fig. 6.6) for `L1 ∥ … ∥ Ln ⪯ P` with rule ASYM-N.
@@ -317,7 +321,10 @@ pub fn agar_n(
         &mut stats,
     )? {
         Level::Holds => Verdict::Holds,
-        Level::Fails(_, cex, system) => Verdict::Fails { cex, system },
+        Level::Fails(b) => Verdict::Fails(Box::new(Failure {
+            cex: b.1,
+            system: b.2,
+        })),
     };
     stats.time = start.elapsed();
     Ok((v, stats))
@@ -348,7 +355,7 @@ fn level(
         let cex = build_counterexample(l, &sim, l.initial(), spec.initial(), tree_limit)?;
         let p = prod.as_ref().expect("level 0 always has an assumption");
         let down = project(&cex, p, a_in.expect("assumption"));
-        return Ok(Level::Fails(down, cex, l.clone()));
+        return Ok(Level::Fails(Box::new((down, cex, l.clone()))));
     }
     let mut part = Partition::coarsest(l.num_states());
     loop {
@@ -356,15 +363,15 @@ fn level(
         stats.largest_assumption = stats.largest_assumption.max(a.num_states());
         match level(comps, k - 1, Some(&a), spec, limit, tree_limit, stats)? {
             Level::Holds => return Ok(Level::Holds),
-            Level::Fails(c, full, sys) => match analyze_and_refine(&c, l, &mut part)? {
+            Level::Fails(b) => match analyze_and_refine(&b.0, l, &mut part)? {
                 Analysis::Spurious => continue,
                 Analysis::Real(r) => {
-                    let t = obtain_cex_with_mapping(&c.tree, l, &r);
+                    let t = obtain_cex_with_mapping(&b.0.tree, l, &r);
                     let down = match (&prod, a_in) {
                         (Some(p), Some(ai)) => project(&t, p, ai),
                         _ => t,
                     };
-                    return Ok(Level::Fails(down, full, sys));
+                    return Ok(Level::Fails(Box::new((down, b.1, b.2))));
                 }
             },
         }

@@ -57,7 +57,8 @@ fn check(comps: &[Lpts], spec: &Lpts, seed: u64, iters: &mut usize) -> bool {
     for (name, (v, stats)) in runs {
         match v {
             Verdict::Holds => assert!(expected, "seed {seed}: {name} says holds, mono disagrees"),
-            Verdict::Fails { cex, system } => {
+            Verdict::Fails(f) => {
+                let (cex, system) = (f.cex, f.system);
                 assert!(!expected, "seed {seed}: {name} says fails, but it holds");
                 check_execution_mapping(&cex, &system)
                     .unwrap_or_else(|e| panic!("seed {seed} {name}: {e}"));
