@@ -279,10 +279,10 @@ pub fn agar(
             Analysis::Real(_) => {
                 stats.time = start.elapsed();
                 return Ok((
-                    Verdict::Fails {
+                    Verdict::Fails(Box::new(Failure {
                         cex,
                         system: prod.lpts,
-                    },
+                    })),
                     stats,
                 ));
             }
