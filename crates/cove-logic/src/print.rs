@@ -77,7 +77,7 @@ pub fn numeral(v: &Rational, sort: Sort) -> String {
 }
 
 /// The SMT-LIB2 name of an operator with arguments (`None` for leaves and quantifiers).
-fn op_name(op: &Op) -> Option<&'static str> {
+pub fn op_name(op: &Op) -> Option<&'static str> {
     Some(match op {
         Op::Not => "not",
         Op::And => "and",
@@ -329,21 +329,31 @@ impl<'a> Printer<'a> {
         let store = self.store;
         // The unit's nodes (quantifiers are leaves of the unit) and their parent counts.
         let mut parents: FxHashMap<TermId, u32> = FxHashMap::default();
+        // Left-to-right preorder index: orders let bindings independently of term ids, so
+        // equal terms in different stores print identically.
+        let mut order: FxHashMap<TermId, u32> = FxHashMap::default();
         let mut nodes = vec![];
         let mut todo = vec![root];
         parents.insert(root, 0);
         while let Some(t) = todo.pop() {
+            if order.contains_key(&t) {
+                continue;
+            }
+            order.insert(t, nodes.len() as u32);
             nodes.push(t);
             if matches!(store.op(t), Op::Forall(_) | Op::Exists(_)) {
                 continue;
             }
             for &a in store.args(t) {
-                let c = parents.entry(a).or_insert(0);
-                *c += 1;
-                if *c == 1 {
-                    todo.push(a);
-                }
+                *parents.entry(a).or_insert(0) += 1;
             }
+            todo.extend(
+                store
+                    .args(t)
+                    .iter()
+                    .rev()
+                    .filter(|a| !order.contains_key(a)),
+            );
         }
         nodes.sort_unstable();
         // Tree size of the unit, to decide whether sharing is needed.
@@ -387,6 +397,9 @@ impl<'a> Printer<'a> {
                 below.insert(t, h);
             }
         }
+        for level in &mut levels {
+            level.sort_unstable_by_key(|t| order[t]);
+        }
         let mut map = FxHashMap::default();
         for &t in levels.iter().flatten() {
             let name = self.fresh_let_name();
@@ -399,8 +412,10 @@ impl<'a> Printer<'a> {
         stack.push(Item::Node(root));
         for level in levels.iter().rev() {
             stack.push(Item::Text(") ".into()));
-            for &t in level.iter().rev() {
-                stack.push(Item::Text(")".into()));
+            for (i, &t) in level.iter().enumerate().rev() {
+                stack.push(Item::Text(
+                    if i + 1 < level.len() { ") " } else { ")" }.into(),
+                ));
                 stack.push(Item::Def(t));
                 stack.push(Item::Text(format!("({} ", map[&t]).into()));
             }

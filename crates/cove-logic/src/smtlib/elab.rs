@@ -12,7 +12,7 @@ use super::builtins::{self, Builtin, unsupported_symbol};
 use super::error::{ErrorKind, ParseError, Pos, err};
 use super::parser::{Global, Parser};
 use super::sexp::{Atom, NodeId};
-use super::vars::{mentions_any, substitute_with};
+use super::vars::mentions_any;
 use crate::{FuncId, Op, Rational, Sort, TermId, VarId};
 use rustc_hash::FxHashMap;
 
@@ -474,13 +474,7 @@ impl<'a> Parser<'a, '_> {
                     }
                     map.insert(p, *a);
                 }
-                let fresh = &mut self.fresh;
-                Ok(substitute_with(self.store, body, &map, &mut |s, v| {
-                    let (name, sort) = (s.var_name(v).to_string(), s.var_sort(v));
-                    let w = s.fresh_var(&name, sort);
-                    fresh.insert(w);
-                    w
-                }))
+                Ok(self.substitute(body, &map))
             }
             Head::Divisible(d) => {
                 let a = args[0];

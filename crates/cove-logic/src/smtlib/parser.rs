@@ -139,6 +139,18 @@ impl<'a, 's> Parser<'a, 's> {
         v
     }
 
+    /// Capture-avoiding substitution (see [`super::vars::substitute`]) whose renamed binders
+    /// are recorded like [`Parser::fresh_var`]'s.
+    pub fn substitute(&mut self, t: TermId, map: &FxHashMap<VarId, TermId>) -> TermId {
+        let fresh = &mut self.fresh;
+        super::vars::substitute_with(self.store, t, map, &mut |s, v| {
+            let (name, sort) = (s.var_name(v).to_string(), s.var_sort(v));
+            let w = s.fresh_var(&name, sort);
+            fresh.insert(w);
+            w
+        })
+    }
+
     /// The variable a user symbol `name` of `sort` denotes when introduced by a declaration.
     pub(crate) fn user_var(&mut self, name: &str, sort: Sort) -> VarId {
         let v = self.store.var(name, sort);
