@@ -78,7 +78,7 @@ impl Solver {
     pub(crate) fn pick_branch_lit(&mut self) -> Option<Lit> {
         loop {
             let v = Var(self.order.heap.pop(&self.order.activity)?);
-            if self.vals[v.pos().index()] == LBool::Undef {
+            if self.vals[v.positive().index()] == LBool::Undef {
                 return Some(Lit::new(v, !self.order.phase[v.index()]));
             }
         }
@@ -97,8 +97,8 @@ mod tests {
         s.order.decay();
         s.order.bump(vs[1]);
         s.set_phase(vs[1], true);
-        assert_eq!(s.pick_branch_lit(), Some(vs[1].pos()));
-        assert_eq!(s.pick_branch_lit(), Some(vs[3].neg()));
+        assert_eq!(s.pick_branch_lit(), Some(vs[1].positive()));
+        assert_eq!(s.pick_branch_lit(), Some(vs[3].negative()));
         assert!(s.order.heap.is_valid(&s.order.activity));
     }
 

@@ -197,7 +197,7 @@ pub fn solve_cnf(cnf: &Cnf, out: &mut impl Write, limits: &Limits) -> Result<i32
     match res {
         SolveResult::Sat => {
             let model: Vec<bool> = (0..cnf.num_vars)
-                .map(|v| s.value(crate::lit::Var(v as u32).pos()) == LBool::True)
+                .map(|v| s.value(crate::lit::Var(v as u32).positive()) == LBool::True)
                 .collect();
             cnf.check_model(&model)
                 .map_err(|clause| DimacsError::InvalidModel { clause })?;

@@ -46,12 +46,12 @@ impl Solver {
                 }
             }
         }
-        for v in 0..n {
+        for (v, &on) in on_trail.iter().enumerate() {
             let a = self.vals[2 * v];
             if a != self.vals[2 * v + 1].negate() {
                 return Err(format!("literal values of variable {v} disagree"));
             }
-            if (a != LBool::Undef) != on_trail[v] {
+            if (a != LBool::Undef) != on {
                 return Err(format!(
                     "variable {v} assigned but not on the trail (or vice versa)"
                 ));
@@ -70,8 +70,8 @@ impl Solver {
         let mut watchers = 0usize;
         for list in &self.watches.lists {
             watchers += list.len();
-            if let Some(w) = list.iter().find(|w| self.db.is_deleted(w.cref)) {
-                return Err(format!("watcher of deleted clause {:?}", w.cref));
+            if let Some(w) = list.iter().find(|w| self.db.is_deleted(w.cref())) {
+                return Err(format!("watcher of deleted clause {:?}", w.cref()));
             }
         }
         // After a level-0 conflict (`ok == false`) a falsified clause legitimately remains.
@@ -85,7 +85,7 @@ impl Solver {
                 let count = |w: Lit| {
                     self.watches.lists[(!w).index()]
                         .iter()
-                        .filter(|x| x.cref == c)
+                        .filter(|x| x.cref() == c && x.is_binary() == (self.db.len(c) == 2))
                         .count()
                 };
                 if count(c0) != 1 || count(c1) != 1 {

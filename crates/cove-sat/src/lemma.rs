@@ -102,7 +102,7 @@ impl Solver {
         self.order_for_watching(lits);
         let lbd = if permanent { 0 } else { self.compute_lbd(lits) };
         let cr = self.db.alloc(lits, !permanent, lbd);
-        self.watches.attach(cr, lits[0], lits[1]);
+        self.watches.attach(cr, lits[0], lits[1], lits.len());
         cr
     }
 

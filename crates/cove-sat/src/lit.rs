@@ -22,13 +22,13 @@ impl Var {
 
     /// The positive literal of this variable.
     #[inline]
-    pub fn pos(self) -> Lit {
+    pub fn positive(self) -> Lit {
         Lit::new(self, false)
     }
 
     /// The negative literal of this variable.
     #[inline]
-    pub fn neg(self) -> Lit {
+    pub fn negative(self) -> Lit {
         Lit::new(self, true)
     }
 }
@@ -183,8 +183,8 @@ mod tests {
 
     #[test]
     fn dimacs_numbering_is_one_based() {
-        assert_eq!(Lit::from_dimacs(1), Var(0).pos());
-        assert_eq!(Lit::from_dimacs(-1), Var(0).neg());
+        assert_eq!(Lit::from_dimacs(1), Var(0).positive());
+        assert_eq!(Lit::from_dimacs(-1), Var(0).negative());
         assert_eq!(Lit::from_dimacs(7).to_dimacs(), 7);
         assert_eq!(Lit::from_dimacs(i32::MAX).to_dimacs(), i32::MAX);
         assert_eq!(format!("{:?}", Lit::from_dimacs(-4)), "-4");

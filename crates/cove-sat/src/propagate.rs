@@ -27,12 +27,34 @@ impl Solver {
             'watchers: while i < n {
                 let w = ws[i];
                 i += 1;
-                if self.vals[w.blocker.index()] == LBool::True {
+                let bv = self.vals[w.blocker.index()];
+                if bv == LBool::True {
                     ws[j] = w;
                     j += 1;
                     continue;
                 }
-                let cr = w.cref;
+                if w.is_binary() {
+                    ws[j] = w;
+                    j += 1;
+                    let cr = w.cref();
+                    if bv == LBool::False {
+                        confl = Some(cr);
+                        self.qhead = self.trail.len();
+                        while i < n {
+                            ws[j] = ws[i];
+                            j += 1;
+                            i += 1;
+                        }
+                    } else {
+                        // Reasons start with the implied literal.
+                        let start = cr.0 as usize + HEADER;
+                        self.db.arena[start] = w.blocker.code();
+                        self.db.arena[start + 1] = fl;
+                        self.enqueue(w.blocker, cr);
+                    }
+                    continue;
+                }
+                let cr = w.cref();
                 self.stats.clause_visits += 1;
                 let start = cr.0 as usize + HEADER;
                 let len = self.db.arena[cr.0 as usize] as usize;
@@ -43,10 +65,7 @@ impl Solver {
                     c[1] = fl;
                 }
                 let first = Lit::from_code(c[0]);
-                let nw = Watcher {
-                    cref: cr,
-                    blocker: first,
-                };
+                let nw = Watcher::new(cr, first, false);
                 if first != w.blocker && self.vals[first.index()] == LBool::True {
                     ws[j] = nw;
                     j += 1;

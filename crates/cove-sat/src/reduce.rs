@@ -100,7 +100,8 @@ impl Solver {
         self.watches.clear();
         for list in [&self.db.originals, &self.db.learnts] {
             for &c in list {
-                self.watches.attach(c, self.db.lit(c, 0), self.db.lit(c, 1));
+                self.watches
+                    .attach(c, self.db.lit(c, 0), self.db.lit(c, 1), self.db.len(c));
             }
         }
     }
@@ -141,7 +142,7 @@ mod tests {
         let local2 = s.db.alloc(&[l(-2), l(-4), l(6)], true, 9);
         s.db.set_activity(local1, 5.0);
         for c in [glue, local1, local2] {
-            s.watches.attach(c, s.db.lit(c, 0), s.db.lit(c, 1));
+            s.watches.attach(c, s.db.lit(c, 0), s.db.lit(c, 1), 3);
         }
         s.reduce_db();
         assert_eq!(s.db.learnts.len(), 2);

@@ -41,6 +41,8 @@ pub(crate) struct Restarts {
     /// Number of restarts so far (index into the Luby sequence).
     count: u64,
     conflicts_since: u64,
+    /// Conflicts allowed in the current run under the Luby policy.
+    luby_limit: u64,
     fast: f64,
     slow: f64,
     margin: f64,
@@ -54,6 +56,7 @@ impl Restarts {
             luby_unit,
             count: 0,
             conflicts_since: 0,
+            luby_limit: luby_unit,
             fast: 0.0,
             slow: 0.0,
             margin: 1.25,
@@ -78,9 +81,7 @@ impl Restarts {
     #[inline]
     pub(crate) fn should_restart(&self) -> bool {
         match self.policy {
-            RestartPolicy::Luby => {
-                self.conflicts_since as f64 >= luby(2.0, self.count) * self.luby_unit as f64
-            }
+            RestartPolicy::Luby => self.conflicts_since >= self.luby_limit,
             RestartPolicy::Glucose => {
                 self.conflicts_since >= 50 && self.fast > self.margin * self.slow
             }
@@ -91,6 +92,7 @@ impl Restarts {
     pub(crate) fn restarted(&mut self) {
         self.count += 1;
         self.conflicts_since = 0;
+        self.luby_limit = (luby(2.0, self.count) * self.luby_unit as f64) as u64;
     }
 }
 

@@ -252,7 +252,7 @@ impl Solver {
             self.enqueue(learnt[0], ClauseRef::NONE);
         } else {
             let cr = self.db.alloc(&learnt, true, lbd);
-            self.watches.attach(cr, learnt[0], learnt[1]);
+            self.watches.attach(cr, learnt[0], learnt[1], learnt.len());
             self.db.set_activity(cr, self.cla_inc);
             self.enqueue(learnt[0], cr);
         }
@@ -279,6 +279,6 @@ impl Solver {
         if limits.interrupted() {
             return true;
         }
-        self.stats.conflicts % 16 == 0 && limits.past_deadline()
+        self.stats.conflicts.is_multiple_of(16) && limits.past_deadline()
     }
 }

@@ -216,7 +216,7 @@ impl Solver {
             }
             _ => {
                 let cr = self.db.alloc(&c, false, 0);
-                self.watches.attach(cr, c[0], c[1]);
+                self.watches.attach(cr, c[0], c[1], c.len());
             }
         }
         self.ok

@@ -6,7 +6,8 @@
 //! the clauses that may have become unit or conflicting.
 //!
 //! A watcher carries a *blocker*, some other literal of the clause; if the blocker is true the
-//! clause is satisfied and need not be visited (MiniSat 2.2).
+//! clause is satisfied and need not be visited (MiniSat 2.2). Watchers of binary clauses are
+//! flagged: their blocker is the other literal, so propagation never has to read the clause.
 //!
 //! Invariant after propagation reached a fixpoint without conflict: no clause has both watched
 //! literals false. (The stronger MiniSat invariant, "a false watch implies the other watch is
@@ -17,13 +18,39 @@
 use crate::clause::ClauseRef;
 use crate::lit::Lit;
 
+const BINARY: u32 = 1 << 31;
+
 /// One entry of a watch list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Watcher {
-    /// The watched clause.
-    pub(crate) cref: ClauseRef,
+    /// The watched clause's reference, with bit 31 set for binary clauses.
+    tagged: u32,
     /// A literal of the clause; if true, the clause is satisfied.
     pub(crate) blocker: Lit,
+}
+
+impl Watcher {
+    /// A watcher for `cref` with the given blocker.
+    #[inline]
+    pub(crate) fn new(cref: ClauseRef, blocker: Lit, binary: bool) -> Watcher {
+        debug_assert!(cref.0 < BINARY);
+        Watcher {
+            tagged: cref.0 | if binary { BINARY } else { 0 },
+            blocker,
+        }
+    }
+
+    /// The watched clause.
+    #[inline]
+    pub(crate) fn cref(self) -> ClauseRef {
+        ClauseRef(self.tagged & !BINARY)
+    }
+
+    /// Whether the clause has exactly two literals (then `blocker` is the other one).
+    #[inline]
+    pub(crate) fn is_binary(self) -> bool {
+        self.tagged & BINARY != 0
+    }
 }
 
 /// Watch lists indexed by [`Lit::index`].
@@ -38,11 +65,12 @@ impl Watches {
         self.lists.resize_with(2 * num_vars, Vec::new);
     }
 
-    /// Watches `c` on `c0` and `c1`, its first two literals.
+    /// Watches `c` on `c0` and `c1`, its first two literals; `len` is its length.
     #[inline]
-    pub(crate) fn attach(&mut self, cref: ClauseRef, c0: Lit, c1: Lit) {
-        self.lists[(!c0).index()].push(Watcher { cref, blocker: c1 });
-        self.lists[(!c1).index()].push(Watcher { cref, blocker: c0 });
+    pub(crate) fn attach(&mut self, cref: ClauseRef, c0: Lit, c1: Lit, len: usize) {
+        let binary = len == 2;
+        self.lists[(!c0).index()].push(Watcher::new(cref, c1, binary));
+        self.lists[(!c1).index()].push(Watcher::new(cref, c0, binary));
     }
 
     /// Removes every watcher.
@@ -57,7 +85,7 @@ impl Watches {
     pub(crate) fn is_watched_by(&self, cref: ClauseRef, watched: Lit) -> bool {
         self.lists[(!watched).index()]
             .iter()
-            .any(|w| w.cref == cref)
+            .any(|w| w.cref() == cref)
     }
 }
 
@@ -70,10 +98,11 @@ mod tests {
     fn attach_puts_watchers_under_negations() {
         let mut w = Watches::default();
         w.grow_to(3);
-        let a = Var(0).pos();
-        let b = Var(2).neg();
+        let a = Var(0).positive();
+        let b = Var(2).negative();
         let c = ClauseRef(0);
-        w.attach(c, a, b);
+        w.attach(c, a, b, 2);
+        assert!(w.lists[(!a).index()][0].is_binary());
         assert!(w.is_watched_by(c, a));
         assert!(w.is_watched_by(c, b));
         assert!(!w.is_watched_by(c, !a));

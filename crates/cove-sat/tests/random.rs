@@ -29,9 +29,9 @@ fn solve(clauses: &[Vec<Lit>], n: usize, cfg: Config) -> (SolveResult, Vec<bool>
     assert_eq!(s.check_invariants(), Ok(()));
     if r == SolveResult::Sat {
         let m = s.model();
-        for v in 0..n {
+        for (v, &b) in m.iter().enumerate().take(n) {
             let l = Lit::new(cove_sat::Var(v as u32), false);
-            assert_eq!(s.value(l), LBool::from_bool(m[v]));
+            assert_eq!(s.value(l), LBool::from_bool(b));
         }
     }
     (r, s.model())

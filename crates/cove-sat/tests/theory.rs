@@ -84,8 +84,8 @@ impl AtMostK {
             .map(|_| (0..k).map(|_| out.new_var()).collect())
             .collect();
         out.lemma(vec![neg(xs[0]), pos(s[0][0])]);
-        for j in 1..k {
-            out.lemma(vec![neg(s[0][j])]);
+        for &s0j in &s[0][1..] {
+            out.lemma(vec![neg(s0j)]);
         }
         for i in 1..n - 1 {
             out.lemma(vec![neg(xs[i]), pos(s[i][0])]);
@@ -142,12 +142,12 @@ impl Theory for AtMostK {
                 }
             }
         }
-        if self.mode == Mode::EagerWithDefs && self.calls % 5 == 0 && self.defs < 12 {
+        if self.mode == Mode::EagerWithDefs && self.calls.is_multiple_of(5) && self.defs < 12 {
             self.defs += 1;
             let a = Lit::new(self.xs[self.calls % self.xs.len()], false);
             let b = Lit::new(
                 self.xs[(self.calls / 2) % self.xs.len()],
-                self.calls % 3 == 0,
+                self.calls.is_multiple_of(3),
             );
             let z = Lit::new(out.new_var(), false);
             out.lemma(vec![!z, a]);
