@@ -66,33 +66,38 @@ impl Solver {
         if !self.order.heap.is_valid(&self.order.activity) {
             return Err("decision heap order violated".into());
         }
-        // Watches.
-        let mut watchers = 0usize;
-        for list in &self.watches.lists {
-            watchers += list.len();
-            if let Some(w) = list.iter().find(|w| self.db.is_deleted(w.cref())) {
-                return Err(format!("watcher of deleted clause {:?}", w.cref()));
+        // Watches: collect (clause, watched literal, binary flag) triples, sorted for lookup.
+        let mut all: Vec<(u32, Lit, bool)> = Vec::new();
+        for (i, list) in self.watches.lists.iter().enumerate() {
+            let watched = !Lit::from_index(i);
+            for w in list {
+                if self.db.is_deleted(w.cref()) {
+                    return Err(format!("watcher of deleted clause {:?}", w.cref()));
+                }
+                all.push((w.cref().0, watched, w.is_binary()));
             }
         }
-        // After a level-0 conflict (`ok == false`) a falsified clause legitimately remains.
+        all.sort_unstable();
+        let watchers = all.len();
         let fixpoint = self.ok && self.qhead == self.trail.len();
         for list in [&self.db.originals, &self.db.learnts] {
             for &c in list {
-                if self.db.len(c) < 2 {
+                let len = self.db.len(c);
+                if len < 2 {
                     return Err(format!("clause {c:?} shorter than two literals"));
                 }
                 let (c0, c1) = (self.db.lit(c, 0), self.db.lit(c, 1));
-                let count = |w: Lit| {
-                    self.watches.lists[(!w).index()]
-                        .iter()
-                        .filter(|x| x.cref() == c && x.is_binary() == (self.db.len(c) == 2))
-                        .count()
-                };
-                if count(c0) != 1 || count(c1) != 1 {
+                let mut want = [(c.0, c0, len == 2), (c.0, c1, len == 2)];
+                want.sort_unstable();
+                let lo = all.partition_point(|x| x.0 < c.0);
+                let hi = all.partition_point(|x| x.0 <= c.0);
+                if all[lo..hi] != want {
                     return Err(format!(
-                        "clause {c:?} not watched by its first two literals"
+                        "clause {c:?} not watched exactly by its first two literals"
                     ));
                 }
+                // After a level-0 conflict (`ok == false`) a falsified clause legitimately
+                // remains.
                 if fixpoint
                     && self.lit_value(c0) == LBool::False
                     && self.lit_value(c1) == LBool::False
@@ -105,5 +110,54 @@ impl Solver {
             return Err("stray watchers".into());
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn l(x: i32) -> Lit {
+        Lit::from_dimacs(x)
+    }
+
+    fn solver() -> Solver {
+        let mut s = Solver::new();
+        s.add_clause(&[l(1), l(2), l(3)]);
+        s.add_clause(&[l(-1), l(2)]);
+        s
+    }
+
+    #[test]
+    fn detects_missing_watcher() {
+        let mut s = solver();
+        assert_eq!(s.check_invariants(), Ok(()));
+        let w = s
+            .watches
+            .lists
+            .iter()
+            .position(|ws| !ws.is_empty())
+            .unwrap();
+        s.watches.lists[w].pop();
+        assert!(s.check_invariants().is_err());
+    }
+
+    #[test]
+    fn detects_inconsistent_assignment() {
+        let mut s = solver();
+        s.vals[l(3).index()] = LBool::True;
+        assert!(s.check_invariants().is_err());
+    }
+
+    #[test]
+    fn detects_unpropagated_conflict() {
+        let mut s = solver();
+        s.new_decision_level();
+        s.enqueue(l(1), crate::clause::ClauseRef::NONE);
+        s.new_decision_level();
+        s.enqueue(l(-2), crate::clause::ClauseRef::NONE);
+        // Watches of (-1 2) are both false; pretend propagation is done.
+        s.qhead = s.trail.len();
+        assert!(s.check_invariants().is_err());
     }
 }
