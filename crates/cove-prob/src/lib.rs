@@ -19,6 +19,7 @@ pub mod compose;
 pub mod dot;
 pub mod flow;
 pub mod format;
+pub mod learn;
 pub mod lpts;
 pub mod partition;
 pub mod prism;
