@@ -201,8 +201,8 @@ pub fn find_consistent(
                 p += 1;
                 (p + 1).min(k)
             };
-            for i in allowed..k {
-                solver.add_clause(&[neg_lit(x[s][i])]);
+            for &v in &x[s][allowed..k] {
+                solver.add_clause(&[neg_lit(v)]);
             }
             let alo: Vec<Lit> = (0..allowed).map(|i| pos_lit(x[s][i])).collect();
             solver.add_clause(&alo);
