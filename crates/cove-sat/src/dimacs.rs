@@ -274,6 +274,62 @@ mod tests {
     }
 
     #[test]
+    fn garbage_never_panics() {
+        let alphabet = [
+            "p",
+            "cnf",
+            "c",
+            "%",
+            "0",
+            "-",
+            "1",
+            "-7",
+            "x",
+            " ",
+            "\n",
+            "99999999999",
+            "\t",
+            "é",
+        ];
+        let mut state = 0x1234_5678_9abc_def0u64;
+        for _ in 0..2000 {
+            let mut src = String::new();
+            for _ in 0..(state % 40) {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                src.push_str(alphabet[(state % alphabet.len() as u64) as usize]);
+            }
+            if let Ok(cnf) = parse_dimacs(&src) {
+                assert!(
+                    cnf.clauses
+                        .iter()
+                        .flatten()
+                        .all(|l| l.var().index() < cnf.num_vars)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn run_dimacs_file_reads_and_reports_io_errors() {
+        let dir = std::env::temp_dir().join(format!("cove-sat-dimacs-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.cnf");
+        std::fs::write(&path, "p cnf 2 3\n1 2 0\n-1 2 0\n1 -2 0\n").unwrap();
+        let mut out = Vec::new();
+        assert_eq!(
+            run_dimacs_file(&path, &mut out, &Limits::default()).unwrap(),
+            10
+        );
+        assert!(String::from_utf8(out).unwrap().contains("v 1 2 0"));
+        let missing = dir.join("missing.cnf");
+        let err = run_dimacs_file(&missing, &mut Vec::new(), &Limits::default());
+        assert!(matches!(err, Err(DimacsError::Io(_))));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn empty_input_is_an_empty_formula() {
         assert_eq!(parse_dimacs("").unwrap(), Cnf::default());
     }

@@ -76,10 +76,11 @@ impl Solver {
         if let Some(m) = assumptions.iter().map(|l| l.var().index() + 1).max() {
             self.ensure_vars(m);
         }
-        if self.max_learnts == 0.0 {
-            self.max_learnts = (self.db.originals.len() as f64 * self.config.learnts_factor)
-                .max(self.config.min_learnts);
-        }
+        // Like MiniSat, size the learnt clause bound for the current problem at every call.
+        self.max_learnts = (self.db.originals.len() as f64 * self.config.learnts_factor)
+            .max(self.config.min_learnts);
+        self.adjust_interval = 100.0;
+        self.adjust_countdown = 100;
         let res = self.search(assumptions, theory, limits);
         if res == SolveResult::Sat {
             debug_assert_eq!(self.check_invariants(), Ok(()));

@@ -96,7 +96,7 @@ pub struct Solver {
     pub(crate) failed: Vec<Lit>,
     pub(crate) stats: Stats,
     pub(crate) cla_inc: f32,
-    /// Current bound on deletable learnt clauses (0 until the first solve sets it).
+    /// Current bound on deletable learnt clauses (set at the start of every solve).
     pub(crate) max_learnts: f64,
     /// Conflicts until the next growth of `max_learnts`, and the current spacing.
     pub(crate) adjust_countdown: u64,
