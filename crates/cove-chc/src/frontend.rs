@@ -47,7 +47,7 @@ pub fn parse_chc(src: &[u8], store: &mut TermStore) -> Result<ChcSystem, ParseEr
                     marks.push((sys.clauses.len(), sys.preds.len()));
                 }
             }
-            Command::Pop(k) => {
+            Command::Pop(k) if k > 0 => {
                 // The parser has checked that `k` scopes are open.
                 let (c, f) = marks[marks.len() - k as usize];
                 marks.truncate(marks.len() - k as usize);

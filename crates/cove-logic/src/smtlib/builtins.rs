@@ -88,25 +88,27 @@ impl Builtin {
     }
 }
 
-/// True for symbols that are reserved or built in and so cannot be declared.
+/// True for the built-in function symbols and constants, which cannot be declared.
 pub(crate) fn is_builtin_name(s: &str) -> bool {
-    Builtin::from_name(s).is_some()
-        || matches!(
-            s,
-            "true"
-                | "false"
-                | "let"
-                | "forall"
-                | "exists"
-                | "!"
-                | "_"
-                | "as"
-                | "match"
-                | "par"
-                | "NUMERAL"
-                | "DECIMAL"
-                | "STRING"
-        )
+    Builtin::from_name(s).is_some() || matches!(s, "true" | "false")
+}
+
+/// True for the reserved words of SMT-LIB2 (which only a quoted symbol may spell).
+pub(crate) fn is_reserved_word(s: &str) -> bool {
+    matches!(
+        s,
+        "let"
+            | "forall"
+            | "exists"
+            | "!"
+            | "_"
+            | "as"
+            | "match"
+            | "par"
+            | "NUMERAL"
+            | "DECIMAL"
+            | "STRING"
+    )
 }
 
 /// If `s` is a sort of an unsupported theory, the theory's name.

@@ -5,14 +5,15 @@
 //! then global declarations, then built-ins.
 //!
 //! Capture: `let` is elaborated by environment (parallel bindings, evaluated in the outer
-//! scope), so a quantifier under a `let` whose variable occurs in an active binding's image
-//! gets a fresh variable; `define-fun` uses are expanded by capture-avoiding substitution.
+//! scope), so a quantifier under a `let` gets a fresh variable when its own would capture
+//! (a variable that occurs free in an active binding's image);
+//! `define-fun` uses are expanded by capture-avoiding substitution.
 
 use super::builtins::{self, Builtin, unsupported_symbol};
 use super::error::{ErrorKind, ParseError, Pos, err};
 use super::parser::{Global, Parser};
 use super::sexp::{Atom, NodeId};
-use super::vars::mentions_any;
+use super::vars::free_vars;
 use crate::{FuncId, Op, Rational, Sort, TermId, VarId};
 use rustc_hash::FxHashMap;
 
@@ -293,7 +294,7 @@ impl<'a> Parser<'a, '_> {
         }
         let nargs = n - 1;
         let head = if let Some(s) = self.arena.symbol(head) {
-            self.resolve_head(s, hpos, nargs)?
+            self.resolve_head(s, hpos, pos, nargs)?
         } else if let Some(hk) = self.arena.list(head) {
             let h0 = hk.first().and_then(|&k| self.arena.plain_symbol(k));
             let h1 = hk.get(1).and_then(|&k| self.arena.symbol(k));
@@ -357,17 +358,25 @@ impl<'a> Parser<'a, '_> {
         Ok(())
     }
 
-    fn resolve_head(&self, s: &'a str, pos: Pos, nargs: usize) -> Result<Head<'a>, ParseError> {
+    /// Resolves the function symbol `s` (at `pos`) of an application (at `app`): arity
+    /// errors are reported at the application, unknown symbols at the symbol.
+    fn resolve_head(
+        &self,
+        s: &'a str,
+        pos: Pos,
+        app: Pos,
+        nargs: usize,
+    ) -> Result<Head<'a>, ParseError> {
         if self.locals.contains_key(s) {
             return err(
-                pos,
+                app,
                 ErrorKind::Arity,
                 format!("'{s}' is a variable, not a function"),
             );
         }
         let arity_err = |want: usize| {
             err(
-                pos,
+                app,
                 ErrorKind::Arity,
                 format!("'{s}' expects {want} arguments, got {nargs}"),
             )
@@ -391,7 +400,7 @@ impl<'a> Parser<'a, '_> {
             }
             Some(Global::Const(_)) => {
                 return err(
-                    pos,
+                    app,
                     ErrorKind::Arity,
                     format!("'{s}' is a constant, not a function"),
                 );
@@ -402,7 +411,7 @@ impl<'a> Parser<'a, '_> {
             return match b.arity() {
                 Some(k) if k != nargs => arity_err(k),
                 None if nargs < b.min_args() => err(
-                    pos,
+                    app,
                     ErrorKind::Arity,
                     format!(
                         "'{s}' expects at least {} arguments, got {nargs}",
@@ -414,7 +423,7 @@ impl<'a> Parser<'a, '_> {
         }
         if matches!(s, "true" | "false") {
             return err(
-                pos,
+                app,
                 ErrorKind::Arity,
                 format!("'{s}' is a constant, not a function"),
             );
@@ -567,7 +576,7 @@ impl<'a> Parser<'a, '_> {
         let mut vars = Vec::with_capacity(k);
         for &(name, sort) in &decls {
             let mut v = self.user_var(name, sort);
-            if !self.let_terms.is_empty() && mentions_any(self.store, &self.let_terms, &[v]) {
+            if !self.let_terms.is_empty() && free_vars(self.store, &self.let_terms).contains(&v) {
                 v = self.fresh_var(name, sort);
             }
             let t = self.store.mk_var(v);
@@ -625,7 +634,11 @@ impl<'a> Parser<'a, '_> {
                         format!("symbol '{name}' is already declared"),
                     );
                 }
-                if !self.bound_vars.is_empty() && mentions_any(self.store, &[t], &self.bound_vars) {
+                if !self.bound_vars.is_empty()
+                    && free_vars(self.store, &[t])
+                        .iter()
+                        .any(|v| self.bound_vars.contains(v))
+                {
                     return err(
                         vpos,
                         ErrorKind::InvalidCommand,

@@ -8,12 +8,15 @@
 //!   `fresh`, and a user symbol that happens to spell one of them gets a fresh variable
 //!   instead, so user names can never alias invented ones.
 
-use super::builtins::{is_builtin_name, unsupported_sort};
+use super::builtins::{is_builtin_name, is_reserved_word, unsupported_sort};
 use super::command::{Command, Declared, Script};
 use super::error::{ErrorKind, ParseError, Pos, err};
 use super::sexp::{Arena, NodeId, Reader};
 use crate::{FuncId, Sort, TermId, TermStore, VarId};
 use rustc_hash::{FxHashMap, FxHashSet};
+
+/// Most `push` scopes open at once.
+const MAX_SCOPES: usize = 1 << 20;
 
 /// How declarations are read.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -310,7 +313,8 @@ impl<'a, 's> Parser<'a, 's> {
     /// Checks that `name` may be declared as a new global symbol.
     fn check_fresh_name(&self, node: NodeId, name: &str) -> Result<(), ParseError> {
         let pos = self.arena.pos(node);
-        if is_builtin_name(name) {
+        let reserved = is_reserved_word(name) && self.arena.plain_symbol(node).is_some();
+        if is_builtin_name(name) || reserved {
             return err(
                 pos,
                 ErrorKind::Redeclared,
@@ -645,11 +649,15 @@ impl<'a, 's> Parser<'a, 's> {
                     1
                 };
                 if name == "push" {
-                    for _ in 0..k.min(1 << 20) {
-                        self.scopes.push(self.undo.len());
+                    if self.scopes.len() + k as usize > MAX_SCOPES {
+                        return err(
+                            pos,
+                            ErrorKind::Limit,
+                            format!("more than {MAX_SCOPES} open scopes"),
+                        );
                     }
-                    if k > 1 << 20 {
-                        return err(pos, ErrorKind::Limit, "too many scopes");
+                    for _ in 0..k {
+                        self.scopes.push(self.undo.len());
                     }
                     Ok(Command::Push(k))
                 } else {
@@ -660,9 +668,11 @@ impl<'a, 's> Parser<'a, 's> {
                             format!("cannot pop {k} scopes, only {} are open", self.scopes.len()),
                         );
                     }
-                    let mark = self.scopes[self.scopes.len() - k as usize];
-                    self.scopes.truncate(self.scopes.len() - k as usize);
-                    self.undo_to(mark);
+                    if k > 0 {
+                        let mark = self.scopes[self.scopes.len() - k as usize];
+                        self.scopes.truncate(self.scopes.len() - k as usize);
+                        self.undo_to(mark);
+                    }
                     Ok(Command::Pop(k))
                 }
             }

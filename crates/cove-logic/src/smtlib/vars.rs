@@ -44,24 +44,6 @@ pub fn free_vars(store: &TermStore, terms: &[TermId]) -> Vec<VarId> {
     out
 }
 
-/// True when some variable of `vars` occurs in `terms` (free or bound; an over-approximation
-/// of "occurs free" that needs no binder tracking).
-pub fn mentions_any(store: &TermStore, terms: &[TermId], vars: &[VarId]) -> bool {
-    let mut visited = FxHashSet::default();
-    let mut stack: Vec<TermId> = terms.to_vec();
-    while let Some(t) = stack.pop() {
-        if !visited.insert(t) {
-            continue;
-        }
-        match store.op(t) {
-            Op::Var(v) if vars.contains(v) => return true,
-            Op::Forall(vs) | Op::Exists(vs) if vs.iter().any(|v| vars.contains(v)) => return true,
-            _ => stack.extend_from_slice(store.args(t)),
-        }
-    }
-    false
-}
-
 /// `t` with every free occurrence of a variable in `map` replaced by its image. Binders that
 /// would capture a free variable of an image are renamed with [`TermStore::fresh_var`].
 pub fn substitute(store: &mut TermStore, t: TermId, map: &FxHashMap<VarId, TermId>) -> TermId {
