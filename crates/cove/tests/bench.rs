@@ -66,7 +66,7 @@ fn compares_both_sides_and_writes_all_outputs() {
     let o = bench(&[
         m.to_str().unwrap(),
         "--timeout",
-        "0.5",
+        "2",
         "--grace",
         "0.2",
         "--jobs",
@@ -133,7 +133,7 @@ fn compares_both_sides_and_writes_all_outputs() {
     );
     let c_time: f64 = row("t2/c.smt2")[5].parse().unwrap();
     assert!(
-        (0.6..3.0).contains(&c_time),
+        (2.2..6.0).contains(&c_time),
         "killed after timeout+grace, took {c_time}"
     );
 
@@ -147,9 +147,9 @@ fn compares_both_sides_and_writes_all_outputs() {
     assert_eq!(all["cove"]["timeout"], 1);
     assert_eq!(all["cove"]["error"], 1);
     assert_eq!(all["ref"]["wrong"], 2);
-    // PAR-2: 3 unsolved cove runs cost 2 * 0.5 s each, plus the two solve times.
+    // PAR-2: 3 unsolved cove runs cost 2 * 2 s each, plus the two solve times.
     let par2 = all["cove"]["par2"].as_f64().unwrap();
-    assert!((3.0..3.5).contains(&par2), "{par2}");
+    assert!((12.0..16.0).contains(&par2), "{par2}");
     assert_eq!(json["instances"].as_array().unwrap().len(), 5);
     assert_eq!(json["config"]["memory_mb"], 512);
 
