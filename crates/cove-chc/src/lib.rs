@@ -9,6 +9,7 @@ pub mod engines;
 pub mod frontend;
 pub mod print;
 pub mod result;
+pub mod witness;
 pub mod system;
 
 pub use engine::{Control, Engine};

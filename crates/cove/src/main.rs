@@ -1,22 +1,45 @@
 //! `cove`: the command-line front end of the Cove verification engine.
 //!
-//! Exit codes (documented in `--help` and the README):
-//! - 0: the command ran and printed its answer (`sat`, `unsat` or `unknown`; certificate valid),
+//! Exit codes (also in `--help` and the README):
+//! - 0: the command ran and printed its answer (`sat`, `unsat` or `unknown`),
 //! - 1: usage or I/O error,
 //! - 2: bad input (parse error, sort error, non-Horn clause, unsupported theory),
-//! - 3: a certificate failed validation,
+//! - 3: a certificate failed validation (`cove check`: the witness is invalid; `cove solve`:
+//!   an engine produced a certificate that did not check — the answer was downgraded to
+//!   `unknown`),
 //! - 4: internal error.
+//!
+//! `cove sat` follows the SAT competition: 10 = satisfiable, 20 = unsatisfiable, 0 = unknown.
 
 mod bench;
+mod solve;
 
 use clap::{Parser, Subcommand};
+use std::io::Read;
+use std::path::Path;
 use std::process::ExitCode;
 
+/// Exit code: answer printed.
+pub const EXIT_OK: u8 = 0;
+/// Exit code: usage or I/O error.
+pub const EXIT_USAGE: u8 = 1;
 /// Exit code: bad input (parse/sort error, non-Horn, unsupported theory).
 pub const EXIT_BAD_INPUT: u8 = 2;
+/// Exit code: a certificate failed validation.
+pub const EXIT_CERT_FAILED: u8 = 3;
+/// Exit code: internal error.
+pub const EXIT_INTERNAL: u8 = 4;
+
+/// An early exit with a code (the message has been printed already).
+#[derive(Debug)]
+pub struct ExitCodeOf(pub u8);
+
+const EXIT_HELP: &str = "Exit codes: 0 answer printed (sat/unsat/unknown), 1 usage or I/O error, \
+2 bad input (parse/sort error, non-Horn clause, unsupported theory), 3 certificate failed \
+validation, 4 internal error. `cove sat`: 10 SAT, 20 UNSAT, 0 unknown.";
 
 #[derive(Parser)]
-#[command(name = "cove", version, about = "Cove: compositional verification engine")]
+#[command(name = "cove", version, about = "Cove: compositional verification engine", after_help = EXIT_HELP)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -24,20 +47,68 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Decide a CHC system: prints sat (safe), unsat (counterexample) or unknown.
+    Solve(solve::SolveArgs),
+    /// Validate a witness (invariants or a derivation) against a CHC system.
+    Check(solve::CheckArgs),
     /// Run a benchmark manifest (`track<TAB>path<TAB>expected`) side by side with a reference solver.
     Bench(bench::BenchArgs),
+    /// Solve a DIMACS CNF file with Cove's SAT core.
+    Sat(SatArgs),
+}
+
+/// Arguments of `cove sat`.
+#[derive(clap::Args, Debug)]
+struct SatArgs {
+    /// The CNF file.
+    file: std::path::PathBuf,
+    /// Wall-clock limit in seconds (0 = none).
+    #[arg(long, default_value_t = 0.0)]
+    timeout: f64,
+}
+
+/// Reads a file, or standard input for `-`.
+pub fn read_input(path: &Path) -> Result<Vec<u8>, ExitCodeOf> {
+    let mut buf = Vec::new();
+    let r = if path.as_os_str() == "-" {
+        std::io::stdin().read_to_end(&mut buf).map(|_| ())
+    } else {
+        std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut buf)).map(|_| ())
+    };
+    r.map_err(|e| {
+        eprintln!("error: cannot read {}: {e}", path.display());
+        ExitCodeOf(EXIT_USAGE)
+    })?;
+    Ok(buf)
+}
+
+fn run_sat(args: &SatArgs) -> Result<u8, ExitCodeOf> {
+    let limits = cove_sat::Limits {
+        deadline: (args.timeout > 0.0).then(|| std::time::Instant::now() + std::time::Duration::from_secs_f64(args.timeout)),
+        ..Default::default()
+    };
+    let mut out = std::io::stdout().lock();
+    match cove_sat::dimacs::run_dimacs_file(&args.file, &mut out, &limits) {
+        Ok(code) => Ok(code as u8),
+        Err(e) => {
+            eprintln!("{}:{e}", args.file.display());
+            Err(ExitCodeOf(EXIT_BAD_INPUT))
+        }
+    }
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Bench(args) => bench::run(&args),
+        Command::Solve(args) => solve::solve(&args),
+        Command::Check(args) => solve::check(&args),
+        Command::Sat(args) => run_sat(&args),
+        Command::Bench(args) => bench::run(&args).map(|c| c as u8).map_err(|e| {
+            eprintln!("error: {e:#}");
+            ExitCodeOf(EXIT_USAGE)
+        }),
     };
     match result {
-        Ok(code) => ExitCode::from(code as u8),
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            ExitCode::from(1)
-        }
+        Ok(code) | Err(ExitCodeOf(code)) => ExitCode::from(code),
     }
 }

@@ -683,12 +683,13 @@ impl<'a> Run<'a> {
             return None;
         }
         let m = solver.model(store);
-        let val = |v: VarId| m.get(v).cloned().unwrap_or_else(|| Value::default_of(store.var_sort(v)));
+        let val = |store: &TermStore, v: VarId| m.get(v).cloned().unwrap_or_else(|| Value::default_of(store.var_sort(v)));
         let mut premises = Vec::new();
         for (j, pf) in fact.premises.iter().enumerate() {
-            let vals: Vec<Value> = rule.body[j].1.iter().map(|x| val(*x)).collect();
+            let vals: Vec<Value> = rule.body[j].1.iter().map(|x| val(store, *x)).collect();
             premises.push(self.concretize(store, *pf, Some(&vals), d)?);
         }
+        let val = |v: VarId| val(store, v);
         let assignment = clause.vars.iter().map(|v| (*v, val(*v))).collect();
         let head = self.preds[fact.pred].func.map(|p| (p, params.iter().map(|x| val(*x)).collect()));
         d.steps.push(DerivationStep { clause: rule.clause, head, premises, assignment });

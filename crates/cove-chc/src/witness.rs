@@ -1,0 +1,278 @@
+//! Reading and writing witnesses, so that `cove check` can validate answers produced by
+//! Cove or by other solvers.
+//!
+//! - Invariants are SMT-LIB2 `(define-fun P ((x S) …) Bool body)` commands, one per
+//!   predicate, optionally wrapped in `(model …)` or `( … )` as Z3 prints them, optionally
+//!   preceded by the `sat` line.
+//! - A counterexample is a derivation tree, printed nested:
+//!   ```text
+//!   (derivation
+//!     (false (clause 4) (vars (x 3))
+//!       (inv 3 (clause 1) (vars (x 2) (y 3))
+//!         (inv 2 (clause 0) (vars (x 2))))))
+//!   ```
+//!   A node names the derived atom (`false` or a predicate with concrete argument values),
+//!   the index of the clause instance that derives it, the values of that clause's
+//!   variables, and one child node per body atom, in body order.
+
+use crate::result::{Derivation, DerivationStep, Invariants};
+use crate::system::ChcSystem;
+use cove_logic::print::{numeral, symbol, term_to_string};
+use cove_logic::smtlib::{Command, Dialect, Parser};
+use cove_logic::{FuncId, Rational, Sort, TermStore, Value};
+use std::fmt::Write;
+
+/// Prints invariants as `define-fun` commands, sorted by predicate name.
+pub fn print_invariants(store: &TermStore, inv: &Invariants) -> String {
+    let mut out = String::new();
+    for (f, def) in inv.sorted(store) {
+        let decl = store.func(f);
+        let params: Vec<String> = def
+            .params
+            .iter()
+            .map(|v| format!("({} {})", symbol(store.var_name(*v)), store.var_sort(*v)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "(define-fun {} ({}) Bool {})",
+            symbol(&decl.name),
+            params.join(" "),
+            term_to_string(store, def.body)
+        );
+    }
+    out
+}
+
+fn value_text(v: &Value, sort: Sort) -> String {
+    match v {
+        Value::Bool(b) => b.to_string(),
+        Value::Num(n) => numeral(n, sort),
+    }
+}
+
+/// Prints a derivation as a nested tree (shared steps are printed at each use).
+pub fn print_derivation(store: &TermStore, sys: &ChcSystem, d: &Derivation) -> String {
+    let mut out = String::from("(derivation\n");
+    print_node(store, sys, d, d.root, 1, &mut out);
+    out.push_str(")\n");
+    out
+}
+
+fn print_node(store: &TermStore, sys: &ChcSystem, d: &Derivation, s: usize, depth: usize, out: &mut String) {
+    let step = &d.steps[s];
+    let indent = "  ".repeat(depth);
+    let head = match &step.head {
+        None => "false".to_string(),
+        Some((p, vals)) => {
+            let decl = store.func(*p);
+            let mut h = symbol(&decl.name).into_owned();
+            for (v, s) in vals.iter().zip(decl.args.iter()) {
+                h.push(' ');
+                h.push_str(&value_text(v, *s));
+            }
+            h
+        }
+    };
+    let vars: Vec<String> = step
+        .assignment
+        .iter()
+        .map(|(v, val)| format!("({} {})", symbol(store.var_name(*v)), value_text(val, store.var_sort(*v))))
+        .collect();
+    let _ = write!(out, "{indent}({head} (clause {}) (vars {})", step.clause, vars.join(" "));
+    let _ = sys; // clause indices refer to the system's order
+    for &p in &step.premises {
+        out.push('\n');
+        print_node(store, sys, d, p, depth + 1, out);
+    }
+    out.push(')');
+    if depth == 1 {
+        out.push('\n');
+    }
+}
+
+/// Reads invariants (see the module docs) for the predicates of `sys`.
+pub fn parse_invariants(src: &[u8], store: &mut TermStore, sys: &ChcSystem) -> Result<Invariants, String> {
+    let text = std::str::from_utf8(src).map_err(|e| format!("witness is not UTF-8: {e}"))?;
+    let body = strip_wrapper(text);
+    let mut inv = Invariants::default();
+    let mut parser = Parser::new(body.as_bytes(), store, Dialect::Smt).map_err(|e| e.to_string())?;
+    while let Some((cmd, pos)) = parser.next_command().map_err(|e| e.to_string())? {
+        if let Command::DefineFun { name, params, ret, body } = cmd {
+            if ret != Sort::Bool {
+                return Err(format!("{}:{}: definition of '{name}' is not Boolean", pos.line, pos.col));
+            }
+            let store = parser.store_ref();
+            let Some(f) = store.func_by_name(&name).filter(|f| sys.preds.contains(f)) else {
+                return Err(format!("{}:{}: '{name}' is not a predicate of the system", pos.line, pos.col));
+            };
+            inv.define(f, params, body);
+        }
+    }
+    Ok(inv)
+}
+
+/// Drops a leading `sat` line and a `(model …)` / `( … )` wrapper around the definitions.
+fn strip_wrapper(text: &str) -> String {
+    let mut t = text.trim_start();
+    if let Some(rest) = t.strip_prefix("sat") {
+        t = rest.trim_start();
+    }
+    let inner = t.strip_prefix('(').map(|r| r.trim_start());
+    match inner {
+        Some(r) if r.starts_with("model") || r.starts_with('(') => {
+            let r = r.strip_prefix("model").unwrap_or(r);
+            match r.trim_end().strip_suffix(')') {
+                Some(x) => x.to_string(),
+                None => t.to_string(),
+            }
+        }
+        _ => t.to_string(),
+    }
+}
+
+/// A minimal S-expression, for derivation witnesses.
+#[derive(Debug)]
+enum Sx {
+    Atom(String),
+    List(Vec<Sx>),
+}
+
+fn read_sexp(src: &str) -> Result<Sx, String> {
+    let mut stack: Vec<Vec<Sx>> = vec![Vec::new()];
+    let mut chars = src.char_indices().peekable();
+    while let Some((_, c)) = chars.next() {
+        match c {
+            ';' => {
+                for (_, c) in chars.by_ref() {
+                    if c == '\n' {
+                        break;
+                    }
+                }
+            }
+            '(' => stack.push(Vec::new()),
+            ')' => {
+                let l = stack.pop().ok_or("unbalanced ')'")?;
+                stack.last_mut().ok_or("unbalanced ')'")?.push(Sx::List(l));
+            }
+            c if c.is_whitespace() => {}
+            '|' => {
+                let mut s = String::new();
+                for (_, c) in chars.by_ref() {
+                    if c == '|' {
+                        break;
+                    }
+                    s.push(c);
+                }
+                stack.last_mut().unwrap().push(Sx::Atom(s));
+            }
+            c => {
+                let mut s = String::from(c);
+                while let Some(&(_, c)) = chars.peek() {
+                    if c.is_whitespace() || c == '(' || c == ')' {
+                        break;
+                    }
+                    s.push(c);
+                    chars.next();
+                }
+                stack.last_mut().unwrap().push(Sx::Atom(s));
+            }
+        }
+        if stack.is_empty() {
+            return Err("unbalanced ')'".into());
+        }
+    }
+    if stack.len() != 1 {
+        return Err("unbalanced '(' (truncated witness?)".into());
+    }
+    let mut top = stack.pop().unwrap();
+    top.retain(|x| !matches!(x, Sx::Atom(a) if a == "unsat"));
+    match top.len() {
+        1 => Ok(top.pop().unwrap()),
+        _ => Err("expected one (derivation …) form".into()),
+    }
+}
+
+fn parse_value(sx: &Sx) -> Result<Value, String> {
+    match sx {
+        Sx::Atom(a) if a == "true" => Ok(Value::Bool(true)),
+        Sx::Atom(a) if a == "false" => Ok(Value::Bool(false)),
+        Sx::Atom(a) => Rational::parse_decimal(a).map(Value::Num).ok_or_else(|| format!("bad value '{a}'")),
+        Sx::List(l) => match l.as_slice() {
+            [Sx::Atom(op), x] if op == "-" => match parse_value(x)? {
+                Value::Num(n) => Ok(Value::Num(-n)),
+                _ => Err("bad negation".into()),
+            },
+            [Sx::Atom(op), a, b] if op == "/" => match (parse_value(a)?, parse_value(b)?) {
+                (Value::Num(a), Value::Num(b)) if !b.is_zero() => Ok(Value::Num(a / b)),
+                _ => Err("bad fraction".into()),
+            },
+            _ => Err("bad value".into()),
+        },
+    }
+}
+
+/// Reads a derivation (see the module docs) for `sys`.
+pub fn parse_derivation(src: &[u8], store: &TermStore, sys: &ChcSystem) -> Result<Derivation, String> {
+    let text = std::str::from_utf8(src).map_err(|e| format!("witness is not UTF-8: {e}"))?;
+    let sx = read_sexp(text)?;
+    let Sx::List(items) = sx else { return Err("expected (derivation …)".into()) };
+    match items.as_slice() {
+        [Sx::Atom(h), node] if h == "derivation" => {
+            let mut d = Derivation::default();
+            d.root = parse_node(node, store, sys, &mut d)?;
+            Ok(d)
+        }
+        _ => Err("expected (derivation NODE)".into()),
+    }
+}
+
+fn parse_node(sx: &Sx, store: &TermStore, sys: &ChcSystem, d: &mut Derivation) -> Result<usize, String> {
+    let Sx::List(items) = sx else { return Err("expected a derivation node".into()) };
+    let Some(Sx::Atom(name)) = items.first() else { return Err("derivation node without a head".into()) };
+    let mut head_vals = Vec::new();
+    let mut clause = None;
+    let mut vars = Vec::new();
+    let mut children = Vec::new();
+    for it in &items[1..] {
+        match it {
+            Sx::List(l) if matches!(l.first(), Some(Sx::Atom(a)) if a == "clause") => {
+                let [_, Sx::Atom(k)] = l.as_slice() else { return Err("bad (clause K)".into()) };
+                clause = Some(k.parse::<usize>().map_err(|_| format!("bad clause index '{k}'"))?);
+            }
+            Sx::List(l) if matches!(l.first(), Some(Sx::Atom(a)) if a == "vars") => {
+                for pair in &l[1..] {
+                    let Sx::List(p) = pair else { return Err("bad (vars …) entry".into()) };
+                    let [Sx::Atom(n), v] = p.as_slice() else { return Err("bad (vars …) entry".into()) };
+                    vars.push((n.clone(), parse_value(v)?));
+                }
+            }
+            Sx::List(_) if clause.is_none() => head_vals.push(parse_value(it)?),
+            Sx::List(_) => children.push(it),
+            Sx::Atom(_) => head_vals.push(parse_value(it)?),
+        }
+    }
+    let clause = clause.ok_or_else(|| format!("node '{name}' has no (clause K)"))?;
+    let c = sys.clauses.get(clause).ok_or_else(|| format!("clause {clause} does not exist"))?;
+    let head = if name == "false" && head_vals.is_empty() {
+        None
+    } else {
+        let f: FuncId = store.func_by_name(name).ok_or_else(|| format!("unknown predicate '{name}'"))?;
+        Some((f, head_vals))
+    };
+    let mut assignment = Vec::new();
+    for (n, v) in vars {
+        let var = c
+            .vars
+            .iter()
+            .copied()
+            .find(|x| store.var_name(*x) == n)
+            .ok_or_else(|| format!("clause {clause} has no variable '{n}'"))?;
+        assignment.push((var, v));
+    }
+    let mut premises = Vec::new();
+    for ch in children {
+        premises.push(parse_node(ch, store, sys, d)?);
+    }
+    d.steps.push(DerivationStep { clause, head, premises, assignment });
+    Ok(d.steps.len() - 1)
+}
