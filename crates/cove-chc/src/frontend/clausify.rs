@@ -183,7 +183,20 @@ impl Clausifier {
                     format!("the assertion expands into more than {MAX_CLAUSES} clauses"),
                 ));
             }
-            out.push(self.finish(p, pend, &lifted, cmd, origin)?);
+            let clause = self.finish(p, pend, &lifted, cmd, origin)?;
+            if !positive && let Some(h) = &clause.head {
+                // `q -> false` is only the query "is q derivable" when q is a positive
+                // combination of predicates.
+                let t = p.store().mk_app(h.pred, &h.args);
+                let name = p.store_ref().func(h.pred).name.to_string();
+                let at = p.pos_of(t).unwrap_or(cmd);
+                return Err(ParseError::new(
+                    at,
+                    ErrorKind::NonHorn,
+                    format!("not Horn: predicate '{name}' occurs negated in a query"),
+                ));
+            }
+            out.push(clause);
         }
         Ok(())
     }
