@@ -10,3 +10,10 @@
 pub mod lia;
 pub mod mbp;
 pub mod simplex;
+
+mod encode;
+pub mod solver;
+pub mod testing;
+mod theory;
+
+pub use solver::{SmtResult, SmtSolver, SmtStats, UnknownReason, is_sat, is_valid};

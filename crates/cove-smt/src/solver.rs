@@ -1,0 +1,427 @@
+//! The incremental SMT solver for QF_LRA / QF_LIA that the engines use.
+//!
+//! Assertions are simplified (`cove_logic::simplify`), Tseitin-encoded into the SAT solver
+//! ([`crate::encode`]) and decided by CDCL(T) with the simplex theory ([`crate::theory`]).
+//!
+//! # Push/pop
+//! Each `push` opens a frame with a fresh activation literal `a`; an assertion in the frame
+//! is the clause `¬a ∨ root`. `check` assumes every open frame's `a`. `pop` adds the unit
+//! `¬a`, which satisfies (and so retracts) all the frame's clauses; learnt clauses that
+//! depended on the frame mention `¬a` and become satisfied as well. Encodings of subterms
+//! are definitional and are kept, so re-asserting a term after `pop` costs nothing.
+//!
+//! # Trust
+//! Every `Sat` answer comes with a model that is checked (in debug builds; always when
+//! over-approximated terms were involved) by exact evaluation of every active assertion
+//! and assumption. Terms outside linear arithmetic are over-approximated by fresh
+//! variables: `Unsat` stays sound, and `Sat` is only reported if the model evaluates the
+//! original terms to true, else the answer is `Unknown(Unsupported(..))`.
+
+use crate::simplex::TVar;
+use crate::theory::ArithTheory;
+use cove_logic::{
+    Model, Op, Rational, Simplifier, Sort, TermId, TermStore, Value, VarId, free_vars,
+};
+use cove_sat::{LBool, Limits, Lit, SolveResult, Solver};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+/// Why an answer is `unknown`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum UnknownReason {
+    /// The deadline of the limits passed.
+    Timeout,
+    /// The interrupt flag of the limits was set.
+    Interrupted,
+    /// Another resource limit (conflicts) was reached.
+    ResourceOut,
+    /// The query is outside the supported fragment (the string says what).
+    Unsupported(String),
+    /// The procedure gave up for a reason of its own (the string says what).
+    Incomplete(String),
+}
+
+/// Answer of a satisfiability check.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SmtResult {
+    /// Satisfiable; a model is available.
+    Sat,
+    /// Unsatisfiable; after `check_assuming` an unsat core is available.
+    Unsat,
+    /// No answer.
+    Unknown(UnknownReason),
+}
+
+/// Counters over the lifetime of a solver.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct SmtStats {
+    /// Calls to `check`/`check_assuming`.
+    pub checks: u64,
+    /// `Sat` answers.
+    pub sat: u64,
+    /// `Unsat` answers.
+    pub unsat: u64,
+    /// `Unknown` answers.
+    pub unknown: u64,
+    /// SAT conflicts (Boolean and theory).
+    pub conflicts: u64,
+    /// SAT decisions.
+    pub decisions: u64,
+    /// Conflicts found by the arithmetic theory.
+    pub theory_conflicts: u64,
+    /// Atoms propagated by the arithmetic theory.
+    pub theory_propagations: u64,
+    /// Branch-and-bound splits.
+    pub branches: u64,
+    /// Simplex pivots.
+    pub pivots: u64,
+    /// Theory atoms created.
+    pub atoms: u64,
+    /// Wall time spent in checks.
+    pub time: Duration,
+}
+
+/// Memo tables of the encoding (all keyed by simplified terms).
+#[derive(Default)]
+pub(crate) struct EncState {
+    pub lits: FxHashMap<TermId, Lit>,
+    pub tvars: FxHashMap<TermId, TVar>,
+    pub to_int: FxHashMap<TermId, TVar>,
+    pub div_mod: FxHashMap<(TermId, Rational), (TVar, TVar)>,
+    /// Whether a simplified term contains something over-approximated, and what.
+    pub unsupported: FxHashMap<TermId, Option<String>>,
+}
+
+/// One assertion: the original term, its simplified form, and what (if anything) in it
+/// had to be over-approximated.
+#[derive(Clone)]
+struct Assertion {
+    orig: TermId,
+    unsupported: Option<String>,
+}
+
+struct Frame {
+    act: Option<Lit>,
+    assertions: Vec<Assertion>,
+}
+
+/// Incremental CDCL(T) solver for linear arithmetic with full Boolean structure.
+pub struct SmtSolver {
+    pub(crate) sat: Solver,
+    pub(crate) th: ArithTheory,
+    pub(crate) enc: EncState,
+    pub(crate) true_lit: Lit,
+    simp: Simplifier,
+    limits: Limits,
+    frames: Vec<Frame>,
+    assumptions: Vec<(Assertion, Lit)>,
+    core: Vec<TermId>,
+    model: Option<Model>,
+    stats: SmtStats,
+}
+
+impl Default for SmtSolver {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl SmtSolver {
+    /// An empty solver (no limits).
+    pub fn new() -> SmtSolver {
+        let mut sat = Solver::new();
+        let t = Lit::new(sat.new_var(), false);
+        sat.add_clause(&[t]);
+        SmtSolver {
+            sat,
+            th: ArithTheory::new(),
+            enc: EncState::default(),
+            true_lit: t,
+            simp: Simplifier::new(),
+            limits: Limits::default(),
+            frames: vec![Frame {
+                act: None,
+                assertions: Vec::new(),
+            }],
+            assumptions: Vec::new(),
+            core: Vec::new(),
+            model: None,
+            stats: SmtStats::default(),
+        }
+    }
+
+    /// Limits for every following check (deadline, conflicts, interrupt flag).
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
+    /// Number of open `push` frames.
+    pub fn num_frames(&self) -> usize {
+        self.frames.len() - 1
+    }
+
+    /// Asserts the Bool term `t` in the current frame.
+    pub fn assert(&mut self, store: &mut TermStore, t: TermId) {
+        debug_assert_eq!(store.sort(t), Sort::Bool);
+        let (a, l) = self.prepare(store, t);
+        match self.frames.last().expect("base frame").act {
+            Some(act) => self.sat.add_clause(&[!act, l]),
+            None => self.sat.add_clause(&[l]),
+        };
+        self.frames
+            .last_mut()
+            .expect("base frame")
+            .assertions
+            .push(a);
+    }
+
+    /// Opens a frame.
+    pub fn push(&mut self) {
+        let act = self.fresh_lit();
+        self.frames.push(Frame {
+            act: Some(act),
+            assertions: Vec::new(),
+        });
+    }
+
+    /// Closes `n` frames (at most all open ones), retracting their assertions.
+    pub fn pop(&mut self, n: usize) {
+        for _ in 0..n.min(self.num_frames()) {
+            let f = self.frames.pop().expect("open frame");
+            if let Some(act) = f.act {
+                self.sat.add_clause(&[!act]);
+            }
+        }
+    }
+
+    /// Checks the active assertions.
+    pub fn check(&mut self, store: &mut TermStore) -> SmtResult {
+        self.check_assuming(store, &[])
+    }
+
+    /// Checks the active assertions together with the Bool terms `assumptions`.
+    pub fn check_assuming(&mut self, store: &mut TermStore, assumptions: &[TermId]) -> SmtResult {
+        let start = Instant::now();
+        self.model = None;
+        self.core.clear();
+        self.assumptions.clear();
+        for &t in assumptions {
+            debug_assert_eq!(store.sort(t), Sort::Bool);
+            let (a, l) = self.prepare(store, t);
+            self.assumptions.push((a, l));
+        }
+        let mut lits: Vec<Lit> = self.frames.iter().filter_map(|f| f.act).collect();
+        lits.extend(self.assumptions.iter().map(|(_, l)| *l));
+        self.th.model = None;
+        let (c0, d0, p0) = {
+            let s = self.sat.stats();
+            (s.conflicts, s.decisions, self.th.sx.stats().pivots)
+        };
+        let res = self.sat.solve_limited(&lits, &mut self.th, &self.limits);
+        let res = match res {
+            SolveResult::Sat => self.on_sat(store),
+            SolveResult::Unsat => {
+                let failed: FxHashSet<Lit> =
+                    self.sat.failed_assumptions().iter().copied().collect();
+                self.core = self
+                    .assumptions
+                    .iter()
+                    .filter(|(_, l)| failed.contains(l))
+                    .map(|(a, _)| a.orig)
+                    .collect();
+                SmtResult::Unsat
+            }
+            SolveResult::Unknown => SmtResult::Unknown(self.unknown_reason()),
+        };
+        let s = self.sat.stats();
+        let st = &mut self.stats;
+        st.checks += 1;
+        st.conflicts += s.conflicts - c0;
+        st.decisions += s.decisions - d0;
+        st.pivots += self.th.sx.stats().pivots - p0;
+        st.theory_conflicts = self.th.stats.conflicts;
+        st.theory_propagations = self.th.stats.propagations;
+        st.branches = self.th.stats.branches;
+        st.atoms = self.th.atoms.len() as u64;
+        match res {
+            SmtResult::Sat => st.sat += 1,
+            SmtResult::Unsat => st.unsat += 1,
+            SmtResult::Unknown(_) => st.unknown += 1,
+        }
+        st.time += start.elapsed();
+        res
+    }
+
+    /// After `Unsat` from `check_assuming`: assumptions that are unsatisfiable together with
+    /// the assertions (a subset of the last assumptions; empty if the assertions alone are).
+    pub fn unsat_core(&self) -> Vec<TermId> {
+        self.core.clone()
+    }
+
+    /// After `Sat`: values (exact, integral for Int) of every variable of the active
+    /// assertions and the last assumptions; other variables evaluate to defaults.
+    pub fn model(&self, _store: &TermStore) -> Model {
+        self.model.clone().unwrap_or_default()
+    }
+
+    /// After `Sat`: the value of any term without quantifiers or uninterpreted functions.
+    pub fn value(&self, store: &TermStore, t: TermId) -> Option<Value> {
+        self.model.as_ref()?.eval(store, t).ok()
+    }
+
+    /// Counters.
+    pub fn stats(&self) -> &SmtStats {
+        &self.stats
+    }
+
+    /// Simplifies and encodes `t`; returns its assertion record and literal.
+    fn prepare(&mut self, store: &mut TermStore, t: TermId) -> (Assertion, Lit) {
+        let s = self.simp.run(store, t);
+        let unsupported = self.unsupported(store, s);
+        let l = self.lit_of(store, s);
+        (
+            Assertion {
+                orig: t,
+                unsupported,
+            },
+            l,
+        )
+    }
+
+    fn unknown_reason(&self) -> UnknownReason {
+        if self
+            .limits
+            .interrupt
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+        {
+            UnknownReason::Interrupted
+        } else if self.limits.deadline.is_some_and(|d| Instant::now() >= d) {
+            UnknownReason::Timeout
+        } else if self.limits.conflicts.is_some() {
+            UnknownReason::ResourceOut
+        } else {
+            UnknownReason::Incomplete("the search gave up".into())
+        }
+    }
+
+    fn active(&self) -> impl Iterator<Item = &Assertion> {
+        self.frames
+            .iter()
+            .flat_map(|f| f.assertions.iter())
+            .chain(self.assumptions.iter().map(|(a, _)| a))
+    }
+
+    fn on_sat(&mut self, store: &mut TermStore) -> SmtResult {
+        let model = self.build_model(store);
+        let unsupported = self.active().find_map(|a| a.unsupported.clone());
+        let verify = unsupported.is_some() || cfg!(debug_assertions);
+        if verify {
+            for a in self.active() {
+                let ok = matches!(model.eval(store, a.orig), Ok(Value::Bool(true)));
+                if !ok {
+                    if let Some(why) = &a.unsupported {
+                        return SmtResult::Unknown(UnknownReason::Unsupported(why.clone()));
+                    }
+                    if unsupported.is_none() {
+                        panic!("cove-smt: model does not satisfy an assertion (internal error)");
+                    }
+                    return SmtResult::Unknown(UnknownReason::Unsupported(
+                        unsupported.unwrap_or_default(),
+                    ));
+                }
+            }
+        }
+        self.model = Some(model);
+        SmtResult::Sat
+    }
+
+    fn build_model(&self, store: &mut TermStore) -> Model {
+        let mut vars: Vec<VarId> = Vec::new();
+        let mut seen = FxHashSet::default();
+        let roots: Vec<TermId> = self.active().map(|a| a.orig).collect();
+        for t in roots {
+            for v in free_vars(store, t) {
+                if seen.insert(v) {
+                    vars.push(v);
+                }
+            }
+        }
+        let values = self.th.model.as_deref();
+        let mut m = Model::new();
+        m.complete = true;
+        for v in vars {
+            let sort = store.var_sort(v);
+            let t = store.mk_var(v);
+            let val = match sort {
+                Sort::Bool => {
+                    let b = self
+                        .enc
+                        .lits
+                        .get(&t)
+                        .is_some_and(|&l| self.sat.value(l) == LBool::True);
+                    Value::Bool(b)
+                }
+                _ => {
+                    let x = match (self.enc.tvars.get(&t), values) {
+                        (Some(tv), Some(vals)) => vals[tv.idx()].clone(),
+                        _ => Rational::ZERO,
+                    };
+                    debug_assert!(
+                        sort == Sort::Real || x.is_integer(),
+                        "integer variable with a fractional value"
+                    );
+                    Value::Num(x)
+                }
+            };
+            m.set(v, val);
+        }
+        m
+    }
+
+    /// Whether the simplified term `t` contains something the encoding over-approximates.
+    fn unsupported(&mut self, store: &TermStore, t: TermId) -> Option<String> {
+        if let Some(r) = self.enc.unsupported.get(&t) {
+            return r.clone();
+        }
+        let args = store.args(t);
+        let own = match store.op(t) {
+            Op::App(f) => Some(format!("uninterpreted function '{}'", store.func(*f).name)),
+            Op::Forall(_) | Op::Exists(_) => Some("quantifiers".to_string()),
+            Op::Mul if args.iter().filter(|&&a| store.as_num(a).is_none()).count() >= 2 => {
+                Some("nonlinear arithmetic".to_string())
+            }
+            Op::Div | Op::IntDiv | Op::Mod => match store.as_num(args[1]) {
+                Some(k) if !k.is_zero() => None,
+                Some(_) => Some("division by zero".to_string()),
+                None => Some("nonlinear arithmetic".to_string()),
+            },
+            _ => None,
+        };
+        let r = match own {
+            Some(r) => Some(r),
+            None => {
+                let args = args.to_vec();
+                args.into_iter().find_map(|a| self.unsupported(store, a))
+            }
+        };
+        self.enc.unsupported.insert(t, r.clone());
+        r
+    }
+}
+
+/// Satisfiability of one Bool term with a fresh solver.
+pub fn is_sat(store: &mut TermStore, t: TermId) -> SmtResult {
+    let mut s = SmtSolver::new();
+    s.assert(store, t);
+    s.check(store)
+}
+
+/// Validity of one Bool term, answered as the satisfiability of its negation: `Unsat`
+/// means `t` is valid, `Sat` that it has a counter-model.
+pub fn is_valid(store: &mut TermStore, t: TermId) -> SmtResult {
+    let n = store.mk_not(t);
+    is_sat(store, n)
+}

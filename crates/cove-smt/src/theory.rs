@@ -1,0 +1,590 @@
+//! The arithmetic theory plugged into the CDCL search (`cove_sat::Theory`).
+//!
+//! Every theory atom is a Boolean variable standing for one bound on one simplex variable:
+//! the positive literal asserts `x ≤ b` (or `x ≥ b`), the negative one the complementary
+//! bound (`x > b` is `x ≥ b + δ` in Q_δ). The bound's tag is the index of the literal that
+//! asserted it, so simplex conflicts and implied-bound explanations translate back to
+//! clauses directly.
+//!
+//! # Invariants
+//! * `trail` holds every atom literal received from (or propagated to) the SAT solver that
+//!   is still assigned, in order; `trail_lim` marks decision levels, in lockstep with the
+//!   simplex's own levels.
+//! * The prefix `trail[..qhead]` has been asserted in the simplex, each entry at a simplex
+//!   level not above the entry's current level (entries asserted at a level that was later
+//!   popped while the literal survived are re-asserted: `qhead` is moved back on pop).
+//! * A literal is only ever propagated while its atom is unassigned here, which (by the
+//!   solver's protocol: every trail literal is sent before the theory is asked) means it is
+//!   unassigned in the SAT solver too.
+
+use crate::lia::{IntChecker, IntStep};
+use crate::simplex::{BoundKind, BoundTag, Conflict, DeltaRational, FarkasTerm, Simplex, TVar};
+use cove_logic::Rational;
+use cove_sat::{Lit, Theory, TheoryOut, Var};
+use rustc_hash::FxHashMap;
+
+const NONE: u32 = u32::MAX;
+
+/// One theory atom: `var kind bound` when its Boolean variable is true.
+#[derive(Clone, Debug)]
+pub(crate) struct Atom {
+    pub var: TVar,
+    pub kind: BoundKind,
+    pub bound: DeltaRational,
+    pub bvar: Var,
+}
+
+/// Counters of the theory side.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct TheoryStats {
+    pub conflicts: u64,
+    pub propagations: u64,
+    pub branches: u64,
+    pub cuts: u64,
+    pub cubes: u64,
+    pub final_checks: u64,
+}
+
+/// The simplex plus the atom bookkeeping that connects it to the SAT solver.
+pub(crate) struct ArithTheory {
+    pub sx: Simplex,
+    pub atoms: Vec<Atom>,
+    /// SAT variable index -> atom index (or `NONE`).
+    atom_of_var: Vec<u32>,
+    /// Simplex variable -> atoms on it.
+    var_atoms: Vec<Vec<u32>>,
+    /// Canonical upper-bound atoms: (var, bound) -> positive literal.
+    upper_key: FxHashMap<(TVar, DeltaRational), Lit>,
+    /// Per atom: 0 unassigned, 1 positive literal true, -1 negative literal true.
+    val: Vec<i8>,
+    trail: Vec<Lit>,
+    /// Simplex level at which `trail[i]` was asserted (meaningful below `qhead`).
+    asserted_at: Vec<u32>,
+    trail_lim: Vec<usize>,
+    qhead: usize,
+    /// Integer problem variables (branch-and-bound candidates).
+    pub int_vars: Vec<TVar>,
+    /// Concrete values of all simplex variables at the last accepted final check.
+    pub model: Option<Vec<Rational>>,
+    pub stats: TheoryStats,
+    int: IntChecker,
+    /// Cube tests still allowed (each failure costs one).
+    cube_budget: u32,
+}
+
+impl ArithTheory {
+    pub fn new() -> ArithTheory {
+        ArithTheory {
+            sx: Simplex::new(),
+            atoms: Vec::new(),
+            atom_of_var: Vec::new(),
+            var_atoms: Vec::new(),
+            upper_key: FxHashMap::default(),
+            val: Vec::new(),
+            trail: Vec::new(),
+            asserted_at: Vec::new(),
+            trail_lim: Vec::new(),
+            qhead: 0,
+            int_vars: Vec::new(),
+            model: None,
+            stats: TheoryStats::default(),
+            int: IntChecker::default(),
+            cube_budget: 64,
+        }
+    }
+
+    /// A new simplex problem variable.
+    pub fn add_var(&mut self, is_int: bool) -> TVar {
+        let v = self.sx.add_var(is_int);
+        if is_int {
+            self.int_vars.push(v);
+        }
+        v
+    }
+
+    fn ensure_var_atoms(&mut self, v: TVar) {
+        if self.var_atoms.len() <= v.idx() {
+            self.var_atoms.resize(v.idx() + 1, Vec::new());
+        }
+    }
+
+    /// Registers atom `var kind bound` for the SAT variable `bvar`.
+    pub fn register(&mut self, var: TVar, kind: BoundKind, bound: DeltaRational, bvar: Var) {
+        let a = self.atoms.len() as u32;
+        if self.atom_of_var.len() <= bvar.index() {
+            self.atom_of_var.resize(bvar.index() + 1, NONE);
+        }
+        self.atom_of_var[bvar.index()] = a;
+        self.ensure_var_atoms(var);
+        self.var_atoms[var.idx()].push(a);
+        self.atoms.push(Atom {
+            var,
+            kind,
+            bound,
+            bvar,
+        });
+        self.val.push(0);
+    }
+
+    /// The literal of the canonical atom `var kind bound`, if it exists already; otherwise
+    /// the canonical (upper) bound under which the caller must create it, and the polarity.
+    pub fn lookup(
+        &self,
+        var: TVar,
+        kind: BoundKind,
+        bound: DeltaRational,
+    ) -> Result<Lit, (DeltaRational, bool)> {
+        let (ub, negated) = canonical_upper(&self.sx, var, kind, bound);
+        match self.upper_key.get(&(var, ub.clone())) {
+            Some(&l) => Ok(if negated { !l } else { l }),
+            None => Err((ub, negated)),
+        }
+    }
+
+    /// Registers a canonical upper atom created after a failed [`ArithTheory::lookup`].
+    pub fn register_upper(&mut self, var: TVar, ub: DeltaRational, bvar: Var) {
+        self.upper_key
+            .insert((var, ub.clone()), Lit::new(bvar, false));
+        self.register(var, BoundKind::Upper, ub, bvar);
+    }
+
+    /// The literal of the atom `var kind bound`, created (with a variable from `fresh`) if
+    /// it does not exist yet.
+    pub fn bound_atom(
+        &mut self,
+        var: TVar,
+        kind: BoundKind,
+        bound: DeltaRational,
+        fresh: &mut dyn FnMut() -> Var,
+    ) -> Lit {
+        match self.lookup(var, kind, bound) {
+            Ok(l) => l,
+            Err((ub, negated)) => {
+                let bv = fresh();
+                self.register_upper(var, ub, bv);
+                Lit::new(bv, negated)
+            }
+        }
+    }
+
+    /// The literal of `Σ lin ⋈ rhs` (`upper`: `≤`, else `≥`; `strict` for `<`/`>`), or
+    /// `Err(holds)` when the form is identically zero.
+    pub fn form_atom(
+        &mut self,
+        lin: &[(TVar, Rational)],
+        upper: bool,
+        rhs: &Rational,
+        strict: bool,
+        fresh: &mut dyn FnMut() -> Var,
+    ) -> Result<Lit, bool> {
+        let Some(row) = self.sx.add_row(lin) else {
+            let s = -rhs.signum();
+            // 0 ≤ rhs, 0 < rhs, 0 ≥ rhs, 0 > rhs.
+            return Err(match (upper, strict) {
+                (true, false) => s <= 0,
+                (true, true) => s < 0,
+                (false, false) => s >= 0,
+                (false, true) => s > 0,
+            });
+        };
+        let val = &row.factor * rhs;
+        let up = upper == row.factor.is_positive();
+        let (kind, bound) = match (up, strict) {
+            (true, false) => (BoundKind::Upper, DeltaRational::from_rational(val)),
+            (true, true) => (BoundKind::Upper, DeltaRational::below(val)),
+            (false, false) => (BoundKind::Lower, DeltaRational::from_rational(val)),
+            (false, true) => (BoundKind::Lower, DeltaRational::above(val)),
+        };
+        Ok(self.bound_atom(row.var, kind, bound, fresh))
+    }
+
+    fn atom_of(&self, l: Lit) -> Option<usize> {
+        match self.atom_of_var.get(l.var().index()) {
+            Some(&a) if a != NONE => Some(a as usize),
+            _ => None,
+        }
+    }
+
+    /// The bound a literal of atom `a` asserts.
+    fn lit_bound(&self, a: usize, positive: bool) -> (BoundKind, DeltaRational) {
+        let at = &self.atoms[a];
+        if positive {
+            (at.kind, at.bound.clone())
+        } else {
+            complement(at.kind, &at.bound)
+        }
+    }
+
+    /// Records that `l` (a literal of atom `a`) is true at the current level.
+    fn record(&mut self, a: usize, l: Lit) {
+        self.val[a] = if l.is_neg() { -1 } else { 1 };
+        self.trail.push(l);
+        self.asserted_at.push(0);
+    }
+
+    /// Asserts the recorded but not yet asserted literals; stops at the first conflict.
+    fn assert_pending(&mut self) -> Result<(), Conflict> {
+        let level = self.trail_lim.len() as u32;
+        while self.qhead < self.trail.len() {
+            let l = self.trail[self.qhead];
+            let a = self.atom_of(l).expect("trail holds atoms");
+            let (kind, b) = self.lit_bound(a, !l.is_neg());
+            let var = self.atoms[a].var;
+            self.sx
+                .assert_bound(var, kind, b, BoundTag(l.index() as u32))?;
+            self.asserted_at[self.qhead] = level;
+            self.qhead += 1;
+        }
+        Ok(())
+    }
+
+    /// Propagates atoms on `var` implied by `var kind value`; `reason` are literals (true
+    /// now) that imply the bound.
+    fn propagate_bound(
+        &mut self,
+        var: TVar,
+        kind: BoundKind,
+        value: &DeltaRational,
+        reason: &[Lit],
+        out: &mut TheoryOut,
+    ) {
+        let Some(list) = self.var_atoms.get(var.idx()) else {
+            return;
+        };
+        if list.is_empty() {
+            return;
+        }
+        let value = round_bound(&self.sx, var, kind, value.clone());
+        let list = list.clone();
+        for a in list {
+            let a = a as usize;
+            if self.val[a] != 0 {
+                continue;
+            }
+            for positive in [true, false] {
+                let (k, b) = self.lit_bound(a, positive);
+                if k != kind {
+                    continue;
+                }
+                let b = round_bound(&self.sx, var, k, b);
+                let implied = match kind {
+                    BoundKind::Upper => value <= b,
+                    BoundKind::Lower => value >= b,
+                };
+                if implied {
+                    let lit = Lit::new(self.atoms[a].bvar, !positive);
+                    let mut clause = Vec::with_capacity(reason.len() + 1);
+                    clause.push(lit);
+                    clause.extend(reason.iter().map(|&r| !r));
+                    out.propagate(lit, clause);
+                    self.record(a, lit);
+                    self.stats.propagations += 1;
+                    break;
+                }
+            }
+        }
+    }
+
+    fn conflict_clause(c: &Conflict) -> Vec<Lit> {
+        c.tags()
+            .into_iter()
+            .map(|t| !Lit::from_index(t.0 as usize))
+            .collect()
+    }
+
+    fn reason_lits(terms: &[FarkasTerm]) -> Vec<Lit> {
+        let mut v: Vec<Lit> = terms
+            .iter()
+            .map(|t| Lit::from_index(t.tag.0 as usize))
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    fn report(&mut self, c: Conflict, out: &mut TheoryOut) {
+        debug_assert!(
+            c.verify(&self.sx),
+            "simplex conflict certificate must verify"
+        );
+        self.stats.conflicts += 1;
+        out.conflict(Self::conflict_clause(&c));
+    }
+
+    /// Asserts pending bounds, checks feasibility, and propagates implied atoms.
+    fn run(&mut self, out: &mut TheoryOut) -> bool {
+        let start = self.qhead;
+        if let Err(c) = self.assert_pending() {
+            self.report(c, out);
+            return false;
+        }
+        // Atoms implied directly by the newly asserted bounds.
+        for i in start..self.qhead {
+            let l = self.trail[i];
+            let a = self.atom_of(l).expect("atom");
+            let (kind, b) = self.lit_bound(a, !l.is_neg());
+            let var = self.atoms[a].var;
+            self.propagate_bound(var, kind, &b, &[l], out);
+        }
+        if let Err(c) = self.sx.check() {
+            self.report(c, out);
+            return false;
+        }
+        // Atoms implied through tableau rows.
+        for ib in self.sx.implied_bounds() {
+            if self
+                .var_atoms
+                .get(ib.var.idx())
+                .is_none_or(|l| l.is_empty())
+            {
+                continue;
+            }
+            let reason = Self::reason_lits(&ib.reason);
+            self.propagate_bound(ib.var, ib.kind, &ib.bound, &reason, out);
+        }
+        true
+    }
+
+    /// Plain branching when the integer step produced nothing usable.
+    fn final_check_branch_fallback(&mut self, out: &mut TheoryOut) {
+        if let Some(var) = self.fractional_var() {
+            let floor = self.sx.value(var).floor();
+            self.branch(var, floor, out);
+        }
+    }
+
+    /// The split `var <= floor ∨ var >= floor + 1` over two fresh atoms. The side towards
+    /// zero is created second, so that the solver's default (negative) phase on the first
+    /// fresh variable selects it: drifting away from the origin is what makes branch and
+    /// bound diverge on unbounded problems.
+    fn branch(&mut self, var: TVar, floor: Rational, out: &mut TheoryOut) {
+        self.stats.branches += 1;
+        let up = DeltaRational::from_rational(&floor + &Rational::ONE);
+        let down = DeltaRational::from_rational(floor.clone());
+        let prefer_down =
+            floor.is_positive() || (floor.is_zero() && !self.sx.value(var).real.is_negative());
+        let (first, second) = if prefer_down {
+            ((BoundKind::Lower, up), (BoundKind::Upper, down))
+        } else {
+            ((BoundKind::Upper, down), (BoundKind::Lower, up))
+        };
+        let p = out.new_var();
+        let q = out.new_var();
+        self.register(var, first.0, first.1, p);
+        self.register(var, second.0, second.1, q);
+        out.lemma(vec![Lit::new(p, false), Lit::new(q, false)]);
+        out.lemma(vec![Lit::new(p, true), Lit::new(q, true)]);
+    }
+
+    /// The cube test (Bromberger and Weidenbach): shrink every row bound by half the sum of
+    /// the absolute integer coefficients of its definition; if the shrunken problem is
+    /// feasible, rounding every integer variable to the nearest integer moves each row by
+    /// at most that much, so the rounded point satisfies all the original bounds. Returns
+    /// the concrete values of all simplex variables at that point.
+    fn try_cube(&mut self) -> Option<Vec<Rational>> {
+        let n = self.sx.num_vars();
+        let half = Rational::new(1, 2);
+        self.sx.push();
+        let mut ok = true;
+        for v in 0..n {
+            let x = TVar(v as u32);
+            let Some(def) = self.sx.definition(x) else {
+                continue;
+            };
+            let mut w = Rational::ZERO;
+            for (y, a) in def {
+                if self.sx.is_int(*y) {
+                    w += &a.abs();
+                }
+            }
+            if w.is_zero() {
+                continue;
+            }
+            let w = DeltaRational::from_rational(&w * &half);
+            let lo = self.sx.lower_bound(x).map(|(b, t)| (b.add(&w), t));
+            let up = self.sx.upper_bound(x).map(|(b, t)| (b.sub(&w), t));
+            if let Some((b, t)) = lo {
+                ok &= self.sx.assert_lower(x, b, t).is_ok();
+            }
+            if let Some((b, t)) = up {
+                ok &= ok && self.sx.assert_upper(x, b, t).is_ok();
+            }
+            if !ok {
+                break;
+            }
+        }
+        let mut result = None;
+        if ok && self.sx.check().is_ok() {
+            let d = self.sx.concrete_delta();
+            let mut vals: Vec<Rational> = (0..n)
+                .map(|v| self.sx.concrete_value(TVar(v as u32), &d))
+                .collect();
+            for v in 0..n {
+                let x = TVar(v as u32);
+                if self.sx.is_int(x) && self.sx.definition(x).is_none() {
+                    vals[v] = (&vals[v] + &half).floor();
+                }
+            }
+            for v in 0..n {
+                if let Some(def) = self.sx.definition(TVar(v as u32)) {
+                    let mut s = Rational::ZERO;
+                    for (y, a) in def {
+                        s += &(a * &vals[y.idx()]);
+                    }
+                    vals[v] = s;
+                }
+            }
+            result = Some(vals);
+        }
+        self.sx.pop(1);
+        result
+    }
+
+    /// An integer problem variable with a non-integral value, if any.
+    fn fractional_var(&self) -> Option<TVar> {
+        self.int_vars
+            .iter()
+            .copied()
+            .find(|&v| !self.sx.value(v).is_integer())
+    }
+}
+
+impl Theory for ArithTheory {
+    fn push(&mut self) {
+        self.trail_lim.push(self.trail.len());
+        self.sx.push();
+    }
+
+    fn pop(&mut self, n: usize) {
+        let n = n.min(self.trail_lim.len());
+        if n == 0 {
+            return;
+        }
+        let new_level = self.trail_lim.len() - n;
+        let keep = self.trail_lim[new_level];
+        self.trail_lim.truncate(new_level);
+        self.sx.pop(n);
+        while self.trail.len() > keep {
+            let l = self.trail.pop().expect("trail");
+            self.asserted_at.pop();
+            let a = self.atom_of(l).expect("atom");
+            self.val[a] = 0;
+        }
+        self.qhead = self.qhead.min(keep);
+        // Survivors asserted at a popped simplex level lost their bound: re-assert them.
+        while self.qhead > 0 && self.asserted_at[self.qhead - 1] as usize > new_level {
+            self.qhead -= 1;
+        }
+    }
+
+    fn propagate(&mut self, new_lits: &[Lit], out: &mut TheoryOut) {
+        for &l in new_lits {
+            let Some(a) = self.atom_of(l) else { continue };
+            match self.val[a] {
+                0 => self.record(a, l),
+                v => debug_assert_eq!(v == -1, l.is_neg(), "atom assigned both ways"),
+            }
+        }
+        self.run(out);
+    }
+
+    fn final_check(&mut self, out: &mut TheoryOut) {
+        self.stats.final_checks += 1;
+        if !self.run(out) || !out.is_empty() {
+            return;
+        }
+        if self.fractional_var().is_some() && self.cube_budget > 0 {
+            if let Some(vals) = self.try_cube() {
+                self.stats.cubes += 1;
+                self.model = Some(vals);
+                return;
+            }
+            self.cube_budget -= 1;
+            // The failed attempt left the relaxation unchecked: restore feasibility.
+            if let Err(c) = self.sx.check() {
+                self.report(c, out);
+                return;
+            }
+        }
+        match self.int.step(&self.sx) {
+            IntStep::Feasible => {
+                debug_assert!(self.fractional_var().is_none());
+                self.model = Some(self.sx.concrete_model());
+            }
+            IntStep::Branch { var, floor, .. } => {
+                // x <= floor(v)  or  x >= floor(v) + 1, as two fresh atoms.
+                self.branch(var, floor, out);
+            }
+            IntStep::Cut(cut) => {
+                // deps -> lin >= bound
+                self.stats.cuts += 1;
+                let mut clause: Vec<Lit> = cut
+                    .deps
+                    .iter()
+                    .map(|t| !Lit::from_index(t.0 as usize))
+                    .collect();
+                match self.form_atom(&cut.lin, false, &cut.bound, false, &mut || out.new_var()) {
+                    Ok(l) => clause.push(l),
+                    Err(true) => return self.final_check_branch_fallback(out),
+                    Err(false) => {}
+                }
+                clause.sort_unstable();
+                clause.dedup();
+                out.lemma(clause);
+            }
+            IntStep::Conflict(tags) => {
+                self.stats.conflicts += 1;
+                let mut clause: Vec<Lit> = tags
+                    .iter()
+                    .map(|t| !Lit::from_index(t.0 as usize))
+                    .collect();
+                clause.sort_unstable();
+                clause.dedup();
+                out.conflict(clause);
+            }
+        }
+    }
+}
+
+/// The complementary bound: `not (x <= b)` is `x >= b + δ`, `not (x >= b)` is `x <= b - δ`.
+pub(crate) fn complement(kind: BoundKind, b: &DeltaRational) -> (BoundKind, DeltaRational) {
+    match kind {
+        BoundKind::Upper => (
+            BoundKind::Lower,
+            DeltaRational::new(b.real.clone(), &b.delta + &Rational::ONE),
+        ),
+        BoundKind::Lower => (
+            BoundKind::Upper,
+            DeltaRational::new(b.real.clone(), &b.delta - &Rational::ONE),
+        ),
+    }
+}
+
+/// Bounds on integer variables rounded to integers (as the simplex does on assertion).
+fn round_bound(sx: &Simplex, v: TVar, kind: BoundKind, b: DeltaRational) -> DeltaRational {
+    if !sx.is_int(v) {
+        return b;
+    }
+    DeltaRational::from_rational(match kind {
+        BoundKind::Upper => b.floor(),
+        BoundKind::Lower => b.ceil(),
+    })
+}
+
+/// Canonical form of an atom as an upper bound: `(bound, negated)` with the atom equal to
+/// `var <= bound`, negated when `negated`.
+fn canonical_upper(
+    sx: &Simplex,
+    var: TVar,
+    kind: BoundKind,
+    b: DeltaRational,
+) -> (DeltaRational, bool) {
+    let b = round_bound(sx, var, kind, b);
+    match kind {
+        BoundKind::Upper => (b, false),
+        BoundKind::Lower => {
+            let (_, ub) = complement(BoundKind::Lower, &b);
+            (round_bound(sx, var, BoundKind::Upper, ub), true)
+        }
+    }
+}
