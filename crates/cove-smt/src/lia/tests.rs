@@ -562,3 +562,129 @@ fn perf_probe() {
         );
     }
 }
+
+/// Differential test against z3 on unbounded random LIA/LRA conjunctions (run with
+/// `--ignored --nocapture`; skipped when no `z3` binary is found via `$Z3` or `PATH`).
+#[test]
+#[ignore]
+fn differential_against_z3() {
+    use std::io::Write;
+    let z3 = std::env::var("Z3").unwrap_or_else(|_| "z3".to_string());
+    if std::process::Command::new(&z3)
+        .arg("-version")
+        .output()
+        .is_err()
+    {
+        println!("z3 not found; skipped");
+        return;
+    }
+    let env = |k: &str, d: u64| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    let mut rng = Rng::new(env("SEED", 31337));
+    let max_vars = env("MAXV", 10) as i64;
+    let all_int = env("ALLINT", 0) == 1;
+    let (mut agree, mut unknown) = (0, 0);
+    let mut script = String::new();
+    let mut ours = Vec::new();
+    let mut problems = Vec::new();
+    for round in 0..800 {
+        let big = round % 2 == 1;
+        let nvars = rng.range(2, if big { max_vars } else { 6 }) as usize;
+        let ints: Vec<bool> = (0..nvars)
+            .map(|_| all_int || round % 3 != 0 || rng.chance(1, 2))
+            .collect();
+        let ncons = rng.range(2, if big { max_vars + 4 } else { 8 });
+        let cons: Vec<Cons> = (0..ncons)
+            .map(|_| random_cons(&mut rng, nvars, 4, 6, 12, 3))
+            .collect();
+        let res = encode(&ints, &cons);
+        script.push_str("(push 1)\n");
+        for (i, &is_int) in ints.iter().enumerate() {
+            script.push_str(&format!(
+                "(declare-const x{i} {})\n",
+                if is_int { "Int" } else { "Real" }
+            ));
+        }
+        for c in &cons {
+            let terms: Vec<String> = c
+                .lin
+                .iter()
+                .map(|(v, a)| format!("(* {} x{v})", lit(*a, ints[*v])))
+                .collect();
+            let op = match c.rel {
+                Rel::Le => "<=",
+                Rel::Lt => "<",
+                Rel::Ge => ">=",
+                Rel::Gt => ">",
+                Rel::Eq => "=",
+            };
+            let all_int = c.lin.iter().all(|(v, _)| ints[*v]);
+            script.push_str(&format!(
+                "(assert ({op} (+ 0 {}) {}))\n",
+                terms.join(" "),
+                lit(c.rhs, all_int)
+            ));
+        }
+        script.push_str("(check-sat)\n(pop 1)\n");
+        ours.push(res);
+        problems.push((ints, cons));
+    }
+    let mut child = std::process::Command::new(&z3)
+        .args(["-in", "-smt2"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn z3");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let answers: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| l.trim().to_string())
+        .collect();
+    assert_eq!(answers.len(), ours.len(), "z3 output: {answers:?}");
+    for (i, (z, o)) in answers.iter().zip(&ours).enumerate() {
+        match (z.as_str(), o) {
+            ("sat", LiaResult::Sat(_)) | ("unsat", LiaResult::Unsat(_)) => agree += 1,
+            (_, LiaResult::Unknown(r)) => {
+                unknown += 1;
+                println!("unknown ({r:?}) where z3 says {z}: {:?}", problems[i]);
+            }
+            _ => panic!("round {i}: z3 says {z}, we say {o:?}"),
+        }
+    }
+    println!("z3 differential: {agree} agree, {unknown} unknown (ours)");
+}
+
+fn lit(n: i64, int: bool) -> String {
+    let s = if int {
+        format!("{}", n.abs())
+    } else {
+        format!("{}.0", n.abs())
+    };
+    if n < 0 { format!("(- {s})") } else { s }
+}
+
+#[test]
+fn gcd_test_with_fixed_reals() {
+    // 5x3 = -11, -x2 - 5x0 - 2x4 = -2, -6x4 = 1, -6x1 + 5x0 = -7; x0, x2 integer.
+    let ints = [true, false, true, false, false, false];
+    let cons = [
+        c(&[(3, 5)], Rel::Eq, -11),
+        c(&[(2, -1), (0, -5), (4, -2)], Rel::Eq, -2),
+        c(&[(4, -6)], Rel::Eq, 1),
+        c(&[(1, -6), (0, 5)], Rel::Eq, -7),
+    ];
+    assert_eq!(
+        encode(&ints, &cons),
+        LiaResult::Unsat(vec![BoundTag(1), BoundTag(2)])
+    );
+}
