@@ -289,10 +289,10 @@ pub fn classify(
         (None, Some(s)) => format!("killed by signal {s}"),
         (None, None) => "no exit status".to_string(),
     };
-    match (answer, first_out) {
-        (Some(_), _) => msg.push_str(" after printing an answer"),
-        (None, Some(l)) => msg.push_str(&format!("; first line `{}`", clip(l, 120))),
-        (None, None) => msg.push_str("; no output"),
+    match first_out {
+        Some(l) if answer.is_some() => msg.push_str(&format!(" after answering `{l}`")),
+        Some(l) => msg.push_str(&format!("; first line `{}`", clip(l, 120))),
+        None => msg.push_str("; no output"),
     }
     if !err_head.is_empty() {
         msg.push_str(&format!("; stderr: {}", clip(&err_head.join(" | "), 200)));
