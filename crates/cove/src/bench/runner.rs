@@ -347,8 +347,9 @@ mod tests {
         use ExitPolicy::*;
         let c = |out, err, code, pol| classify(out, err, code, None, true, pol);
         assert_eq!(c("sat\n", "", Some(0), Cove), Outcome::Answer(Answer::Sat));
-        assert!(
-            matches!(c("sat\n", "", Some(3), Cove), Outcome::Error(m) if m.contains("certificate"))
+        assert_eq!(
+            c("sat\n", "", Some(3), Cove),
+            Outcome::Error("exit 3 (certificate failure) after answering `sat`".into())
         );
         assert!(
             matches!(c("", "parse error", Some(2), Cove), Outcome::Error(m) if m.contains("bad input") && m.contains("parse error"))
