@@ -90,7 +90,6 @@ struct Pred {
     reach_rest: TermId,
     lvl: Vec<TermId>,
     init_only: TermId,
-    must_mode: TermId,
 }
 
 struct Rule {
@@ -101,6 +100,8 @@ struct Rule {
     /// Constraint ∧ body args = copies ∧ head args = head params.
     enc: TermId,
     sel: TermId,
+    /// Per body atom: assuming it restricts the atom to the must-summaries (facts).
+    must: Vec<TermId>,
     must_rest: Vec<TermId>,
     /// Per body atom: (fact, fact formula on the copies).
     fact_copies: Vec<Vec<(usize, TermId)>>,
@@ -200,7 +201,6 @@ impl<'a> Run<'a> {
                 reach_rest: first,
                 lvl: Vec::new(),
                 init_only: fresh_bool(store, &format!("init_{name}")),
-                must_mode: fresh_bool(store, &format!("must_{name}")),
             }
         };
         for &p in &sys.preds {
@@ -243,13 +243,15 @@ impl<'a> Run<'a> {
             let imp = store.mk_implies(sel, enc);
             preds[head].solver.assert(store, imp);
             let mut must_rest = Vec::new();
+            let mut must = Vec::new();
             for _ in &body {
                 let r0 = fresh_bool(store, "mrest");
-                let mm = preds[head].must_mode;
+                let mm = fresh_bool(store, "must");
                 let lhs = store.mk_and(&[sel, mm]);
                 let imp = store.mk_implies(lhs, r0);
                 preds[head].solver.assert(store, imp);
                 must_rest.push(r0);
+                must.push(mm);
             }
             if !body.is_empty() {
                 let io = preds[head].init_only;
@@ -259,7 +261,7 @@ impl<'a> Run<'a> {
             }
             preds[head].rules.push(ri);
             let nb = body.len();
-            rules.push(Rule { clause: ci, head, body, enc, sel, must_rest, fact_copies: vec![Vec::new(); nb] });
+            rules.push(Rule { clause: ci, head, body, enc, sel, must, must_rest, fact_copies: vec![Vec::new(); nb] });
         }
         for p in &mut preds {
             let sels: Vec<TermId> = p.rules.iter().map(|&r| rules[r].sel).collect();
@@ -404,6 +406,10 @@ impl<'a> Run<'a> {
             let pob = self.pobs[pi].clone();
             self.open.remove(&(pob.pred, pob.cube.clone(), pob.level));
             self.bump("pobs");
+            if self.ctl.verbosity > 1 {
+                let cube: Vec<String> = pob.cube.iter().map(|l| cove_logic::print::term_to_string(store, *l)).collect();
+                eprintln!("pob {} level {} depth {}: {}", pob.pred, pob.level, pob.depth, cube.join(" "));
+            }
             if let Outcome::Cex(f) = self.process(store, pob)? {
                 return Ok(Some(f));
             }
@@ -441,10 +447,9 @@ impl<'a> Run<'a> {
         // 2. MUST: all body atoms under must-summaries.
         if !self.cfg.may_only {
             let mut asm = pob.cube.clone();
-            asm.push(self.preds[p].must_mode);
             for &r in &self.preds[p].rules.clone() {
-                for &rest in &self.rules[r].must_rest.clone() {
-                    asm.push(store.mk_not(rest));
+                for j in 0..self.rules[r].body.len() {
+                    asm.extend(self.must_assumptions(store, r, j));
                 }
             }
             if self.check(store, p, &asm)? {
@@ -462,24 +467,52 @@ impl<'a> Run<'a> {
             let core: FxHashSet<TermId> = self.preds[p].solver.unsat_core().into_iter().collect();
             let cube: Vec<TermId> = pob.cube.iter().copied().filter(|l| core.contains(l)).collect();
             let cube = if self.cfg.inductive_generalization { self.generalize(store, p, cube, b)? } else { cube };
+            if self.ctl.verbosity > 1 {
+                let c: Vec<String> = cube.iter().map(|l| cove_logic::print::term_to_string(store, *l)).collect();
+                eprintln!("  lemma for {p} at {b}: not {}", c.join(" "));
+            }
             self.add_lemma(store, p, cube, b);
             if b < self.bound {
                 self.push_pob(Pob { level: b + 1, ..pob });
             }
             return Ok(Outcome::Done);
         }
-        // 4. QUERY (or MUST when every body atom happens to be covered).
-        let m = self.preds[p].solver.model(store);
+        // 4. QUERY: the thesis's "maximal j" split (Lemma 5). Walk the body atoms from the
+        // last (bottom-up: from the first) replacing over- by under-approximations until the
+        // query becomes unreachable; the atom where that happens is queried, using the model
+        // in which the atoms already replaced are covered by must-summaries.
+        let mut m = self.preds[p].solver.model(store);
         let Some(r) = self.fired_rule(store, p, &m) else {
             return Err(UnknownReason::Incomplete("no rule fired in the model".into()));
         };
-        let covered: Vec<Option<usize>> = (0..self.rules[r].body.len()).map(|j| self.covering_fact(store, r, j, &m)).collect();
-        let uncovered: Vec<usize> = (0..covered.len()).filter(|&j| covered[j].is_none()).collect();
-        if uncovered.is_empty() {
-            let f = self.make_fact(store, r, &m, &covered.into_iter().map(|c| c.unwrap()).collect::<Vec<_>>());
-            return Ok(closed(f));
+        let n = self.rules[r].body.len();
+        let order: Vec<usize> = if self.cfg.bottom_up { (0..n).collect() } else { (0..n).rev().collect() };
+        let mut under: Vec<usize> = Vec::new();
+        let mut child = None;
+        for &j in &order {
+            let mut asm = pob.cube.clone();
+            asm.push(self.rules[r].sel);
+            asm.extend(self.level_assumptions(store, p, b));
+            for &k in under.iter().chain(std::iter::once(&j)) {
+                asm.extend(self.must_assumptions(store, r, k));
+            }
+            if self.check(store, p, &asm)? {
+                m = self.preds[p].solver.model(store);
+                under.push(j);
+            } else {
+                child = Some(j);
+                break;
+            }
         }
-        let j = if self.cfg.bottom_up { *uncovered.last().unwrap() } else { uncovered[0] };
+        let covered: Vec<Option<usize>> = (0..n).map(|k| self.covering_fact(store, r, k, &m)).collect();
+        let Some(j) = child else {
+            // Every atom is covered by a must-summary in the model: MUST.
+            let Some(premises) = covered.into_iter().collect::<Option<Vec<usize>>>() else {
+                return Err(UnknownReason::Incomplete("uncovered atom under must assumptions".into()));
+            };
+            let f = self.make_fact(store, r, &m, &premises);
+            return Ok(closed(f));
+        };
         let mut parts = vec![self.rules[r].enc];
         parts.extend(pob.cube.iter().copied());
         for (k, cov) in covered.iter().enumerate() {
@@ -487,11 +520,11 @@ impl<'a> Run<'a> {
                 continue;
             }
             match cov {
-                Some(f) => {
+                Some(f) if under.contains(&k) => {
                     let t = self.rules[r].fact_copies[k].iter().find(|(fi, _)| fi == f).unwrap().1;
                     parts.push(t);
                 }
-                None => {
+                _ => {
                     let q = self.rules[r].body[k].0;
                     let copies = self.rules[r].body[k].1.clone();
                     let o = self.over_approx(store, q, b - 1);
@@ -508,6 +541,12 @@ impl<'a> Run<'a> {
         self.push_pob(Pob { pred: q, cube, level: b - 1, depth: pob.depth + 1 });
         self.push_pob(pob);
         Ok(Outcome::Done)
+    }
+
+    /// Assumptions restricting body atom `j` of rule `r` to its must-summaries.
+    fn must_assumptions(&self, store: &mut TermStore, r: usize, j: usize) -> [TermId; 2] {
+        let rest = self.rules[r].must_rest[j];
+        [self.rules[r].must[j], store.mk_not(rest)]
     }
 
     /// `O^{level}(q)`: conjunction of q's lemmas at levels >= level.
