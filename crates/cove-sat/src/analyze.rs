@@ -148,12 +148,29 @@ impl Solver {
         self.db.set_used(cr, true);
         let old = self.db.lbd(cr);
         if old > self.config.core_lbd {
-            let lits = self.db.lits(cr);
-            let new = self.compute_lbd(&lits);
+            let new = self.clause_lbd(cr);
             if new < old {
                 self.db.set_lbd(cr, new);
             }
         }
+    }
+
+    /// LBD of a stored clause under the current levels.
+    fn clause_lbd(&mut self, cr: ClauseRef) -> u32 {
+        let s = &mut self.scratch;
+        s.stamp += 1;
+        let mut n = 0;
+        for k in 0..self.db.len(cr) {
+            let lv = self.level[self.db.lit(cr, k).var().index()] as usize;
+            if lv >= s.level_stamp.len() {
+                s.level_stamp.resize(lv + 1, 0);
+            }
+            if s.level_stamp[lv] != s.stamp {
+                s.level_stamp[lv] = s.stamp;
+                n += 1;
+            }
+        }
+        n
     }
 
     /// Number of distinct nonzero decision levels among `lits`.

@@ -78,7 +78,8 @@ impl ClauseDb {
         Lit::from_code(self.arena[c.0 as usize + HEADER + i])
     }
 
-    /// The literals of `c` (copied out; for cold paths and tests).
+    /// The literals of `c` (copied out; for tests).
+    #[cfg(test)]
     pub(crate) fn lits(&self, c: ClauseRef) -> Vec<Lit> {
         let s = c.0 as usize + HEADER;
         self.arena[s..s + self.len(c)]

@@ -44,7 +44,7 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Config {
         Config {
-            restarts: RestartPolicy::Luby,
+            restarts: RestartPolicy::Glucose,
             luby_unit: 100,
             var_decay: 0.95,
             clause_decay: 0.999,

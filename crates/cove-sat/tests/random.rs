@@ -8,13 +8,14 @@ use cove_sat::{Config, LBool, Lit, RestartPolicy, SolveResult, Solver};
 
 fn configs() -> Vec<Config> {
     let mut eager = Config::default();
+    eager.restarts = RestartPolicy::Luby;
     eager.min_learnts = 10.0;
     eager.learnts_factor = 0.05;
     eager.luby_unit = 8;
-    let mut glucose = Config::default();
-    glucose.restarts = RestartPolicy::Glucose;
-    glucose.min_learnts = 50.0;
-    vec![Config::default(), eager, glucose]
+    let mut luby = Config::default();
+    luby.restarts = RestartPolicy::Luby;
+    luby.min_learnts = 50.0;
+    vec![Config::default(), eager, luby]
 }
 
 fn solve(clauses: &[Vec<Lit>], n: usize, cfg: Config) -> (SolveResult, Vec<bool>) {
