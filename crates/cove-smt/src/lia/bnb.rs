@@ -86,7 +86,8 @@ pub struct LiaSolver {
     deps: Vec<Dep>,
     /// Leaf internal tags of a conflict found while asserting, per open level.
     unsat: Option<Vec<u32>>,
-    saved: Vec<Option<Vec<u32>>>,
+    /// Per open level: `unsat` and the length of `deps` when it was opened.
+    saved: Vec<(Option<Vec<u32>>, usize)>,
     config: LiaConfig,
     checker: IntChecker,
     nodes: u64,
@@ -164,7 +165,7 @@ impl LiaSolver {
     /// Opens a backtracking level.
     pub fn push(&mut self) {
         self.sx.push();
-        self.saved.push(self.unsat.clone());
+        self.saved.push((self.unsat.clone(), self.deps.len()));
     }
 
     /// Closes `n` levels.
@@ -175,7 +176,9 @@ impl LiaSolver {
         }
         self.sx.pop(n);
         let keep = self.saved.len() - n;
-        self.unsat = self.saved[keep].clone();
+        let (unsat, deps_len) = self.saved[keep].clone();
+        self.unsat = unsat;
+        self.deps.truncate(deps_len);
         self.saved.truncate(keep);
     }
 
@@ -188,14 +191,18 @@ impl LiaSolver {
         let base = self.sx.level();
         self.sx.push();
         self.model = None;
+        let mark = self.deps.len();
         let node = self.search(0);
         self.sx.pop(self.sx.level() - base);
-        self.stats.cuts = self.checker.cuts();
-        match node {
+        let result = match node {
             Node::Sat => LiaResult::Sat(self.model.take().expect("model at a satisfying leaf")),
             Node::Unsat(leaves) => LiaResult::Unsat(self.user_tags(&leaves)),
             Node::Unknown(r) => LiaResult::Unknown(r),
-        }
+        };
+        // Branch and cut tags died with the popped levels.
+        self.deps.truncate(mark);
+        self.stats.cuts = self.checker.cuts();
+        result
     }
 
     fn search(&mut self, depth: u32) -> Node {

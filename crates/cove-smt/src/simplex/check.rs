@@ -12,16 +12,30 @@ use std::cmp::Reverse;
 impl Simplex {
     /// Restores feasibility of all bounds, or returns a minimal Farkas certificate.
     pub fn check(&mut self) -> Result<(), Conflict> {
+        self.check_limited(u64::MAX).map(|_| ())
+    }
+
+    /// Like [`Simplex::check`] but gives up after `max_pivots` pivots, returning
+    /// `Ok(false)`; the state stays consistent and a later call resumes the search.
+    pub fn check_limited(&mut self, max_pivots: u64) -> Result<bool, Conflict> {
         self.stats.checks += 1;
         let mut pivots = 0u64;
         while let Some(xi) = self.pop_violated() {
+            if pivots >= max_pivots {
+                // Keep the pivot count so that Bland's rule still takes over eventually.
+                self.unfinished_pivots += pivots;
+                self.in_heap[xi.idx()] = true;
+                self.violated.push(Reverse(xi.0));
+                return Ok(false);
+            }
             let r = self.basic_row[xi.idx()] as usize;
             let increase = self.below_lower(xi);
-            let bland = pivots >= self.bland_after;
+            let bland = pivots + self.unfinished_pivots >= self.bland_after;
             let Some(xj) = self.select_entering(r, increase, bland) else {
                 self.in_heap[xi.idx()] = true;
                 self.violated.push(Reverse(xi.0));
                 self.stats.conflicts += 1;
+                self.unfinished_pivots = 0;
                 return Err(self.row_conflict(r, increase));
             };
             let target = if increase {
@@ -33,7 +47,8 @@ impl Simplex {
             self.pivot_and_update(r, xi, xj, &target);
             pivots += 1;
         }
-        Ok(())
+        self.unfinished_pivots = 0;
+        Ok(true)
     }
 
     fn pop_violated(&mut self) -> Option<TVar> {

@@ -195,6 +195,8 @@ pub struct Simplex {
     row_dirty: Vec<bool>,
     /// Pivots allowed per check with the sparsity heuristic before falling back to Bland.
     bland_after: u64,
+    /// Pivots of limited checks that ran out of budget since the last finished check.
+    unfinished_pivots: u64,
     stats: Stats,
 }
 
@@ -227,6 +229,7 @@ impl Simplex {
             dirty_rows: Vec::new(),
             row_dirty: Vec::new(),
             bland_after: 1000,
+            unfinished_pivots: 0,
             stats: Stats::default(),
         }
     }

@@ -427,3 +427,24 @@ fn long_chain_pivots() {
         sx.check().unwrap();
     }
 }
+
+#[test]
+fn limited_check_resumes() {
+    let n = 30;
+    let mut sx = Simplex::new();
+    let xs: Vec<TVar> = (0..n).map(|_| sx.add_var(false)).collect();
+    for i in 0..n - 1 {
+        let rr = sx.add_row(&[(xs[i + 1], q(1)), (xs[i], q(-1))]).unwrap();
+        sx.assert_rel(&rr, Rel::Ge, &q(1), BoundTag(i as u32))
+            .unwrap();
+    }
+    sx.assert_lower(xs[0], dq(0), BoundTag(100)).unwrap();
+    let mut rounds = 0;
+    while !sx.check_limited(3).unwrap() {
+        rounds += 1;
+        sx.check_invariants().unwrap();
+    }
+    assert!(rounds > 0);
+    let m = sx.concrete_model();
+    assert!((0..n - 1).all(|i| &m[xs[i + 1].idx()] - &m[xs[i].idx()] >= q(1)));
+}
