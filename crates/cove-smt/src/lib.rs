@@ -12,8 +12,10 @@ pub mod mbp;
 pub mod simplex;
 
 mod encode;
+mod interp;
 pub mod solver;
 pub mod testing;
 mod theory;
 
+pub use interp::interpolate;
 pub use solver::{SmtResult, SmtSolver, SmtStats, UnknownReason, is_sat, is_valid};
