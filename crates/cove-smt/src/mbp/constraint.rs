@@ -7,7 +7,7 @@
 //! constraints: every integer assignment), so a model that satisfies a constraint still
 //! satisfies it after [`Constraint::normalize`].
 
-use cove_logic::{mk_linear, LinearSum, Op, Rational, Sort, TermId, TermStore};
+use cove_logic::{LinearSum, Op, Rational, Sort, TermId, TermStore, mk_linear};
 
 /// The relation of a constraint to zero.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -8,14 +8,21 @@
 //! `∃x` of them (an exact substitution or a virtual one). Debug builds re-check the first
 //! half on every new constraint.
 
+use super::MbpError;
 use super::constraint::{Constraint, Norm, Rel};
 use super::valuation::Valuation;
-use super::MbpError;
-use cove_logic::{free_vars, linearize, LinearSum, Model, Op, Rational, Sort, TermId, TermStore, VarId};
+use cove_logic::{
+    LinearSum, Model, Op, Rational, Sort, TermId, TermStore, VarId, free_vars, linearize,
+};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Projects `vars` (arithmetic) out of the conjunction of `lits` (an implicant in `model`).
-pub(super) fn project_cube(store: &mut TermStore, model: &Model, lits: &[TermId], vars: &[VarId]) -> Result<TermId, MbpError> {
+pub(super) fn project_cube(
+    store: &mut TermStore,
+    model: &Model,
+    lits: &[TermId],
+    vars: &[VarId],
+) -> Result<TermId, MbpError> {
     let mut p = Projection {
         val: Valuation::new(model),
         cons: Vec::new(),
@@ -27,7 +34,12 @@ pub(super) fn project_cube(store: &mut TermStore, model: &Model, lits: &[TermId]
         p.add_literal(store, lit)?;
     }
     let blocked = p.blocked(store);
-    let mut todo: Vec<VarId> = p.elim.iter().copied().filter(|v| !blocked.contains(v)).collect();
+    let mut todo: Vec<VarId> = p
+        .elim
+        .iter()
+        .copied()
+        .filter(|v| !blocked.contains(v))
+        .collect();
     while !todo.is_empty() {
         let i = p.pick(store, &todo);
         let x = todo.remove(i);
@@ -77,7 +89,11 @@ impl Projection<'_> {
             }
         };
         // a ⋈ b as (a − b) ⋈ 0, or (b − a) ⋈ 0 for ≥ and >.
-        let (a, b) = if matches!(store.op(lit), Op::Ge | Op::Gt) { (args[1], args[0]) } else { (args[0], args[1]) };
+        let (a, b) = if matches!(store.op(lit), Op::Ge | Op::Gt) {
+            (args[1], args[0])
+        } else {
+            (args[0], args[1])
+        };
         let mut sum = self.linear(store, a)?;
         let sb = self.linear(store, b)?;
         sum.add_scaled(&sb, &Rational::MINUS_ONE);
@@ -90,7 +106,10 @@ impl Projection<'_> {
             Norm::True => Ok(()),
             Norm::False => Err(MbpError::NotAModel),
             Norm::Keep(c) => {
-                debug_assert!(self.holds(store, &c), "MBP step produced a constraint the model violates: {c:?}");
+                debug_assert!(
+                    self.holds(store, &c),
+                    "MBP step produced a constraint the model violates: {c:?}"
+                );
                 if !self.cons.contains(&c) {
                     self.cons.push(c);
                 }
@@ -100,7 +119,9 @@ impl Projection<'_> {
     }
 
     fn holds(&mut self, store: &TermStore, c: &Constraint) -> bool {
-        let Ok(v) = self.val.sum(store, &c.sum) else { return false };
+        let Ok(v) = self.val.sum(store, &c.sum) else {
+            return false;
+        };
         match &c.rel {
             Rel::Le => !v.is_positive(),
             Rel::Lt => v.is_negative(),
@@ -128,7 +149,9 @@ impl Projection<'_> {
             _ => return Ok(atom),
         };
         let (arg, kt) = (store.args(atom)[0], store.args(atom)[1]);
-        let Some(k) = store.as_num(kt).filter(|k| !k.is_zero()).cloned() else { return Ok(atom) };
+        let Some(k) = store.as_num(kt).filter(|k| !k.is_zero()).cloned() else {
+            return Ok(atom);
+        };
         if !free_vars(store, arg).iter().any(|v| self.elim.contains(v)) {
             return Ok(atom);
         }
@@ -166,11 +189,21 @@ impl Projection<'_> {
         let mut out = FxHashSet::default();
         let mut atoms = FxHashSet::default();
         for c in &self.cons {
-            atoms.extend(c.sum.terms.iter().map(|(a, _)| *a).filter(|&a| store.as_var(a).is_none()));
+            atoms.extend(
+                c.sum
+                    .terms
+                    .iter()
+                    .map(|(a, _)| *a)
+                    .filter(|&a| store.as_var(a).is_none()),
+            );
         }
         atoms.extend(self.other.iter().copied());
         for a in atoms {
-            out.extend(free_vars(store, a).into_iter().filter(|v| self.elim.contains(v)));
+            out.extend(
+                free_vars(store, a)
+                    .into_iter()
+                    .filter(|v| self.elim.contains(v)),
+            );
         }
         out
     }
@@ -200,7 +233,9 @@ impl Projection<'_> {
 
     /// Removes the constraints on `xt`, returning them.
     fn take(&mut self, xt: TermId) -> Vec<Constraint> {
-        let (with, without): (Vec<_>, Vec<_>) = std::mem::take(&mut self.cons).into_iter().partition(|c| !c.coeff(xt).is_zero());
+        let (with, without): (Vec<_>, Vec<_>) = std::mem::take(&mut self.cons)
+            .into_iter()
+            .partition(|c| !c.coeff(xt).is_zero());
         self.cons = without;
         with
     }
@@ -235,8 +270,17 @@ impl Projection<'_> {
             let mut e = c.without(xt);
             e.scale(&(-&a).recip());
             let value = self.val.sum(store, &e)?;
-            let b = Bound { e, value, strict: c.rel == Rel::Lt, index };
-            if a.is_negative() { lowers.push(b) } else { uppers.push(b) }
+            let b = Bound {
+                e,
+                value,
+                strict: c.rel == Rel::Lt,
+                index,
+            };
+            if a.is_negative() {
+                lowers.push(b)
+            } else {
+                uppers.push(b)
+            }
         }
         if lowers.is_empty() || uppers.is_empty() {
             return Ok(()); // x → ∓∞ satisfies every bound.
@@ -284,7 +328,9 @@ impl Projection<'_> {
             return Ok(()); // mixed Int/Real constraint: x is kept.
         }
         let with = self.take(xt);
-        let eq = (0..with.len()).filter(|&i| with[i].rel == Rel::Eq).min_by_key(|&i| with[i].coeff(xt).abs());
+        let eq = (0..with.len())
+            .filter(|&i| with[i].rel == Rel::Eq)
+            .min_by_key(|&i| with[i].coeff(xt).abs());
         if let Some(i) = eq {
             return self.eliminate_int_eq(store, xt, &with, i);
         }
@@ -317,7 +363,12 @@ impl Projection<'_> {
             if !*pos && *rel == Rel::Le {
                 // −y + t ≤ 0: t ≤ y.
                 let value = self.val.sum(store, t)?;
-                lowers.push(Bound { e: t.clone(), value, strict: false, index });
+                lowers.push(Bound {
+                    e: t.clone(),
+                    value,
+                    strict: false,
+                    index,
+                });
             }
         }
         // y := e, where e is the residue of y (one-sided case) or ℓ0 + residue.
@@ -340,21 +391,38 @@ impl Projection<'_> {
                 continue;
             }
             let mut s = t;
-            s.add_scaled(&e, if pos { &Rational::ONE } else { &Rational::MINUS_ONE });
+            s.add_scaled(
+                &e,
+                if pos {
+                    &Rational::ONE
+                } else {
+                    &Rational::MINUS_ONE
+                },
+            );
             self.add(store, s, rel)?;
         }
         Ok(())
     }
 
     /// `c·x + t = 0` with minimal `|c|`: `|c| | t`, and `c·x = −t` in the others scaled by `|c|`.
-    fn eliminate_int_eq(&mut self, store: &TermStore, xt: TermId, with: &[Constraint], i: usize) -> Result<(), MbpError> {
+    fn eliminate_int_eq(
+        &mut self,
+        store: &TermStore,
+        xt: TermId,
+        with: &[Constraint],
+        i: usize,
+    ) -> Result<(), MbpError> {
         let c = with[i].coeff(xt);
         let t = with[i].without(xt);
         let abs_c = c.abs();
         if !abs_c.is_one() {
             self.add(store, t.clone(), Rel::Div(abs_c.clone()))?;
         }
-        let sign_c = if c.is_negative() { Rational::MINUS_ONE } else { Rational::ONE };
+        let sign_c = if c.is_negative() {
+            Rational::MINUS_ONE
+        } else {
+            Rational::ONE
+        };
         for (j, other) in with.iter().enumerate() {
             if j == i {
                 continue;

@@ -19,8 +19,19 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The model-satisfied literal cube of `phi` (see the module docs). Precondition:
 /// `model ⊨ phi` and `phi` is quantifier-free; violations are reported as errors.
-pub fn implicant(store: &mut TermStore, model: &Model, phi: TermId) -> Result<Vec<TermId>, MbpError> {
-    let mut imp = Implicant { model, values: FxHashMap::default(), resolved: FxHashMap::default(), lits: Vec::new(), seen: FxHashSet::default(), done: FxHashSet::default() };
+pub fn implicant(
+    store: &mut TermStore,
+    model: &Model,
+    phi: TermId,
+) -> Result<Vec<TermId>, MbpError> {
+    let mut imp = Implicant {
+        model,
+        values: FxHashMap::default(),
+        resolved: FxHashMap::default(),
+        lits: Vec::new(),
+        seen: FxHashSet::default(),
+        done: FxHashSet::default(),
+    };
     if !imp.value(store, phi)?.as_bool().unwrap_or(false) {
         return Err(MbpError::NotAModel);
     }
@@ -75,7 +86,11 @@ impl Implicant<'_> {
         match store.op(t).clone() {
             Op::Bool(_) => {}
             Op::Var(_) | Op::App(_) => {
-                let t = if matches!(store.op(t), Op::App(_)) { self.resolve_args(store, t)? } else { t };
+                let t = if matches!(store.op(t), Op::App(_)) {
+                    self.resolve_args(store, t)?
+                } else {
+                    t
+                };
                 let lit = if pol { t } else { store.mk_not(t) };
                 self.push(store, lit);
             }
@@ -141,12 +156,23 @@ impl Implicant<'_> {
     }
 
     /// Arithmetic `=` (binary) or `distinct` (n-ary) with value `pol`.
-    fn arith_eq(&mut self, store: &mut TermStore, distinct: bool, args: &[TermId], pol: bool) -> Result<(), MbpError> {
+    fn arith_eq(
+        &mut self,
+        store: &mut TermStore,
+        distinct: bool,
+        args: &[TermId],
+        pol: bool,
+    ) -> Result<(), MbpError> {
         let mut terms = Vec::with_capacity(args.len());
         let mut vals = Vec::with_capacity(args.len());
         for &a in args {
             terms.push(self.resolve(store, a)?);
-            vals.push(self.value(store, a)?.as_num().cloned().ok_or(MbpError::NotAModel)?);
+            vals.push(
+                self.value(store, a)?
+                    .as_num()
+                    .cloned()
+                    .ok_or(MbpError::NotAModel)?,
+            );
         }
         for i in 0..args.len() {
             for j in i + 1..args.len() {
@@ -192,7 +218,10 @@ impl Implicant<'_> {
                 let a = self.resolve(store, args[0])?;
                 let sort = store.sort(a);
                 let zero = store.mk_num(cove_logic::Rational::ZERO, sort);
-                let nonneg = !self.value(store, args[0])?.as_num().is_some_and(|v| v.is_negative());
+                let nonneg = !self
+                    .value(store, args[0])?
+                    .as_num()
+                    .is_some_and(|v| v.is_negative());
                 if nonneg {
                     let lit = store.mk_ge(a, zero);
                     self.push(store, lit);
@@ -207,9 +236,17 @@ impl Implicant<'_> {
             op => {
                 let mut new = Vec::with_capacity(args.len());
                 for &a in &args {
-                    new.push(if store.sort(a) == Sort::Bool { a } else { self.resolve(store, a)? });
+                    new.push(if store.sort(a) == Sort::Bool {
+                        a
+                    } else {
+                        self.resolve(store, a)?
+                    });
                 }
-                if new == args { t } else { store.mk_raw(op, &new, store.sort(t)) }
+                if new == args {
+                    t
+                } else {
+                    store.mk_raw(op, &new, store.sort(t))
+                }
             }
         };
         self.resolved.insert(t, r);
@@ -221,9 +258,17 @@ impl Implicant<'_> {
         let args: Vec<TermId> = store.args(t).to_vec();
         let mut new = Vec::with_capacity(args.len());
         for &a in &args {
-            new.push(if store.sort(a).is_arith() { self.resolve(store, a)? } else { a });
+            new.push(if store.sort(a).is_arith() {
+                self.resolve(store, a)?
+            } else {
+                a
+            });
         }
-        Ok(if new == args { t } else { store.mk_raw(store.op(t).clone(), &new, store.sort(t)) })
+        Ok(if new == args {
+            t
+        } else {
+            store.mk_raw(store.op(t).clone(), &new, store.sort(t))
+        })
     }
 }
 

@@ -49,9 +49,9 @@ mod tests;
 mod tests_random;
 
 pub use implicant::implicant;
-pub use qe::{qe_with, QeError};
+pub use qe::{QE_DEFAULT_LIMIT, QeError, qe, qe_with};
 
-use cove_logic::{simplify, substitute, EvalError, Model, Sort, TermId, TermStore, Value, VarId};
+use cove_logic::{EvalError, Model, Sort, TermId, TermStore, Value, VarId, simplify, substitute};
 use rustc_hash::FxHashMap;
 
 /// The result of a projection.
@@ -85,7 +85,12 @@ pub enum MbpError {
 /// Precondition: `model ⊨ phi` (checked: [`MbpError::NotAModel`] otherwise) and `phi` is
 /// quantifier-free. The result satisfies the three MBP properties of the module docs; its
 /// free variables are those of `phi` minus `vars`, plus [`MbpResult::kept`].
-pub fn mbp(store: &mut TermStore, model: &Model, phi: TermId, vars: &[VarId]) -> Result<MbpResult, MbpError> {
+pub fn mbp(
+    store: &mut TermStore,
+    model: &Model,
+    phi: TermId,
+    vars: &[VarId],
+) -> Result<MbpResult, MbpError> {
     if !model.eval(store, phi)?.as_bool().unwrap_or(false) {
         return Err(MbpError::NotAModel);
     }
@@ -101,17 +106,26 @@ pub fn mbp(store: &mut TermStore, model: &Model, phi: TermId, vars: &[VarId]) ->
         }
     }
     let phi = substitute(store, phi, &map);
-    let arith: Vec<VarId> = vars.into_iter().filter(|v| store.var_sort(*v) != Sort::Bool).collect();
+    let arith: Vec<VarId> = vars
+        .into_iter()
+        .filter(|v| store.var_sort(*v) != Sort::Bool)
+        .collect();
     if arith.is_empty() {
         let formula = simplify(store, phi);
-        return Ok(MbpResult { formula, kept: Vec::new() });
+        return Ok(MbpResult {
+            formula,
+            kept: Vec::new(),
+        });
     }
 
     let lits = implicant(store, model, phi)?;
     let formula = eliminate::project_cube(store, model, &lits, &arith)?;
     let formula = simplify(store, formula);
     let remaining = cove_logic::free_vars(store, formula);
-    let kept = arith.into_iter().filter(|v| remaining.binary_search(v).is_ok()).collect();
+    let kept = arith
+        .into_iter()
+        .filter(|v| remaining.binary_search(v).is_ok())
+        .collect();
     Ok(MbpResult { formula, kept })
 }
 

@@ -6,8 +6,9 @@
 //! satisfies some `ψᵢ`. Each round makes progress because `M ⊨ ψₙ₊₁` (property 1) while `M`
 //! falsifies the earlier `ψᵢ`.
 
-use super::{mbp, MbpError};
-use cove_logic::{simplify, Model, TermId, TermStore, VarId};
+use super::{MbpError, mbp};
+use crate::{SmtResult, SmtSolver};
+use cove_logic::{Model, TermId, TermStore, VarId, simplify};
 
 /// Why quantifier elimination failed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -28,21 +29,51 @@ pub enum QeError {
     TooManyDisjuncts(usize),
 }
 
-/// Quantifier elimination of `vars` from `phi` with the satisfiability oracle `find_model`,
-/// which returns a model of its argument, `None` when it is unsatisfiable, or an error
+/// Disjunct limit of [`qe`].
+pub const QE_DEFAULT_LIMIT: usize = 10_000;
+
+/// Exact quantifier elimination: a quantifier-free formula equivalent to `∃vars·phi`, over
+/// the free variables of `phi` minus `vars`, computed with Cove's SMT solver (one
+/// incremental solver; each round blocks the last projection). Fails when some variable
+/// cannot be eliminated by MBP ([`QeError::NotEliminable`]), when the solver answers
+/// `unknown`, or after [`QE_DEFAULT_LIMIT`] disjuncts.
+pub fn qe(store: &mut TermStore, phi: TermId, vars: &[VarId]) -> Result<TermId, QeError> {
+    let mut solver = SmtSolver::new();
+    solver.assert(store, phi);
+    let mut asserted = 0;
+    qe_with(store, phi, vars, QE_DEFAULT_LIMIT, |store, blocked| {
+        for &psi in &blocked[asserted..] {
+            let not_psi = store.mk_not(psi);
+            solver.assert(store, not_psi);
+        }
+        asserted = blocked.len();
+        match solver.check(store) {
+            SmtResult::Sat => Ok(Some(solver.model(store))),
+            SmtResult::Unsat => Ok(None),
+            SmtResult::Unknown(why) => Err(QeError::Unknown(format!("{why:?}"))),
+        }
+    })
+}
+
+/// Quantifier elimination of `vars` from `phi` with a satisfiability oracle:
+/// `next_model(store, blocked)` must return a model of `phi ∧ ¬b₁ ∧ … ∧ ¬bₙ` for the
+/// projections `blocked` found so far, `None` when there is none, or an error
 /// ([`QeError::Unknown`]) when it cannot decide. At most `limit` disjuncts are produced.
-/// The result is equivalent to `∃vars·phi` and its free variables are those of `phi` minus
+/// The result is equivalent to `∃vars·phi`; its free variables are those of `phi` minus
 /// `vars`.
-pub fn qe_with<F>(store: &mut TermStore, phi: TermId, vars: &[VarId], limit: usize, mut find_model: F) -> Result<TermId, QeError>
+pub fn qe_with<F>(
+    store: &mut TermStore,
+    phi: TermId,
+    vars: &[VarId],
+    limit: usize,
+    mut next_model: F,
+) -> Result<TermId, QeError>
 where
-    F: FnMut(&mut TermStore, TermId) -> Result<Option<Model>, QeError>,
+    F: FnMut(&mut TermStore, &[TermId]) -> Result<Option<Model>, QeError>,
 {
     let mut disjuncts: Vec<TermId> = Vec::new();
     loop {
-        let covered = store.mk_or(&disjuncts);
-        let not_covered = store.mk_not(covered);
-        let query = store.mk_and(&[phi, not_covered]);
-        let Some(model) = find_model(store, query)? else {
+        let Some(model) = next_model(store, &disjuncts)? else {
             let result = store.mk_or(&disjuncts);
             return Ok(simplify(store, result));
         };
@@ -51,8 +82,18 @@ where
         }
         let r = mbp(store, &model, phi, vars)?;
         if !r.kept.is_empty() {
-            let names = r.kept.iter().map(|&v| store.var_name(v).to_string()).collect();
+            let names = r
+                .kept
+                .iter()
+                .map(|&v| store.var_name(v).to_string())
+                .collect();
             return Err(QeError::NotEliminable(names));
+        }
+        if disjuncts.contains(&r.formula) {
+            // The oracle's model satisfies a blocked projection: it is not a model of the query.
+            return Err(QeError::Unknown(
+                "the oracle returned a model of a blocked projection".into(),
+            ));
         }
         disjuncts.push(r.formula);
     }

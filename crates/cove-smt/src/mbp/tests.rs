@@ -27,7 +27,12 @@ fn equivalent_on_box(s: &TermStore, a: TermId, b: TermId, vars: &[VarId], r: i64
             m.set(v, Value::Num(Rational::int((k % width) as i64 - r)));
             k /= width;
         }
-        assert_eq!(m.eval(s, a), m.eval(s, b), "differ at {:?}", m.vars().collect::<Vec<_>>());
+        assert_eq!(
+            m.eval(s, a),
+            m.eval(s, b),
+            "differ at {:?}",
+            m.vars().collect::<Vec<_>>()
+        );
     }
 }
 
@@ -96,11 +101,23 @@ fn lra_strict_and_non_strict_bounds() {
     let (zv, z) = var(&mut s, "z", Sort::Real);
     let m = model(&[(xv, 1), (yv, 0), (zv, 2)]);
     for (lo_strict, hi_strict) in [(true, true), (true, false), (false, true), (false, false)] {
-        let lo = if lo_strict { s.mk_lt(y, x) } else { s.mk_le(y, x) };
-        let hi = if hi_strict { s.mk_lt(x, z) } else { s.mk_le(x, z) };
+        let lo = if lo_strict {
+            s.mk_lt(y, x)
+        } else {
+            s.mk_le(y, x)
+        };
+        let hi = if hi_strict {
+            s.mk_lt(x, z)
+        } else {
+            s.mk_le(x, z)
+        };
         let phi = s.mk_and(&[lo, hi]);
         let r = mbp(&mut s, &m, phi, &[xv]).unwrap();
-        let expected = if lo_strict || hi_strict { s.mk_lt(y, z) } else { s.mk_le(y, z) };
+        let expected = if lo_strict || hi_strict {
+            s.mk_lt(y, z)
+        } else {
+            s.mk_le(y, z)
+        };
         let expected = simplify(&mut s, expected);
         assert_eq!(r.formula, expected, "{lo_strict} {hi_strict}");
     }
@@ -197,7 +214,13 @@ fn variables_under_functions_are_kept() {
     let phi = s.mk_and(&[c1, c2, c3]);
     let mut m = model(&[(xv, 2), (yv, 1), (zv, 0)]);
     let (av, a) = var(&mut s, "a", Sort::Int);
-    m.set_func(f, FuncInterp { params: vec![av], body: a });
+    m.set_func(
+        f,
+        FuncInterp {
+            params: vec![av],
+            body: a,
+        },
+    );
     let r = mbp(&mut s, &m, phi, &[xv, yv]).unwrap();
     assert_eq!(r.kept, vec![xv]);
     assert!(m.eval_bool(&s, r.formula).unwrap());

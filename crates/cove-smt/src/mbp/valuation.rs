@@ -16,7 +16,11 @@ pub(super) struct Valuation<'m> {
 
 impl<'m> Valuation<'m> {
     pub(super) fn new(model: &'m Model) -> Valuation<'m> {
-        Valuation { model, extra: FxHashMap::default(), memo: FxHashMap::default() }
+        Valuation {
+            model,
+            extra: FxHashMap::default(),
+            memo: FxHashMap::default(),
+        }
     }
 
     /// Gives the fresh variable `v` the value `value`.
