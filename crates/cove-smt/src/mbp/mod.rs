@@ -91,11 +91,38 @@ pub fn mbp(
     phi: TermId,
     vars: &[VarId],
 ) -> Result<MbpResult, MbpError> {
+    project(store, model, phi, vars, false)
+}
+
+/// Like [`mbp`], but the result is always a conjunction of literals: Boolean variables are
+/// also projected through the [`implicant`] instead of substituted into the whole formula.
+/// The result is stronger than [`mbp`]'s when only Booleans are eliminated, and is what
+/// engines that keep summaries as cubes want.
+pub fn mbp_cube(
+    store: &mut TermStore,
+    model: &Model,
+    phi: TermId,
+    vars: &[VarId],
+) -> Result<MbpResult, MbpError> {
+    project(store, model, phi, vars, true)
+}
+
+fn project(
+    store: &mut TermStore,
+    model: &Model,
+    phi: TermId,
+    vars: &[VarId],
+    cube: bool,
+) -> Result<MbpResult, MbpError> {
     if !model.eval(store, phi)?.as_bool().unwrap_or(false) {
         return Err(MbpError::NotAModel);
     }
     let present = cove_logic::free_vars(store, phi);
-    let vars: Vec<VarId> = dedup(vars.iter().copied().filter(|v| present.contains(v)));
+    let vars: Vec<VarId> = dedup(
+        vars.iter()
+            .copied()
+            .filter(|v| present.binary_search(v).is_ok()),
+    );
 
     // BoolProj: substitute the model's Boolean values.
     let mut map = FxHashMap::default();
@@ -110,7 +137,7 @@ pub fn mbp(
         .into_iter()
         .filter(|v| store.var_sort(*v) != Sort::Bool)
         .collect();
-    if arith.is_empty() {
+    if arith.is_empty() && !cube {
         let formula = simplify(store, phi);
         return Ok(MbpResult {
             formula,
@@ -128,7 +155,6 @@ pub fn mbp(
         .collect();
     Ok(MbpResult { formula, kept })
 }
-
 /// The value of `v` in `model`, honouring [`Model::complete`].
 fn model_value(store: &TermStore, model: &Model, v: VarId) -> Result<Value, EvalError> {
     match model.get(v) {

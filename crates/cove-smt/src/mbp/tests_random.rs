@@ -428,6 +428,14 @@ fn set_point(m: &mut Model, vars: &Vars, v: &[Rational], b: &[bool]) {
     }
 }
 
+fn is_literal(s: &TermStore, t: TermId) -> bool {
+    let atom = if *s.op(t) == Op::Not { s.args(t)[0] } else { t };
+    !matches!(
+        s.op(atom),
+        Op::And | Op::Or | Op::Not | Op::Implies | Op::Ite | Op::Bool(_)
+    )
+}
+
 fn numerals(s: &TermStore, t: TermId, out: &mut Vec<Rational>) {
     if let Op::Num(n) = s.op(t) {
         out.push(n.clone());
@@ -499,18 +507,28 @@ fn run(seed: u64, int: bool, rounds: usize) -> Stats {
         for (v, b) in sat.iter().step_by(step) {
             let mut m = Model::new();
             set_point(&mut m, &vars, v, b);
-            let r = mbp(&mut s, &m, phi, &elim).unwrap_or_else(|e| panic!("{e} on {phi_f:?}"));
-            assert!(r.kept.is_empty(), "kept {:?} in {phi_f:?}", r.kept);
-            assert!(
-                m.eval_bool(&s, r.formula).unwrap(),
-                "model violates projection of {phi_f:?}"
-            );
-            let fv = cove_logic::free_vars(&s, r.formula);
-            assert!(
-                fv.iter().all(|x| !elim.contains(x)),
-                "eliminated variable left in projection"
-            );
-            image.insert(r.formula);
+            for cube in [false, true] {
+                let r = if cube {
+                    mbp_cube(&mut s, &m, phi, &elim)
+                } else {
+                    mbp(&mut s, &m, phi, &elim)
+                };
+                let r = r.unwrap_or_else(|e| panic!("{e} on {phi_f:?}"));
+                assert!(r.kept.is_empty(), "kept {:?} in {phi_f:?}", r.kept);
+                assert!(
+                    m.eval_bool(&s, r.formula).unwrap(),
+                    "model violates projection of {phi_f:?}"
+                );
+                let fv = cove_logic::free_vars(&s, r.formula);
+                assert!(
+                    fv.iter().all(|x| !elim.contains(x)),
+                    "eliminated variable left in projection"
+                );
+                if cube {
+                    assert!(s.conjuncts(r.formula).iter().all(|&l| is_literal(&s, l)));
+                }
+                image.insert(r.formula);
+            }
             stats.models += 1;
         }
         stats.max_image = stats.max_image.max(image.len());
