@@ -13,9 +13,11 @@ pub mod simplex;
 
 mod encode;
 mod interp;
+pub mod script;
 pub mod solver;
 pub mod testing;
 mod theory;
 
 pub use interp::interpolate;
+pub use script::{ScriptError, run_script};
 pub use solver::{SmtResult, SmtSolver, SmtStats, UnknownReason, is_sat, is_valid};
