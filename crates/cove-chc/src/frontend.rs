@@ -60,9 +60,10 @@ pub fn parse_chc(src: &[u8], store: &mut TermStore) -> Result<ChcSystem, ParseEr
             }
             Command::ResetAssertions => {
                 sys.clauses.clear();
-                for m in &mut marks {
-                    m.0 = 0;
+                if let Some(&(_, f)) = marks.first() {
+                    sys.preds.truncate(f);
                 }
+                marks.clear();
             }
             _ => {}
         }

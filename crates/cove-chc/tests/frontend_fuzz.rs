@@ -97,10 +97,10 @@ fn mutate(rng: &mut Rng, input: &[u8], seeds: &[Vec<u8>]) -> Vec<u8> {
             } else {
                 &v.clone()
             };
-            if let (Some((i, j)), Some((k, l))) = (random_span(rng, &v), random_span(rng, other)) {
-                if l - k < 2000 {
-                    v.splice(i..j, other[k..l].iter().copied());
-                }
+            if let (Some((i, j)), Some((k, l))) = (random_span(rng, &v), random_span(rng, other))
+                && l - k < 2000
+            {
+                v.splice(i..j, other[k..l].iter().copied());
             }
             continue;
         }

@@ -190,6 +190,16 @@ fn scopes_remove_clauses() {
     ));
     assert_eq!(sys.clauses.len(), 2);
     assert_eq!(sys.preds.len(), 3);
+    let (sys, _) = parse(&format!(
+        "{PQR}(assert (P 0))\n(push 2)\n(declare-fun S (Int) Bool)\n(assert (S 1))\n(reset-assertions)\n(assert (Q 0))"
+    ));
+    assert_eq!(sys.clauses.len(), 1);
+    assert_eq!(sys.preds.len(), 3);
+    let (sys, _) = parse(&format!(
+        "{PQR}(assert (P 0))\n(reset)\n(set-logic HORN)\n(declare-fun P (Int) Bool)\n(assert (P 1))"
+    ));
+    assert_eq!(sys.clauses.len(), 1);
+    assert_eq!(sys.preds.len(), 1);
 }
 
 #[test]

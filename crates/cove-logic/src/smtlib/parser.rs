@@ -618,7 +618,14 @@ impl<'a, 's> Parser<'a, 's> {
                         self.reset();
                         Command::Reset
                     }
-                    "reset-assertions" => Command::ResetAssertions,
+                    "reset-assertions" => {
+                        // All scopes are popped; declarations of the bottom level stay.
+                        if let Some(&mark) = self.scopes.first() {
+                            self.undo_to(mark);
+                        }
+                        self.scopes.clear();
+                        Command::ResetAssertions
+                    }
                     _ => Command::Exit,
                 })
             }

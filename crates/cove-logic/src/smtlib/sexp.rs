@@ -157,7 +157,8 @@ impl<'a> Reader<'a> {
             Ok(s) => Ok(Reader {
                 src: s,
                 bytes: src,
-                i: 0,
+                // A byte-order mark is not part of the text.
+                i: if s.starts_with('\u{feff}') { 3 } else { 0 },
                 line: 1,
                 col: 1,
                 open: vec![],
@@ -456,6 +457,13 @@ mod tests {
         assert_eq!((e.line, e.col, e.kind), (2, 3, ErrorKind::Syntax));
         let e = Reader::new(b"ab\ncd\xff").err().unwrap();
         assert_eq!((e.line, e.col, e.kind), (2, 3, ErrorKind::NonUtf8));
+    }
+
+    #[test]
+    fn byte_order_mark_is_skipped() {
+        assert_eq!(read_all("\u{feff}(a)").unwrap(), 1);
+        let e = read_all("\u{feff}(a))").unwrap_err();
+        assert_eq!((e.line, e.col), (1, 4));
     }
 
     #[test]

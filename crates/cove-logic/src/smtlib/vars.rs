@@ -44,6 +44,9 @@ pub fn free_vars(store: &TermStore, terms: &[TermId]) -> Vec<VarId> {
     out
 }
 
+/// For a quantifier node under a context: the context of its body and its new binders.
+type QuantCtx = FxHashMap<(TermId, u32), (u32, Box<[VarId]>)>;
+
 /// `t` with every free occurrence of a variable in `map` replaced by its image. Binders that
 /// would capture a free variable of an image are renamed with [`TermStore::fresh_var`].
 pub fn substitute(store: &mut TermStore, t: TermId, map: &FxHashMap<VarId, TermId>) -> TermId {
@@ -68,7 +71,7 @@ pub fn substitute_with(
     let range_fv: FxHashSet<VarId> = free_vars(store, &images).into_iter().collect();
     let mut ctxs: Vec<FxHashMap<VarId, TermId>> = vec![map.clone()];
     // For a quantifier node under a context: the context of its body and its new binders.
-    let mut quant: FxHashMap<(TermId, u32), (u32, Box<[VarId]>)> = FxHashMap::default();
+    let mut quant: QuantCtx = FxHashMap::default();
     let mut memo: FxHashMap<(TermId, u32), TermId> = FxHashMap::default();
     let mut stack: Vec<(TermId, u32, bool)> = vec![(t, 0, false)];
     while let Some((n, c, expanded)) = stack.pop() {
