@@ -67,7 +67,6 @@ struct Lemma {
 
 struct Fact {
     pred: PIdx,
-    formula: TermId,
     rule: usize,
     premises: Vec<usize>,
     /// Tag in the predicate's reach solver.
@@ -324,13 +323,17 @@ impl<'a> Run<'a> {
         for (r, j) in self.preds[q].uses.clone() {
             let h = self.rules[r].head;
             let copies = self.rules[r].body[j].1.clone();
+            // Guarded by the rule's selector: an unsatisfiable lemma (e.g. `false` at level 0)
+            // must only disable the rules that call `q`, not the whole solver.
             let t = rename(store, lemma, &params, &copies);
-            let t = if level == INF {
-                t
+            let sel = self.rules[r].sel;
+            let guard = if level == INF {
+                sel
             } else {
                 let l = self.lvl(store, h, level);
-                store.mk_implies(l, t)
+                store.mk_and(&[l, sel])
             };
+            let t = store.mk_implies(guard, t);
             self.preds[h].solver.assert(store, t);
         }
     }
@@ -379,7 +382,7 @@ impl<'a> Run<'a> {
             self.rules[r].must_rest[j] = rest2;
             self.rules[r].fact_copies[j].push((fi, t));
         }
-        self.facts.push(Fact { pred: p, formula, rule, premises, reach_tag: tag });
+        self.facts.push(Fact { pred: p, rule, premises, reach_tag: tag });
         fi
     }
 
