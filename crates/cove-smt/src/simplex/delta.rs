@@ -96,10 +96,10 @@ impl DeltaRational {
             return;
         }
         if !other.real.is_zero() {
-            self.real += &(c * &other.real);
+            super::fast::add_mul(&mut self.real, c, &other.real);
         }
         if !other.delta.is_zero() {
-            self.delta += &(c * &other.delta);
+            super::fast::add_mul(&mut self.delta, c, &other.delta);
         }
     }
 

@@ -28,6 +28,7 @@ mod bounds;
 mod check;
 mod delta;
 mod farkas;
+mod fast;
 mod model;
 mod propagate;
 mod tableau;

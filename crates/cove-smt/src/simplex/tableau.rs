@@ -188,7 +188,7 @@ impl Simplex {
         let inv = a_ij.recip();
         let neg_inv = -&inv;
         for (_, a) in self.rows[r].entries.iter_mut() {
-            *a *= &neg_inv;
+            *a = super::fast::mul(a, &neg_inv);
         }
         self.push_entry(r, xi, inv);
         self.rows[r].basic = xj;
@@ -213,14 +213,13 @@ impl Simplex {
         }
         let mut cancelled = false;
         for (v, a) in src {
-            let prod = c * a;
             let pi = self.pos[v.idx()];
             if pi == u32::MAX {
                 self.pos[v.idx()] = self.rows[k].entries.len() as u32;
-                self.push_entry(k, *v, prod);
+                self.push_entry(k, *v, super::fast::mul(c, a));
             } else {
                 let e = &mut self.rows[k].entries[pi as usize].1;
-                *e += &prod;
+                super::fast::add_mul(e, c, a);
                 cancelled |= e.is_zero();
             }
         }
