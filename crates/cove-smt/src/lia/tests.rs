@@ -688,3 +688,62 @@ fn gcd_test_with_fixed_reals() {
         LiaResult::Unsat(vec![BoundTag(1), BoundTag(2)])
     );
 }
+
+/// Farkas interpolants of relaxation conflicts over integer variables (bounds rounded by
+/// the simplex) are integer interpolants: checked by enumeration on a box.
+#[test]
+fn farkas_interpolants_over_integers() {
+    use crate::simplex::farkas_interpolant;
+    let mut rng = Rng::new(808);
+    let mut checked = 0;
+    for _ in 0..400 {
+        let nvars = rng.range(1, 3) as usize;
+        let mut cons = boxed(nvars, 3);
+        for _ in 0..rng.range(1, 4) {
+            cons.push(random_cons(&mut rng, nvars, 3, 4, 8, 2));
+        }
+        let in_a: Vec<bool> = (0..cons.len()).map(|_| rng.chance(1, 2)).collect();
+        let mut sx = Simplex::new();
+        let vars: Vec<TVar> = (0..nvars).map(|_| sx.add_var(true)).collect();
+        let mut conflict = None;
+        for (i, cn) in cons.iter().enumerate() {
+            let rr = sx.add_row(&lin_of(cn, &vars)).unwrap();
+            if let Err(e) = sx.assert_rel(&rr, cn.rel, &q(cn.rhs), BoundTag(i as u32)) {
+                conflict = Some(e);
+                break;
+            }
+        }
+        let conflict = match conflict.map_or_else(|| sx.check().err(), Some) {
+            Some(c) => c,
+            None => continue,
+        };
+        let itp = farkas_interpolant(&sx, &conflict, |t| in_a[t.0 as usize]);
+        let holds_itp = |pt: &[Rational]| {
+            let s = itp
+                .lin
+                .iter()
+                .fold(Rational::ZERO, |acc, (v, a)| acc + a * &pt[v.idx()]);
+            if itp.strict {
+                s < itp.bound
+            } else {
+                s <= itp.bound
+            }
+        };
+        let side = |a: bool, pt: &[Rational]| {
+            cons.iter()
+                .zip(&in_a)
+                .filter(|(_, x)| **x == a)
+                .all(|(cn, _)| cn.holds(pt))
+        };
+        assert!(
+            !any_point(nvars, 6, |pt| side(true, pt) && !holds_itp(pt)),
+            "A does not imply {itp:?}"
+        );
+        assert!(
+            !any_point(nvars, 6, |pt| side(false, pt) && holds_itp(pt)),
+            "I ∧ B satisfiable: {itp:?}"
+        );
+        checked += 1;
+    }
+    assert!(checked > 100, "{checked}");
+}

@@ -18,6 +18,31 @@
 //!   trail). Popping only loosens bounds, so the assignment stays valid and is kept, as the
 //!   paper recommends: no pivoting on backtrack.
 //!
+//! # Usage
+//! ```
+//! use cove_logic::Rational;
+//! use cove_smt::simplex::{BoundTag, Rel, Simplex, farkas_interpolant};
+//!
+//! let mut sx = Simplex::new();
+//! let (x, y) = (sx.add_var(false), sx.add_var(false));
+//! let q = Rational::int;
+//! // Atoms: x + y ≤ 1 (tag 0), x ≥ 1 (tag 1), y > 0 (tag 2).
+//! let s = sx.add_row(&[(x, q(1)), (y, q(1))]).unwrap();
+//! let xr = sx.add_row(&[(x, q(1))]).unwrap(); // a single variable: no slack
+//! let yr = sx.add_row(&[(y, q(1))]).unwrap();
+//! sx.push();
+//! sx.assert_rel(&s, Rel::Le, &q(1), BoundTag(0)).unwrap();
+//! sx.assert_rel(&xr, Rel::Ge, &q(1), BoundTag(1)).unwrap();
+//! sx.assert_rel(&yr, Rel::Gt, &q(0), BoundTag(2)).unwrap();
+//! let conflict = sx.check().unwrap_err();
+//! assert!(conflict.verify(&sx));
+//! // Interpolant for A = {tag 0, tag 1}, B = {tag 2}: y ≤ 0.
+//! let itp = farkas_interpolant(&sx, &conflict, |t| t.0 <= 1);
+//! assert_eq!((itp.lin, itp.bound, itp.strict), (vec![(y, q(1))], q(0), false));
+//! sx.pop(1);
+//! assert!(sx.check().is_ok());
+//! ```
+//!
 //! # Explanations
 //! Every conflict is a Farkas certificate ([`Conflict`]): positive multipliers on tagged
 //! bound constraints whose sum, after expanding slacks into their definitions, reads
