@@ -1,0 +1,132 @@
+//! End-to-end tests of `cove solve` and `cove check` through the binary.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn cove(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cove")).args(args).output().expect("cove runs")
+}
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn shared_examples() -> Option<PathBuf> {
+    let p = repo().join("../shared/examples");
+    if p.is_dir() {
+        Some(p)
+    } else {
+        eprintln!("note: ../shared/examples is absent; shared-example tests skipped");
+        None
+    }
+}
+
+fn witness(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/witnesses").join(name).display().to_string()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn check_accepts_hand_written_certificates_and_rejects_subtly_wrong_ones() {
+    let Some(ex) = shared_examples() else { return };
+    let cases = [
+        ("recursive-mtd-safe.smt2", "mtd-safe.good", true),
+        ("recursive-mtd-safe.smt2", "mtd-safe.bad", false),
+        ("recursive-mtd-safe.smt2", "mtd-safe.bad2", false),
+        ("gpdr-divergence-safe.smt2", "gpdr.good", true),
+        ("gpdr-divergence-safe.smt2", "gpdr.bad", false),
+        ("loop-gcnr-safe.smt2", "gcnr.good", true),
+        ("loop-gcnr-safe.smt2", "gcnr.bad", false),
+        ("recursive-mtd-unsafe.smt2", "mtd-unsafe.good", true),
+        ("recursive-mtd-unsafe.smt2", "mtd-unsafe.bad", false),
+    ];
+    for (file, w, valid) in cases {
+        let out = cove(&["check", &ex.join(file).display().to_string(), "--witness", &witness(w)]);
+        let code = out.status.code();
+        if valid {
+            assert_eq!(code, Some(0), "{file} / {w}: {}{}", stdout(&out), String::from_utf8_lossy(&out.stderr));
+            assert_eq!(stdout(&out).trim(), "valid");
+        } else {
+            assert_eq!(code, Some(3), "{file} / {w} should be rejected: {}", stdout(&out));
+            assert_eq!(stdout(&out).trim(), "invalid");
+        }
+    }
+}
+
+/// `solve` answers, then `check` validates what `solve` printed (the witness round trip
+/// through files, exactly as a user would do it).
+fn solve_and_check(file: &Path, expect: &str) {
+    let f = file.display().to_string();
+    let out = cove(&["solve", "--timeout", "30", "--model", "--cex", &f]);
+    assert_eq!(out.status.code(), Some(0), "{f}: {}", String::from_utf8_lossy(&out.stderr));
+    let text = stdout(&out);
+    assert_eq!(text.lines().next(), Some(expect), "{f}: {text}");
+    let dir = std::env::temp_dir().join(format!("cove-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let w = dir.join(format!("{}.witness", file.file_name().unwrap().to_string_lossy()));
+    std::fs::write(&w, &text).unwrap();
+    let chk = cove(&["check", &f, "--witness", &w.display().to_string()]);
+    assert_eq!(chk.status.code(), Some(0), "{f}: check said {}{}", stdout(&chk), String::from_utf8_lossy(&chk.stderr));
+}
+
+#[test]
+fn solve_answers_the_shared_examples_with_checkable_witnesses() {
+    let Some(ex) = shared_examples() else { return };
+    for (file, expect) in [
+        ("recursive-mtd-safe.smt2", "sat"),
+        ("recursive-mtd-unsafe.smt2", "unsat"),
+        ("gpdr-divergence-safe.smt2", "sat"),
+    ] {
+        solve_and_check(&ex.join(file), expect);
+    }
+}
+
+#[test]
+fn solve_answers_the_bundled_examples() {
+    for (file, expect) in [("counter.smt2", "sat"), ("recursive-mtd.smt2", "sat"), ("mccarthy91.smt2", "sat")] {
+        solve_and_check(&repo().join("examples").join(file), expect);
+    }
+    for (file, expect) in [("counter-unsafe.smt2", "unsat"), ("fixedpoint-unsafe.smt2", "unsat")] {
+        solve_and_check(&repo().join("tests/corpus").join(file), expect);
+    }
+}
+
+#[test]
+fn json_output_and_stdin() {
+    let f = repo().join("tests/corpus/counter-unsafe.smt2");
+    let out = Command::new(env!("CARGO_BIN_EXE_cove"))
+        .args(["solve", "--format", "json", "--cex", "--stats", "-"])
+        .stdin(std::fs::File::open(&f).unwrap())
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(v["verdict"], "unsat");
+    assert_eq!(v["validation"], "valid");
+    assert!(v["cex"].as_str().unwrap().starts_with("(derivation"));
+}
+
+#[test]
+fn bad_input_exits_with_2_and_a_location() {
+    let dir = std::env::temp_dir().join(format!("cove-cli-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("bad.smt2");
+    std::fs::write(&f, "(set-logic HORN)\n(declare-fun p (Int) Bool)\n(assert (forall ((x Int)) (=> (p x y) false)))\n").unwrap();
+    let out = cove(&["solve", &f.display().to_string()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad.smt2:3:"), "{err}");
+    let out = cove(&["solve", "--engine", "nope", &repo().join("examples/counter.smt2").display().to_string()]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn timeouts_give_unknown() {
+    // gcnr is hard for interpolation/PDR-style engines; a tiny budget must end in `unknown`.
+    let f = repo().join("tests/corpus/thesis-gcnr-safe.smt2");
+    let out = cove(&["solve", "--timeout", "0.2", &f.display().to_string()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out).trim(), "unknown");
+}
