@@ -328,6 +328,8 @@ fn named_terms_are_usable_symbols() {
     let (script, store) = parse("(declare-const x Int)(assert (! (> x 0) :named pos))(assert pos)");
     assert_eq!(term_of(&script, 1), term_of(&script, 2));
     assert_eq!(store.sort(term_of(&script, 2)), Sort::Bool);
+    let e = parse_err("(define-fun f ((a Int)) Bool (! (> a 0) :named n))");
+    assert_eq!((e.line, e.col, e.kind), (1, 48, ErrorKind::InvalidCommand));
     let e = parse_err("(assert (forall ((x Int)) (! (> x 0) :named n)))");
     assert_eq!((e.line, e.col, e.kind), (1, 45, ErrorKind::InvalidCommand));
 }

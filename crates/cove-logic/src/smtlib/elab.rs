@@ -642,7 +642,7 @@ impl<'a> Parser<'a, '_> {
                     return err(
                         vpos,
                         ErrorKind::InvalidCommand,
-                        format!("the term named '{name}' contains bound variables"),
+                        format!("the term named '{name}' contains bound variables or parameters"),
                     );
                 }
                 self.bind_global(name, Global::Const(t));

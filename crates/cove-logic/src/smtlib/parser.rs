@@ -70,7 +70,7 @@ pub struct Parser<'a, 's> {
     pub(crate) local_log: Vec<&'a str>,
     /// Images of the active `let` bindings (for the capture check of binders).
     pub(crate) let_terms: Vec<TermId>,
-    /// Variables bound by the active quantifiers.
+    /// Variables bound by the active quantifiers and `define-fun` parameters.
     pub(crate) bound_vars: Vec<VarId>,
     pub(crate) fresh: FxHashSet<VarId>,
     pub(crate) term_pos: FxHashMap<TermId, Pos>,
@@ -737,7 +737,9 @@ impl<'a, 's> Parser<'a, 's> {
             self.push_local(pname, t);
         }
         let body_node = self.kid(top, 4);
+        self.bound_vars.extend(&params);
         let body = self.elab(body_node);
+        self.bound_vars.clear();
         self.pop_locals(names.len());
         let mut body = body?;
         if ret == Sort::Real && self.store.sort(body) == Sort::Int {
