@@ -114,8 +114,14 @@ pub fn parse_invariants(src: &[u8], store: &mut TermStore, sys: &ChcSystem) -> R
 /// Drops a leading `sat` line and a `(model …)` / `( … )` wrapper around the definitions.
 fn strip_wrapper(text: &str) -> String {
     let mut t = text.trim_start();
-    if let Some(rest) = t.strip_prefix("sat") {
-        t = rest.trim_start();
+    loop {
+        if let Some(rest) = t.strip_prefix("sat") {
+            t = rest.trim_start();
+        } else if t.starts_with(';') {
+            t = t.split_once('\n').map_or("", |(_, r)| r).trim_start();
+        } else {
+            break;
+        }
     }
     let inner = t.strip_prefix('(').map(|r| r.trim_start());
     match inner {
