@@ -53,9 +53,8 @@ fn clause_names(c: &Clause, store: &TermStore) -> FxHashMap<VarId, String> {
         }
         taken.insert(name);
     }
-    // Renamed names must not collide with kept ones declared later: the loop above checks
-    // `taken`, which already holds every earlier name; a later kept name equal to an earlier
-    // derived one is renamed in turn.
+    // Every name, kept or derived, is checked against all earlier ones, so a later variable
+    // whose own name equals an earlier derived name is renamed in turn.
     names
 }
 
