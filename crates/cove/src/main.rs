@@ -55,6 +55,67 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Solve a DIMACS CNF file with Cove's SAT core.
     Sat(SatArgs),
+    /// Run an SMT-LIB2 script (QF_LIA/QF_LRA) with Cove's SMT core.
+    Smt(SmtArgs),
+    /// Write the bounded unrolling of a CHC system to a given depth as an SMT-LIB2 script
+    /// (satisfiable iff a counterexample of at most that depth exists).
+    Unroll(UnrollArgs),
+}
+
+/// Arguments of `cove unroll`.
+#[derive(clap::Args, Debug)]
+struct UnrollArgs {
+    /// The CHC file.
+    file: std::path::PathBuf,
+    /// Unrolling depth.
+    #[arg(long, default_value_t = 10)]
+    depth: usize,
+}
+
+fn run_unroll(args: &UnrollArgs) -> Result<u8, ExitCodeOf> {
+    use std::fmt::Write as _;
+    let mut store = cove_logic::TermStore::new();
+    let sys = solve::load_system(&args.file, &mut store)?;
+    let parts = cove_chc::engines::bmc::unrolling(&mut store, &sys, args.depth);
+    let all = store.mk_and(&parts);
+    let reals = cove_logic::free_vars(&store, all).iter().any(|v| store.var_sort(*v) == cove_logic::Sort::Real);
+    let ints = cove_logic::free_vars(&store, all).iter().any(|v| store.var_sort(*v) == cove_logic::Sort::Int);
+    let logic = match (ints, reals) {
+        (true, true) => "QF_LIRA",
+        (false, true) => "QF_LRA",
+        _ => "QF_LIA",
+    };
+    let mut out = String::new();
+    let _ = writeln!(out, "; bounded unrolling of {} to depth {}", args.file.display(), args.depth);
+    let _ = writeln!(out, "(set-logic {logic})");
+    for v in cove_logic::free_vars(&store, all) {
+        let _ = writeln!(out, "(declare-fun {} () {})", cove_logic::print::symbol(store.var_name(v)), store.var_sort(v));
+    }
+    for t in parts {
+        let _ = writeln!(out, "(assert {})", cove_logic::print::term_to_string(&store, t));
+    }
+    out.push_str("(check-sat)\n(exit)\n");
+    print!("{out}");
+    Ok(EXIT_OK)
+}
+
+/// Arguments of `cove smt`.
+#[derive(clap::Args, Debug)]
+struct SmtArgs {
+    /// The script, or `-` for standard input.
+    file: std::path::PathBuf,
+}
+
+fn run_smt(args: &SmtArgs) -> Result<u8, ExitCodeOf> {
+    let src = read_input(&args.file)?;
+    let mut out = std::io::stdout().lock();
+    match cove_smt::script::run_script(&src, &mut out) {
+        Ok(code) => Ok(code as u8),
+        Err(e) => {
+            eprintln!("error: {e}");
+            Err(ExitCodeOf(EXIT_USAGE))
+        }
+    }
 }
 
 /// Arguments of `cove sat`.
@@ -103,6 +164,8 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::solve(&args),
         Command::Check(args) => solve::check(&args),
         Command::Sat(args) => run_sat(&args),
+        Command::Smt(args) => run_smt(&args),
+        Command::Unroll(args) => run_unroll(&args),
         Command::Bench(args) => bench::run(&args).map(|c| c as u8).map_err(|e| {
             eprintln!("error: {e:#}");
             ExitCodeOf(EXIT_USAGE)

@@ -60,6 +60,8 @@ struct Layer {
 struct Unroller<'a> {
     sys: &'a ChcSystem,
     layers: Vec<Layer>,
+    /// Constraints produced so far and not yet taken by the caller.
+    pending: Vec<TermId>,
 }
 
 impl Unroller<'_> {
@@ -75,8 +77,8 @@ impl Unroller<'_> {
         (ren, map)
     }
 
-    /// Asserts the definitions of layer `i` (and its query instances) into `solver`.
-    fn add_layer(&mut self, store: &mut TermStore, solver: &mut SmtSolver) {
+    /// Adds the definitions of layer `i` (and its query instances) to `pending`.
+    fn add_layer(&mut self, store: &mut TermStore) {
         let i = self.layers.len();
         let sys = self.sys;
         let mut at = FxHashMap::default();
@@ -118,7 +120,7 @@ impl Unroller<'_> {
             }
             let body = store.mk_and(&parts);
             let imp = store.mk_implies(sel, body);
-            solver.assert(store, imp);
+            self.pending.push(imp);
             let inst = Instance { clause: ci, selector: sel, renaming };
             match &c.head {
                 Some(h) => layer.instances.entry(h.pred).or_default().push(inst),
@@ -140,13 +142,13 @@ impl Unroller<'_> {
                 }
                 let body = store.mk_and(&parts);
                 let imp = store.mk_implies(st, body);
-                solver.assert(store, imp);
+                self.pending.push(imp);
                 layer.stutter.insert(p, st);
                 options.push(st);
             }
             let any = store.mk_or(&options);
             let imp = store.mk_implies(flag, any);
-            solver.assert(store, imp);
+            self.pending.push(imp);
         }
         self.layers.push(layer);
     }
@@ -216,6 +218,20 @@ impl Unroller<'_> {
     }
 }
 
+/// The BMC query at exactly `depth` as one quantifier-free formula (a conjunction list):
+/// satisfiable iff `false` is derivable within `depth` steps by the layered encoding. Used to
+/// generate SMT benchmarks from real CHC work (`cove unroll`).
+pub fn unrolling(store: &mut TermStore, sys: &ChcSystem, depth: usize) -> Vec<TermId> {
+    let mut un = Unroller { sys, layers: Vec::new(), pending: Vec::new() };
+    for _ in 0..=depth {
+        un.add_layer(store);
+    }
+    let q = un.query_literal(store, depth);
+    let mut out = std::mem::take(&mut un.pending);
+    out.push(q);
+    out
+}
+
 impl Engine for Bmc {
     fn name(&self) -> &'static str {
         "bmc"
@@ -224,7 +240,7 @@ impl Engine for Bmc {
     fn solve(&mut self, store: &mut TermStore, sys: &ChcSystem, ctl: &Control) -> ChcResult {
         let mut solver = SmtSolver::new();
         solver.set_limits(ctl.smt_limits());
-        let mut un = Unroller { sys, layers: Vec::new() };
+        let mut un = Unroller { sys, layers: Vec::new(), pending: Vec::new() };
         for k in 0.. {
             if let Some(r) = ctl.should_stop() {
                 return ChcResult::Unknown(r);
@@ -232,7 +248,10 @@ impl Engine for Bmc {
             if self.config.max_depth.is_some_and(|m| k > m) {
                 return ChcResult::Unknown(UnknownReason::Incomplete(format!("no counterexample up to depth {}", k - 1)));
             }
-            un.add_layer(store, &mut solver);
+            un.add_layer(store);
+            for t in std::mem::take(&mut un.pending) {
+                solver.assert(store, t);
+            }
             self.depth_reached = k;
             let q = un.query_literal(store, k);
             if ctl.verbosity > 0 {
