@@ -79,3 +79,23 @@ impl ChcSystem {
         crate::print::system_to_smtlib(self, store)
     }
 }
+
+/// Why an engine cannot take this system as it is, if it cannot: a quantifier left inside a
+/// constraint (the front ends keep quantifiers that contain no predicate) is outside the
+/// quantifier-free fragment the engines and the SMT core decide.
+pub fn unsupported_feature(sys: &ChcSystem, store: &TermStore) -> Option<String> {
+    let mut seen = rustc_hash::FxHashSet::default();
+    for c in &sys.clauses {
+        let mut stack = vec![c.constraint];
+        while let Some(t) = stack.pop() {
+            if !seen.insert(t) {
+                continue;
+            }
+            if matches!(store.op(t), cove_logic::Op::Forall(_) | cove_logic::Op::Exists(_)) {
+                return Some("quantifier inside a clause constraint".into());
+            }
+            stack.extend_from_slice(store.args(t));
+        }
+    }
+    None
+}

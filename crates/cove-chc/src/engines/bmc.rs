@@ -238,6 +238,9 @@ impl Engine for Bmc {
     }
 
     fn solve(&mut self, store: &mut TermStore, sys: &ChcSystem, ctl: &Control) -> ChcResult {
+        if let Some(why) = crate::system::unsupported_feature(sys, store) {
+            return ChcResult::Unknown(UnknownReason::Unsupported(why));
+        }
         let mut solver = SmtSolver::new();
         solver.set_limits(ctl.smt_limits());
         let mut un = Unroller { sys, layers: Vec::new(), pending: Vec::new() };

@@ -752,6 +752,9 @@ impl Engine for Spacer {
     }
 
     fn solve(&mut self, store: &mut TermStore, sys: &ChcSystem, ctl: &Control) -> ChcResult {
+        if let Some(why) = crate::system::unsupported_feature(sys, store) {
+            return ChcResult::Unknown(UnknownReason::Unsupported(why));
+        }
         self.stats.clear();
         let cfg = self.config.clone();
         let mut run = Run::new(store, sys, &cfg, ctl, &mut self.stats);
