@@ -12,7 +12,7 @@ use super::MbpError;
 use super::constraint::{Constraint, Norm, Rel};
 use super::valuation::Valuation;
 use cove_logic::{
-    LinearSum, Model, Op, Rational, Sort, TermId, TermStore, VarId, free_vars, linearize,
+    LinearSum, Model, Op, Rational, Sort, TermId, TermStore, VarId, free_vars, linearize, mk_linear,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -28,6 +28,7 @@ pub(super) fn project_cube(
         cons: Vec::new(),
         other: Vec::new(),
         elim: vars.to_vec(),
+        pending: Vec::new(),
         purified: FxHashMap::default(),
     };
     for &lit in lits {
@@ -43,6 +44,7 @@ pub(super) fn project_cube(
     while !todo.is_empty() {
         let i = p.pick(store, &todo);
         let x = todo.remove(i);
+        p.pending.clone_from(&todo);
         if store.var_sort(x) == Sort::Real {
             p.eliminate_real(store, x)?;
         } else {
@@ -63,6 +65,8 @@ struct Projection<'m> {
     other: Vec<TermId>,
     /// Variables to eliminate, including fresh quotient/remainder variables.
     elim: Vec<VarId>,
+    /// Variables still to be eliminated (not yet done, not kept).
+    pending: Vec<VarId>,
     /// `(dividend, divisor)` to the fresh (quotient, remainder) pair.
     purified: FxHashMap<(TermId, TermId), (VarId, VarId)>,
 }
@@ -159,7 +163,8 @@ impl Projection<'_> {
             Some(&qr) => qr,
             None => {
                 // arg = k·q + r ∧ 0 ≤ r ≤ |k| − 1, with q, r valued from the model.
-                let m = self.val.atom(store, arg)?;
+                let lin = linearize(store, arg);
+                let m = self.val.sum(store, &lin)?;
                 let q = store.fresh_var("mbp_q", Sort::Int);
                 let r = store.fresh_var("mbp_r", Sort::Int);
                 self.val.set(q, m.int_div(&k));
@@ -229,6 +234,14 @@ impl Projection<'_> {
             }
         }
         best.0
+    }
+
+    /// Whether the atom `t` contains a variable still to be eliminated.
+    fn mentions_pending(&self, store: &TermStore, t: TermId) -> bool {
+        match store.op(t) {
+            Op::Var(v) => self.pending.contains(v),
+            _ => free_vars(store, t).iter().any(|v| self.pending.contains(v)),
+        }
     }
 
     /// Removes the constraints on `xt`, returning them.
@@ -334,14 +347,102 @@ impl Projection<'_> {
         if let Some(i) = eq {
             return self.eliminate_int_eq(store, xt, &with, i);
         }
+        // x ≡ M(x) (mod D) keeps every divisibility constraint true.
+        let mut d = Rational::ONE;
+        for c in &with {
+            if let Rel::Div(m) = &c.rel {
+                d = d.lcm(m);
+            }
+        }
+        let mx = self.val.atom(store, xt)?;
+        let mut lowers = Vec::new();
+        let mut has_upper = false;
+        for (index, c) in with.iter().enumerate() {
+            let a = c.coeff(xt);
+            if c.rel != Rel::Le {
+                continue;
+            }
+            if a.is_positive() {
+                has_upper = true;
+            } else {
+                // −|a|·x + t ≤ 0: x ≥ ⌈t / |a|⌉.
+                let e = c.without(xt);
+                let value = (&self.val.sum(store, &e)? / &a.abs()).ceil();
+                lowers.push((
+                    Bound {
+                        e,
+                        value,
+                        strict: false,
+                        index,
+                    },
+                    a.abs(),
+                ));
+            }
+        }
+        if lowers.is_empty() || !has_upper {
+            // x → ∓∞ along its residue class: only the divisibility constraints remain.
+            let e = LinearSum::constant(mx.int_mod(&d));
+            for c in with.iter().filter(|c| matches!(c.rel, Rel::Div(_))) {
+                let (s, rel) = Self::substituted(c, xt, &e);
+                self.add(store, s, rel)?;
+            }
+            return Ok(());
+        }
+        // The greatest lower bound ⌈t/|a|⌉ in the model, moved up to x's residue class:
+        // x := ⌈t/|a|⌉ + ((M(x) − M(⌈t/|a|⌉)) mod D), with ⌈t/|a|⌉ = (t + |a| − 1) div |a|.
+        let best = (0..lowers.len())
+            .max_by(|&i, &j| lowers[i].0.value.cmp(&lowers[j].0.value).then(j.cmp(&i)))
+            .unwrap_or(0);
+        let (lb, a) = &lowers[best];
+        if !a.is_one()
+            && lb
+                .e
+                .terms
+                .iter()
+                .any(|(t, _)| self.mentions_pending(store, *t))
+        {
+            return self.eliminate_int_scaled(store, xt, &with);
+        }
+        let k = (&mx - &lb.value).int_mod(&d);
+        let mut e = if a.is_one() {
+            lb.e.clone()
+        } else {
+            let mut arg = lb.e.clone();
+            arg.constant += &(a - &Rational::ONE);
+            let arg = mk_linear(store, &arg, Sort::Int);
+            let at = store.mk_num(a.clone(), Sort::Int);
+            let ceil = store.mk_raw(Op::IntDiv, &[arg, at], Sort::Int);
+            self.val.define(ceil, lb.value.clone());
+            LinearSum::atom(ceil)
+        };
+        e.constant += &k;
+        let skip = lb.index;
+        for (j, c) in with.iter().enumerate() {
+            if j != skip {
+                let (s, rel) = Self::substituted(c, xt, &e);
+                self.add(store, s, rel)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Cooper with the coefficients of `x` scaled to their lcm `L`: `y = L·x` gets the
+    /// greatest lower bound `ℓ` plus the residue `(M(y) − M(ℓ)) mod D`, and `L | ℓ + residue`.
+    /// Used when the ceiling form would put a variable still to be eliminated under `div`.
+    fn eliminate_int_scaled(
+        &mut self,
+        store: &mut TermStore,
+        xt: TermId,
+        with: &[Constraint],
+    ) -> Result<(), MbpError> {
         // Scale every coefficient of x to ±L and read y = L·x.
         let mut l = Rational::ONE;
-        for c in &with {
+        for c in with {
             l = l.lcm(&c.coeff(xt));
         }
         let mut scaled = Vec::with_capacity(with.len());
         let mut d = l.clone();
-        for c in &with {
+        for c in with {
             let a = c.coeff(xt);
             let f = &l / &a.abs();
             let mut t = c.without(xt);

@@ -155,7 +155,7 @@ fn lia_divisibility_from_equality_and_bounds() {
     let expected = s.mk_eq(m, zero);
     equivalent_on_box(&s, r.formula, expected, &[yv], 10);
 
-    // ∃x. y ≤ 2x ≤ z with y odd in the model: y + 1 ≤ z ∧ y mod 2 = 1.
+    // ∃x. y ≤ 2x ≤ z: the glb is x = ⌈y/2⌉, which is exact here: 2·((y + 1) div 2) ≤ z.
     let two_x = s.mk_mul(&[two, x]);
     let lo = s.mk_le(y, two_x);
     let hi = s.mk_le(two_x, z);
@@ -163,10 +163,9 @@ fn lia_divisibility_from_equality_and_bounds() {
     let r = mbp(&mut s, &model(&[(xv, 1), (yv, 1), (zv, 3)]), phi, &[xv]).unwrap();
     let one = s.mk_int(1);
     let y1 = s.mk_add(&[y, one]);
-    let a = s.mk_le(y1, z);
-    let my = s.mk(Op::Mod, &[y, two]).unwrap();
-    let b = s.mk_eq(my, one);
-    let expected = s.mk_and(&[a, b]);
+    let ceil = s.mk(Op::IntDiv, &[y1, two]).unwrap();
+    let twice = s.mk_mul(&[two, ceil]);
+    let expected = s.mk_le(twice, z);
     equivalent_on_box(&s, r.formula, expected, &[yv, zv], 6);
     assert!(r.kept.is_empty());
 }
@@ -245,4 +244,69 @@ fn implicant_resolves_ite_and_disequality() {
     assert!(lits.contains(&a) && lits.contains(&b), "{lits:?}");
     let bad = model(&[(xv, -1), (yv, 0)]);
     assert_eq!(implicant(&mut s, &bad, lit), Err(MbpError::NotAModel));
+}
+
+#[test]
+fn long_chains_project_in_reasonable_time() {
+    // x0 = y, x(i+1) = x(i) + 1 or 2·x(i+1) ≥ x(i) (alternating), x(n) ≤ z: eliminate all x.
+    let n = 300;
+    let mut s = TermStore::new();
+    let (yv, y) = var(&mut s, "y", Sort::Int);
+    let (zv, z) = var(&mut s, "z", Sort::Int);
+    let (one, two) = (s.mk_int(1), s.mk_int(2));
+    let mut m = model(&[(yv, 0)]);
+    let xs: Vec<(VarId, TermId)> = (0..=n)
+        .map(|i| var(&mut s, &format!("x{i}"), Sort::Int))
+        .collect();
+    let mut conj = vec![s.mk_eq(xs[0].1, y)];
+    let mut val = 0i64;
+    m.set(xs[0].0, Value::Num(Rational::int(0)));
+    for i in 0..n {
+        let (a, b) = (xs[i].1, xs[i + 1].1);
+        if i % 2 == 0 {
+            let a1 = s.mk_add(&[a, one]);
+            conj.push(s.mk_eq(b, a1));
+            val += 1;
+        } else {
+            let b2 = s.mk_mul(&[two, b]);
+            conj.push(s.mk_ge(b2, a));
+            val = (val + 1).div_euclid(2);
+        }
+        m.set(xs[i + 1].0, Value::Num(Rational::int(val)));
+    }
+    conj.push(s.mk_le(xs[n].1, z));
+    m.set(zv, Value::Num(Rational::int(val)));
+    let phi = s.mk_and(&conj);
+    let vars: Vec<VarId> = xs.iter().map(|x| x.0).collect();
+    let start = std::time::Instant::now();
+    let r = mbp(&mut s, &m, phi, &vars).unwrap();
+    let elapsed = start.elapsed();
+    assert!(r.kept.is_empty());
+    assert_eq!(cove_logic::free_vars(&s, r.formula), vec![yv, zv]);
+    assert!(m.eval_bool(&s, r.formula).unwrap());
+    assert!(elapsed.as_secs_f64() < 5.0, "{elapsed:?}");
+    // Each halving step is one `div` in the DAG: no moduli growing like 2^n.
+    let mut nums = Vec::new();
+    numerals(&s, r.formula, &mut nums, &mut Default::default());
+    assert!(
+        nums.iter().all(|k| k.abs() <= Rational::int(1000)),
+        "{nums:?}"
+    );
+}
+
+fn numerals(
+    s: &TermStore,
+    t: TermId,
+    out: &mut Vec<Rational>,
+    seen: &mut rustc_hash::FxHashSet<TermId>,
+) {
+    if !seen.insert(t) {
+        return;
+    }
+    if let Op::Num(n) = s.op(t) {
+        out.push(n.clone());
+    }
+    for &a in s.args(t) {
+        numerals(s, a, out, seen);
+    }
 }

@@ -28,7 +28,14 @@ impl<'m> Valuation<'m> {
         self.extra.insert(v, value);
     }
 
-    /// The value of an arithmetic term without fresh variables below its root.
+    /// Records the value of a term built during the projection (it may contain fresh
+    /// variables, which the model cannot evaluate).
+    pub(super) fn define(&mut self, t: TermId, value: Rational) {
+        self.memo.insert(t, value);
+    }
+
+    /// The value of an arithmetic atom: a fresh variable, a term recorded with
+    /// [`Valuation::define`], or a term of the input formula.
     pub(super) fn atom(&mut self, store: &TermStore, t: TermId) -> Result<Rational, MbpError> {
         if let Some(v) = self.memo.get(&t) {
             return Ok(v.clone());
