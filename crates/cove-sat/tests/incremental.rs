@@ -51,8 +51,8 @@ fn check_answer(s: &Solver, r: SolveResult, clauses: &[Vec<Lit>], assumptions: &
 
 #[test]
 fn assumptions_and_cores_small() {
-    let mut rng = Rng::new(11);
-    for _ in 0..60 {
+    let mut rng = Rng::new(common::seed(11));
+    for _ in 0..60 * common::scale() {
         let n = 8 + rng.below(8) as usize;
         let clauses = random_ksat(&mut rng, n, (n as f64 * 3.0) as usize, 3);
         let mut s = Solver::new();
@@ -80,8 +80,8 @@ fn assumptions_and_cores_small() {
 
 #[test]
 fn clauses_added_between_solves() {
-    let mut rng = Rng::new(5);
-    for _ in 0..40 {
+    let mut rng = Rng::new(common::seed(5));
+    for _ in 0..40 * common::scale() {
         let n = 10 + rng.below(6) as usize;
         let mut s = Solver::new();
         let mut clauses: Vec<Vec<Lit>> = Vec::new();
@@ -108,7 +108,7 @@ fn clauses_added_between_solves() {
 
 #[test]
 fn assumptions_on_medium_instances_keep_learnt_clauses() {
-    let mut rng = Rng::new(99);
+    let mut rng = Rng::new(common::seed(99));
     let n = 120;
     let clauses = random_ksat(&mut rng, n, (n as f64 * 3.9) as usize, 3);
     let mut s = Solver::new();

@@ -40,9 +40,9 @@ fn solve(clauses: &[Vec<Lit>], n: usize, cfg: Config) -> (SolveResult, Vec<bool>
 
 #[test]
 fn small_instances_agree_with_brute_force() {
-    let mut rng = Rng::new(1);
+    let mut rng = Rng::new(common::seed(1));
     let (mut sat, mut unsat) = (0, 0);
-    for round in 0..400 {
+    for round in 0..400 * common::scale() {
         let n = 3 + rng.below(14) as usize;
         let m = (n as f64 * (3.5 + rng.below(20) as f64 / 10.0)) as usize;
         let clauses = random_ksat(&mut rng, n, m, 3.min(n));
@@ -70,8 +70,8 @@ fn small_instances_agree_with_brute_force() {
 
 #[test]
 fn mixed_width_clauses_with_units_and_binaries() {
-    let mut rng = Rng::new(7);
-    for round in 0..300 {
+    let mut rng = Rng::new(common::seed(7));
+    for round in 0..300 * common::scale() {
         let n = 2 + rng.below(12) as usize;
         let mut clauses = Vec::new();
         for _ in 0..(n * 3) {
@@ -89,8 +89,8 @@ fn mixed_width_clauses_with_units_and_binaries() {
 
 #[test]
 fn medium_instances_models_check_and_configs_agree() {
-    let mut rng = Rng::new(42);
-    for round in 0..12 {
+    let mut rng = Rng::new(common::seed(42));
+    for round in 0..12 * common::scale() {
         let n = 60 + 10 * (round % 5);
         let m = (n as f64 * 4.26) as usize;
         let clauses = random_ksat(&mut rng, n, m, 3);

@@ -142,7 +142,11 @@ impl Theory for AtMostK {
                 }
             }
         }
-        if self.mode == Mode::EagerWithDefs && self.calls.is_multiple_of(5) && self.defs < 12 {
+        if self.mode == Mode::EagerWithDefs
+            && !self.xs.is_empty()
+            && self.calls.is_multiple_of(5)
+            && self.defs < 12
+        {
             self.defs += 1;
             let a = Lit::new(self.xs[self.calls % self.xs.len()], false);
             let b = Lit::new(
@@ -220,10 +224,10 @@ impl Instance {
 
 #[test]
 fn toy_theory_agrees_with_brute_force() {
-    let mut rng = Rng::new(2024);
+    let mut rng = Rng::new(common::seed(2024));
     let mut counts = [0usize; 2];
     let mut hooks = [0u64; 4];
-    for round in 0..240 {
+    for round in 0..240 * common::scale() {
         let inst = Instance::random(&mut rng);
         let mode = MODES[round % MODES.len()];
         let expected = brute_force(inst.n, &inst.clauses, |m| inst.holds(m));
@@ -268,8 +272,8 @@ fn toy_theory_agrees_with_brute_force() {
 
 #[test]
 fn toy_theory_with_assumptions_and_incremental_solves() {
-    let mut rng = Rng::new(77);
-    for round in 0..80 {
+    let mut rng = Rng::new(common::seed(77));
+    for round in 0..80 * common::scale() {
         let inst = Instance::random(&mut rng);
         let mode = MODES[round % MODES.len()];
         let mut s = inst.solver();

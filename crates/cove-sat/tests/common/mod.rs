@@ -87,3 +87,21 @@ pub fn brute_force(
     }
     None
 }
+
+/// Multiplier for the number of random rounds, from `COVE_SAT_TEST_SCALE` (default 1), for
+/// longer local soak runs: `COVE_SAT_TEST_SCALE=50 cargo test --release -p cove-sat`.
+pub fn scale() -> usize {
+    std::env::var("COVE_SAT_TEST_SCALE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1)
+}
+
+/// Base seed, from `COVE_SAT_TEST_SEED` (default 0), mixed into every test's own seed.
+pub fn seed(own: u64) -> u64 {
+    let base: u64 = std::env::var("COVE_SAT_TEST_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    own ^ base.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
