@@ -40,8 +40,12 @@ pub struct Lit(u32);
 
 impl Lit {
     /// The literal of `v`, negated when `negated` is true.
+    ///
+    /// # Preconditions
+    /// `v.0 < 2^31` (the encoding needs one bit for the sign).
     #[inline]
     pub fn new(v: Var, negated: bool) -> Lit {
+        debug_assert!(v.0 < 1 << 31, "variable index too large for a literal");
         Lit((v.0 << 1) | negated as u32)
     }
 

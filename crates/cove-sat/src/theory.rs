@@ -15,6 +15,41 @@
 //! Conflicts and propagation reasons may be dropped once no longer needed; lemmas are kept
 //! forever. Clauses that turn out not to be in the claimed state (e.g. a "conflict" with a
 //! non-false literal) are still treated correctly as ordinary clauses.
+//!
+//! A lazy theory that only checks complete assignments:
+//!
+//! ```
+//! use cove_sat::{Limits, Lit, SolveResult, Solver, Theory, TheoryOut};
+//!
+//! /// "Not both `a` and `b`", explained only when violated by a complete assignment.
+//! struct NotBoth { a: Lit, b: Lit, seen: Vec<Lit>, marks: Vec<usize> }
+//! impl Theory for NotBoth {
+//!     fn push(&mut self) { self.marks.push(self.seen.len()); }
+//!     fn pop(&mut self, n: usize) {
+//!         let m = self.marks[self.marks.len() - n];
+//!         self.marks.truncate(self.marks.len() - n);
+//!         self.seen.truncate(m);
+//!     }
+//!     fn propagate(&mut self, new_lits: &[Lit], _out: &mut TheoryOut) {
+//!         self.seen.extend(new_lits.iter().filter(|&&l| l == self.a || l == self.b));
+//!     }
+//!     fn final_check(&mut self, out: &mut TheoryOut) {
+//!         if self.seen.contains(&self.a) && self.seen.contains(&self.b) {
+//!             out.conflict(vec![!self.a, !self.b]);
+//!         }
+//!     }
+//! }
+//!
+//! let mut s = Solver::new();
+//! let (a, b) = (Lit::new(s.new_var(), false), Lit::new(s.new_var(), false));
+//! s.add_clause(&[a, b]);
+//! s.set_phase(b.var(), true); // try b = true first, which the theory rejects
+//! let mut th = NotBoth { a, b, seen: Vec::new(), marks: Vec::new() };
+//! assert_eq!(s.solve_limited(&[a], &mut th, &Limits::default()), SolveResult::Sat);
+//! assert_eq!(s.value(b), cove_sat::LBool::False);
+//! assert_eq!(s.stats().theory_conflicts, 1);
+//! assert_eq!(s.solve_limited(&[a, b], &mut th, &Limits::default()), SolveResult::Unsat);
+//! ```
 
 use crate::lit::{Lit, Var};
 
