@@ -1,6 +1,6 @@
 //! Differential testing against z3 on random QF_LIA / QF_LRA formulas.
 //!
-//! `cargo run --release -p cove-smt --example difftest -- N SEED [BATCH] [TIMEOUT_S]`
+//! `cargo run --release -p cove-smt --example difftest -- N SEED [BATCH] [TIMEOUT_S] [large]`
 //!
 //! Formulas come from `cove_smt::testing` (sizes, coefficient ranges and Boolean depth
 //! vary per formula). Each batch is written as one SMT-LIB2 file of
@@ -22,6 +22,7 @@ fn main() {
     let seed: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1);
     let batch: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(500);
     let timeout: u64 = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(10);
+    let large = args.get(5).is_some_and(|s| s == "large");
     let mut rng = Rng::new(seed);
     let (
         mut done,
@@ -42,7 +43,7 @@ fn main() {
             let mut store = TermStore::new();
             let int = rng.chance(1, 2);
             let mut cfg = GenConfig::random(&mut rng, int);
-            if rng.chance(1, 3) {
+            if large && rng.chance(1, 3) {
                 // Larger instances now and then.
                 cfg.conjuncts *= 3;
                 cfg.vars += 4;
@@ -81,7 +82,7 @@ fn main() {
         let t0 = Instant::now();
         let out = Command::new("z3")
             .arg("-T:600")
-            .arg("-t:10000")
+            .arg(format!("-t:{}", timeout * 1000))
             .arg(&path)
             .output()
             .expect("run z3");

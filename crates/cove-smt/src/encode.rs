@@ -139,7 +139,7 @@ impl SmtSolver {
             Op::IsInt => {
                 // is_int(x) <-> x - to_int(x) <= 0 (it is always >= 0).
                 let (mut lin, c) = self.arith_lin(store, args[0]);
-                let w = self.to_int_var(store, args[0]);
+                let w = self.floor_var(store, args[0]);
                 lin.push((w, Rational::MINUS_ONE));
                 self.le_atom(&lin, &c, false)
             }
@@ -238,7 +238,7 @@ impl SmtSolver {
                 self.clause(&[nonneg, e2]);
                 w
             }
-            Op::ToInt => self.to_int_var(store, args[0]),
+            Op::ToInt => self.floor_var(store, args[0]),
             _ => self.abstraction(is_int),
         }
     }
@@ -249,7 +249,7 @@ impl SmtSolver {
     }
 
     /// `w = to_int(x)`: `w <= x < w + 1`.
-    fn to_int_var(&mut self, store: &mut TermStore, x: TermId) -> TVar {
+    fn floor_var(&mut self, store: &mut TermStore, x: TermId) -> TVar {
         if let Some(&w) = self.enc.to_int.get(&x) {
             return w;
         }

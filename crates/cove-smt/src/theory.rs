@@ -359,6 +359,14 @@ impl ArithTheory {
     /// bound diverge on unbounded problems.
     fn branch(&mut self, var: TVar, floor: Rational, out: &mut TheoryOut) {
         self.stats.branches += 1;
+        if std::env::var_os("COVE_DEBUG_BRANCH").is_some() {
+            eprintln!(
+                "branch {:?} floor {} value {}",
+                var,
+                floor,
+                self.sx.value(var)
+            );
+        }
         let up = DeltaRational::from_rational(&floor + &Rational::ONE);
         let down = DeltaRational::from_rational(floor.clone());
         let prefer_down =
@@ -419,10 +427,10 @@ impl ArithTheory {
             let mut vals: Vec<Rational> = (0..n)
                 .map(|v| self.sx.concrete_value(TVar(v as u32), &d))
                 .collect();
-            for v in 0..n {
+            for (v, val) in vals.iter_mut().enumerate() {
                 let x = TVar(v as u32);
                 if self.sx.is_int(x) && self.sx.definition(x).is_none() {
-                    vals[v] = (&vals[v] + &half).floor();
+                    *val = (&*val + &half).floor();
                 }
             }
             for v in 0..n {
@@ -438,6 +446,46 @@ impl ArithTheory {
         }
         self.sx.pop(1);
         result
+    }
+
+    /// A split of a bounded integer variable: a fractional one if any (smallest domain
+    /// first), else, every third branch, a non-fixed one bisected.
+    fn bounded_split(&self) -> Option<(TVar, Rational)> {
+        let width = |v: TVar| -> Option<Rational> {
+            let (l, _) = self.sx.lower_bound(v)?;
+            let (u, _) = self.sx.upper_bound(v)?;
+            Some(&u.real - &l.real)
+        };
+        let mut best: Option<(Rational, TVar)> = None;
+        for &v in &self.int_vars {
+            if self.sx.value(v).is_integer() {
+                continue;
+            }
+            if let Some(w) = width(v) {
+                if best.as_ref().is_none_or(|(bw, _)| w < *bw) {
+                    best = Some((w, v));
+                }
+            }
+        }
+        if let Some((_, v)) = best {
+            return Some((v, self.sx.value(v).floor()));
+        }
+        if self.stats.branches % 3 != 2 {
+            return None;
+        }
+        for &v in &self.int_vars {
+            if let Some(w) = width(v) {
+                if w.is_positive() && best.as_ref().is_none_or(|(bw, _)| w < *bw) {
+                    best = Some((w, v));
+                }
+            }
+        }
+        let (_, v) = best?;
+        let (l, _) = self.sx.lower_bound(v)?;
+        let (u, _) = self.sx.upper_bound(v)?;
+        // Bisect the domain: l <= k < u, so both sides are non-empty and halve it.
+        let k = ((&l.real + &u.real) * Rational::new(1, 2)).floor();
+        Some((v, k))
     }
 
     /// An integer problem variable with a non-integral value, if any.
@@ -512,7 +560,14 @@ impl Theory for ArithTheory {
                 self.model = Some(self.sx.concrete_model());
             }
             IntStep::Branch { var, floor, .. } => {
-                // x <= floor(v)  or  x >= floor(v) + 1, as two fresh atoms.
+                // x <= floor(v)  or  x >= floor(v) + 1, as two fresh atoms. Bounded
+                // variables first: on unbounded ones branch and bound may drift forever
+                // (e.g. the quotients of `mod`), while splitting bounded ones terminates and
+                // fixes them, which is what the GCD test needs.
+                let (var, floor) = match self.bounded_split() {
+                    Some(split) => split,
+                    None => (var, floor),
+                };
                 self.branch(var, floor, out);
             }
             IntStep::Cut(cut) => {
