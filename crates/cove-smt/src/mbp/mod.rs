@@ -24,13 +24,16 @@
 //!     `ℓ + ε`, when it is strict); a one-sided `x` drops its bounds (the `±∞` substitution).
 //!   - **LIA** (Cooper, after Bjørner–Janota): an equality `c·x + t = 0` with `|c| > 1`
 //!     becomes the divisibility `|c| | t` and substitutes `c·x = −t` into the others (scaled);
-//!     otherwise the coefficients of `x` are scaled to their lcm `L`, `y = L·x` is bounded by
-//!     the model's greatest lower bound `ℓ` and substituted as `ℓ + ((M(y) − M(ℓ)) mod D)`,
-//!     `D` the lcm of `L` and the divisibility moduli. Divisibility is printed as
-//!     `(= (mod s d) r)`.
+//!     otherwise `x` gets the model's greatest lower bound `⌈t/|a|⌉` (a `div` term) plus the
+//!     residue `(M(x) − M(⌈t/|a|⌉)) mod D` (`D` the lcm of the divisibility moduli). When
+//!     that bound mentions a variable still to be eliminated, the classic scaled form is
+//!     used: `y = L·x` (`L` the lcm of the coefficients) gets `ℓ + ((M(y) − M(ℓ)) mod D)`
+//!     with `L | ℓ + …`. One-sided variables keep only their divisibility constraints.
+//!     Divisibility is printed as `(= (mod s d) r)`. See `eliminate/int.rs`.
 //!
 //!   Every choice (which literal, which bound, which residue) is taken from finitely many
-//!   candidates determined by the cube, hence the finite image.
+//!   candidates determined by the cube, and ties go to the first candidate in the cube's
+//!   (deterministic) order, hence the finite image.
 //! * **Variables that cannot be eliminated** — those occurring under an uninterpreted
 //!   function, in a nonlinear term, in `div`/`mod` by a non-numeral, under `to_int`/`is_int`,
 //!   or (for `Int` variables) in a constraint with `Real` atoms — are not guessed at: they are
