@@ -188,6 +188,7 @@ impl LiaSolver {
             return LiaResult::Unsat(self.user_tags(u));
         }
         self.nodes = 0;
+        self.checker.reset();
         let base = self.sx.level();
         self.sx.push();
         self.model = None;
@@ -201,7 +202,7 @@ impl LiaSolver {
         };
         // Branch and cut tags died with the popped levels.
         self.deps.truncate(mark);
-        self.stats.cuts = self.checker.cuts();
+        self.stats.cuts += self.checker.cuts();
         result
     }
 

@@ -88,7 +88,28 @@ pub fn gomory_cut(sx: &Simplex, xi: TVar) -> Option<Cut> {
         }
     }
     bound.as_small()?;
+    if !small_enough(&lin, &bound) {
+        return None;
+    }
     deps.sort_unstable();
     deps.dedup();
     Some(Cut { lin, bound, deps })
+}
+
+/// Largest coefficient allowed in a cut scaled to integers. Cuts with huge coefficients
+/// are valid but slow every later pivot down (rational growth) and rarely pay off.
+const MAX_CUT_COEF: i64 = 1 << 12;
+
+/// Whether the cut, scaled to integer coefficients, stays within [`MAX_CUT_COEF`].
+fn small_enough(lin: &[(TVar, Rational)], bound: &Rational) -> bool {
+    let limit = Rational::int(MAX_CUT_COEF);
+    let mut den = Rational::ONE;
+    for (_, a) in lin {
+        den = den.lcm(&Rational::from_bigint(a.denom()));
+        if den > limit {
+            return false;
+        }
+    }
+    lin.iter().all(|(_, a)| (a * &den).abs() <= limit)
+        && (bound * &den).abs() <= limit * Rational::int(64)
 }

@@ -35,6 +35,8 @@ mod gomory;
 mod step;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_stress;
 
 pub use bnb::{LiaConfig, LiaResult, LiaSolver, LiaStats, LiaUnknown};
 pub use gcd::gcd_test;

@@ -2,7 +2,8 @@
 //! and for the standalone branch and bound.
 //!
 //! Order: done if every integer problem variable is integral; else the GCD test (a
-//! conflict); else, every `cut_period`-th step, a Gomory cut; else a branch request.
+//! conflict); else, when the cut policy ([`IntConfig`]) says so and a row qualifies, a
+//! Gomory cut; else a branch request.
 //! The glue turns `Branch` into the lemma `x ≤ ⌊v⌋ ∨ x ≥ ⌊v⌋+1` over fresh atoms and
 //! `Cut` into the lemma `deps → lin ≥ bound`.
 
@@ -32,9 +33,15 @@ pub enum IntStep {
 }
 
 /// Settings of the integer layer.
+///
+/// Gomory cuts are tried at every step during the first `eager_cuts` steps (in practice:
+/// at the root, before any branching, where cuts are most effective and most reusable),
+/// then every `cut_period`-th step, until `max_cuts` cuts have been made.
 #[derive(Clone, Debug)]
 pub struct IntConfig {
-    /// Try a Gomory cut every this many non-trivial steps (0: never).
+    /// Steps at the start during which every step tries a cut first.
+    pub eager_cuts: u64,
+    /// Afterwards, try a cut every this many steps (0: never).
     pub cut_period: u64,
     /// Stop producing cuts after this many (they grow the tableau).
     pub max_cuts: u64,
@@ -43,8 +50,9 @@ pub struct IntConfig {
 impl Default for IntConfig {
     fn default() -> Self {
         IntConfig {
+            eager_cuts: 32,
             cut_period: 4,
-            max_cuts: 256,
+            max_cuts: 128,
         }
     }
 }
@@ -68,6 +76,12 @@ impl IntChecker {
         }
     }
 
+    /// Restarts the cut policy (eager phase and cut budget), e.g. for a new query.
+    pub fn reset(&mut self) {
+        self.steps = 0;
+        self.cuts = 0;
+    }
+
     /// Number of cuts produced so far.
     pub fn cuts(&self) -> u64 {
         self.cuts
@@ -80,7 +94,7 @@ impl IntChecker {
             let x = TVar(v as u32);
             sx.is_int(x) && sx.definition(x).is_none() && !sx.value(x).is_integer()
         };
-        // Round-robin start so that no variable is starved of branches.
+        // Rotating start: ties in the branching choice go round-robin.
         let start = self.next_branch % n.max(1);
         let Some(var) = (start..n).chain(0..start).find(|&v| fractional(v)) else {
             return IntStep::Feasible;
@@ -90,7 +104,9 @@ impl IntChecker {
         }
         self.steps += 1;
         let period = self.config.cut_period;
-        if period > 0 && self.steps.is_multiple_of(period) && self.cuts < self.config.max_cuts {
+        let due = self.steps <= self.config.eager_cuts
+            || (period > 0 && self.steps.is_multiple_of(period));
+        if due && self.cuts < self.config.max_cuts {
             let mut best: Option<Cut> = None;
             for (basic, _) in sx.rows() {
                 if let Some(c) = gomory_cut(sx, basic) {
@@ -108,6 +124,8 @@ impl IntChecker {
                 return IntStep::Cut(c);
             }
         }
+        let var = most_fractional(sx, (start..n).chain(0..start).filter(|&v| fractional(v)))
+            .unwrap_or(var);
         self.next_branch = var + 1;
         let value = sx.value(TVar(var as u32)).clone();
         IntStep::Branch {
@@ -116,4 +134,20 @@ impl IntChecker {
             value,
         }
     }
+}
+
+/// The candidate whose fractional part is closest to 1/2 (first in `candidates` order on
+/// ties). Branching there moves the relaxation most; on unbounded problems it avoided the
+/// long runs that plain round-robin branching showed in the differential tests.
+fn most_fractional(sx: &Simplex, candidates: impl Iterator<Item = usize>) -> Option<usize> {
+    let mut best: Option<(Rational, usize)> = None;
+    for v in candidates {
+        let f = sx.value(TVar(v as u32)).real.fract();
+        let one_minus = &Rational::ONE - &f;
+        let d = if f < one_minus { f } else { one_minus };
+        if best.as_ref().is_none_or(|(b, _)| d > *b) {
+            best = Some((d, v));
+        }
+    }
+    best.map(|(_, v)| v)
 }
