@@ -7,6 +7,7 @@ pub mod cert;
 pub mod engine;
 pub mod engines;
 pub mod frontend;
+pub mod preprocess;
 pub mod print;
 pub mod result;
 pub mod witness;

@@ -1,0 +1,270 @@
+//! Preprocessing of clause systems, with witnesses translated back to the input system.
+//!
+//! Every pass maps a system `S` to a simpler system `S'` and returns a back-translator
+//! ([`BackTranslate`]) that turns a witness of `S'` (invariants or a derivation) into a witness
+//! of `S`. Passes compose into a [`Pipeline`] whose back-translation runs the passes' in reverse,
+//! so the answer an engine gives for the preprocessed system becomes a certificate that the
+//! independent checker ([`crate::cert`]) validates against the *original* system
+//! (practice 2 of the design notes; Golem's transformation pipeline).
+//!
+//! # Invariant
+//! A back-translator maps witnesses of its output system to witnesses of its input system:
+//! - if `inv` makes every clause of `S'` valid, `invariants(inv)` makes every clause of `S` valid;
+//! - if `d` is a derivation of `false` from `S'`, `derivation(d)` is one from `S`.
+//!
+//! The passes (one module each):
+//! 1. [`simp`]: simplify constraints, drop clauses with unsatisfiable constraints, and
+//!    eliminate variables defined by equalities (constant and equality propagation);
+//! 2. [`reach`]: drop predicates not derivable from facts (interpreted as `false`) and clauses
+//!    that cannot reach a query (their head predicates are interpreted as `true`);
+//! 3. [`inline`]: inline predicates defined by a single non-recursive clause (the invariant of
+//!    an inlined predicate is the strongest postcondition of its clause, made quantifier-free
+//!    by exact quantifier elimination);
+//! 4. [`args`]: drop predicate arguments no clause body looks at.
+
+pub mod args;
+pub mod inline;
+pub mod reach;
+pub mod simp;
+mod util;
+
+use crate::engine::{Control, Engine};
+use crate::result::{ChcResult, Derivation, Invariants, UnknownReason};
+use crate::system::ChcSystem;
+use cove_logic::TermStore;
+use std::time::{Duration, Instant};
+
+/// Why a witness could not be translated back.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum BackError {
+    /// The witness does not fit the preprocessed system (a missing definition, a step over a
+    /// clause that does not exist, a variable without a value, ...).
+    #[error("witness does not fit the preprocessed system: {0}")]
+    BadWitness(String),
+    /// The invariant of an inlined predicate needs quantifier elimination, which failed.
+    #[error("quantifier elimination for the invariant of '{pred}' failed: {why}")]
+    Qe {
+        /// The inlined predicate.
+        pred: String,
+        /// What went wrong.
+        why: String,
+    },
+}
+
+/// Maps witnesses of a pass's output system to witnesses of its input system.
+pub trait BackTranslate {
+    /// Invariants of the output system -> invariants of the input system.
+    fn invariants(&self, store: &mut TermStore, inv: Invariants) -> Result<Invariants, BackError>;
+
+    /// A derivation of `false` from the output system -> one from the input system.
+    fn derivation(&self, store: &mut TermStore, d: Derivation) -> Result<Derivation, BackError>;
+}
+
+/// Which passes run, and their budgets.
+#[derive(Clone, Debug)]
+pub struct PreprocessOptions {
+    /// Pass 1: simplification, unsatisfiable clause removal, equality propagation.
+    pub simplify: bool,
+    /// Pass 2: forward/backward reachability on the predicate graph.
+    pub reachability: bool,
+    /// Pass 3: inlining of predicates with a single non-recursive definition.
+    pub inline: bool,
+    /// Pass 4: removal of unused predicate arguments.
+    pub drop_args: bool,
+    /// Inline only definitions whose constraint has at most this many DAG nodes.
+    pub max_inline_size: usize,
+    /// How many times the pass sequence is repeated (each round can enable the next).
+    pub rounds: usize,
+    /// Conflict budget of each satisfiability check of a clause constraint (pass 1).
+    pub clause_check_conflicts: u64,
+    /// Wall-clock budget of the whole preprocessing (passes then stop early).
+    pub time_budget: Duration,
+}
+
+impl Default for PreprocessOptions {
+    fn default() -> Self {
+        PreprocessOptions {
+            simplify: true,
+            reachability: true,
+            inline: true,
+            drop_args: true,
+            max_inline_size: 400,
+            rounds: 2,
+            clause_check_conflicts: 200,
+            time_budget: Duration::from_secs(2),
+        }
+    }
+}
+
+impl PreprocessOptions {
+    /// No pass at all (the identity pipeline).
+    pub fn none() -> PreprocessOptions {
+        PreprocessOptions {
+            simplify: false,
+            reachability: false,
+            inline: false,
+            drop_args: false,
+            ..Default::default()
+        }
+    }
+}
+
+/// Sizes of a system: clauses, predicates and predicate arguments (sum of arities).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct SystemSize {
+    /// Number of clauses.
+    pub clauses: usize,
+    /// Number of predicates.
+    pub preds: usize,
+    /// Sum of the predicates' arities.
+    pub args: usize,
+}
+
+impl SystemSize {
+    /// Measures `sys`.
+    pub fn of(store: &TermStore, sys: &ChcSystem) -> SystemSize {
+        SystemSize {
+            clauses: sys.clauses.len(),
+            preds: sys.preds.len(),
+            args: sys.preds.iter().map(|&p| store.func(p).args.len()).sum(),
+        }
+    }
+}
+
+/// The composition of the passes that ran, translating witnesses back in reverse order.
+#[derive(Default)]
+pub struct Pipeline {
+    passes: Vec<(&'static str, Box<dyn BackTranslate>)>,
+}
+
+impl Pipeline {
+    /// The names of the passes that ran, in order.
+    pub fn pass_names(&self) -> Vec<&'static str> {
+        self.passes.iter().map(|(n, _)| *n).collect()
+    }
+
+    fn push(&mut self, name: &'static str, pass: Box<dyn BackTranslate>) {
+        self.passes.push((name, pass));
+    }
+
+    /// Translates an engine's answer for the preprocessed system into an answer for the
+    /// original system. A witness that cannot be translated back becomes `unknown` (never a
+    /// wrong certificate).
+    pub fn result(&self, store: &mut TermStore, r: ChcResult) -> ChcResult {
+        match r {
+            ChcResult::Sat(inv) => match self.invariants(store, inv) {
+                Ok(inv) => ChcResult::Sat(inv),
+                Err(e) => {
+                    ChcResult::Unknown(UnknownReason::Incomplete(format!("preprocessing: {e}")))
+                }
+            },
+            ChcResult::Unsat(d) => match self.derivation(store, d) {
+                Ok(d) => ChcResult::Unsat(d),
+                Err(e) => {
+                    ChcResult::Unknown(UnknownReason::Incomplete(format!("preprocessing: {e}")))
+                }
+            },
+            u @ ChcResult::Unknown(_) => u,
+        }
+    }
+}
+
+impl BackTranslate for Pipeline {
+    fn invariants(
+        &self,
+        store: &mut TermStore,
+        mut inv: Invariants,
+    ) -> Result<Invariants, BackError> {
+        for (_, p) in self.passes.iter().rev() {
+            inv = p.invariants(store, inv)?;
+        }
+        Ok(inv)
+    }
+
+    fn derivation(
+        &self,
+        store: &mut TermStore,
+        mut d: Derivation,
+    ) -> Result<Derivation, BackError> {
+        for (_, p) in self.passes.iter().rev() {
+            d = p.derivation(store, d)?;
+        }
+        Ok(d)
+    }
+}
+
+/// Runs the enabled passes (`opts.rounds` times: simplify, reachability, inline, simplify,
+/// drop arguments, reachability) and returns the preprocessed system with the back-translator
+/// to `sys`.
+///
+/// # Postcondition
+/// The result is equisatisfiable with `sys`, and the pipeline maps its witnesses to
+/// witnesses of `sys` (see the module docs).
+pub fn preprocess(
+    store: &mut TermStore,
+    sys: &ChcSystem,
+    opts: &PreprocessOptions,
+) -> (ChcSystem, Pipeline) {
+    let deadline = Instant::now() + opts.time_budget;
+    let mut pipe = Pipeline::default();
+    let mut cur = sys.clone();
+    for _ in 0..opts.rounds.max(1) {
+        let before = (
+            SystemSize::of(store, &cur),
+            cur.clauses.iter().map(|c| c.vars.len()).sum::<usize>(),
+        );
+        if opts.simplify {
+            let (next, bt) = simp::run(store, &cur, opts.clause_check_conflicts, deadline);
+            pipe.push("simplify", Box::new(bt));
+            cur = next;
+        }
+        if opts.reachability {
+            let (next, bt) = reach::run(store, &cur);
+            pipe.push("reachability", Box::new(bt));
+            cur = next;
+        }
+        if opts.inline && Instant::now() < deadline {
+            let (next, bt) = inline::run(store, &cur, opts.max_inline_size, deadline);
+            pipe.push("inline", Box::new(bt));
+            cur = next;
+            if opts.simplify {
+                let (next, bt) = simp::run(store, &cur, opts.clause_check_conflicts, deadline);
+                pipe.push("simplify", Box::new(bt));
+                cur = next;
+            }
+        }
+        if opts.drop_args {
+            let (next, bt) = args::run(store, &cur);
+            pipe.push("drop-args", Box::new(bt));
+            cur = next;
+            if opts.reachability {
+                let (next, bt) = reach::run(store, &cur);
+                pipe.push("reachability", Box::new(bt));
+                cur = next;
+            }
+        }
+        let after = (
+            SystemSize::of(store, &cur),
+            cur.clauses.iter().map(|c| c.vars.len()).sum::<usize>(),
+        );
+        if after == before || Instant::now() >= deadline {
+            break;
+        }
+    }
+    (cur, pipe)
+}
+
+/// Preprocesses `sys`, solves the result with `engine` and translates the answer back to
+/// `sys` (a witness that cannot be translated becomes `unknown`).
+pub fn solve_preprocessed(
+    store: &mut TermStore,
+    sys: &ChcSystem,
+    opts: &PreprocessOptions,
+    engine: &mut dyn Engine,
+    ctl: &Control,
+) -> ChcResult {
+    let (small, pipe) = preprocess(store, sys, opts);
+    let r = engine.solve(store, &small, ctl);
+    pipe.result(store, r)
+}

@@ -1,0 +1,117 @@
+//! Pass 2: reachability on the predicate graph.
+//!
+//! A predicate is *derivable* if some clause derives it from derivable predicates (least
+//! fixpoint from the facts); one that is not has only the empty set of derivable facts, so it
+//! is interpreted as `false` and every clause with it in the body is valid and dropped. A
+//! predicate is *relevant* if it occurs in the body of a query or of a clause whose head is
+//! relevant; an irrelevant predicate can be interpreted as `true`, which makes every clause
+//! with it as head valid, so those clauses are dropped too.
+//!
+//! # Back-translation
+//! Invariants: kept predicates keep theirs, underivable ones get `false`, irrelevant ones
+//! `true`. Derivations: only kept clauses can occur, so clause indices are mapped back.
+
+use super::util::fresh_params;
+use super::{BackError, BackTranslate};
+use crate::result::{Derivation, Invariants};
+use crate::system::ChcSystem;
+use cove_logic::{FuncId, TermStore};
+use rustc_hash::FxHashSet;
+
+/// The back-translator of the reachability pass.
+pub struct Reach {
+    /// Per output clause, its input index.
+    kept: Vec<usize>,
+    /// Predicates interpreted as `false`.
+    underivable: Vec<FuncId>,
+    /// Predicates interpreted as `true`.
+    irrelevant: Vec<FuncId>,
+}
+
+/// Runs the pass.
+pub fn run(_store: &mut TermStore, sys: &ChcSystem) -> (ChcSystem, Reach) {
+    let mut derivable: FxHashSet<FuncId> = FxHashSet::default();
+    loop {
+        let mut changed = false;
+        for c in &sys.clauses {
+            if let Some(h) = &c.head {
+                if !derivable.contains(&h.pred)
+                    && c.body.iter().all(|a| derivable.contains(&a.pred))
+                {
+                    derivable.insert(h.pred);
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let usable = |c: &crate::system::Clause| c.body.iter().all(|a| derivable.contains(&a.pred));
+    let mut relevant: FxHashSet<FuncId> = FxHashSet::default();
+    loop {
+        let mut changed = false;
+        for c in sys.clauses.iter().filter(|c| usable(c)) {
+            if c.head.as_ref().is_none_or(|h| relevant.contains(&h.pred)) {
+                for a in &c.body {
+                    changed |= relevant.insert(a.pred);
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let mut out = ChcSystem::default();
+    let mut bt = Reach {
+        kept: Vec::new(),
+        underivable: Vec::new(),
+        irrelevant: Vec::new(),
+    };
+    for &p in &sys.preds {
+        if !derivable.contains(&p) {
+            bt.underivable.push(p);
+        } else if !relevant.contains(&p) {
+            bt.irrelevant.push(p);
+        } else {
+            out.preds.push(p);
+        }
+    }
+    for (i, c) in sys.clauses.iter().enumerate() {
+        if usable(c) && c.head.as_ref().is_none_or(|h| relevant.contains(&h.pred)) {
+            out.clauses.push(c.clone());
+            bt.kept.push(i);
+        }
+    }
+    (out, bt)
+}
+
+impl BackTranslate for Reach {
+    fn invariants(
+        &self,
+        store: &mut TermStore,
+        mut inv: Invariants,
+    ) -> Result<Invariants, BackError> {
+        for (preds, value) in [(&self.underivable, false), (&self.irrelevant, true)] {
+            for &p in preds {
+                let params = fresh_params(store, p);
+                let body = store.mk_bool(value);
+                inv.define(p, params, body);
+            }
+        }
+        Ok(inv)
+    }
+
+    fn derivation(
+        &self,
+        _store: &mut TermStore,
+        mut d: Derivation,
+    ) -> Result<Derivation, BackError> {
+        for step in &mut d.steps {
+            step.clause = *self.kept.get(step.clause).ok_or_else(|| {
+                BackError::BadWitness(format!("step over missing clause {}", step.clause))
+            })?;
+        }
+        Ok(d)
+    }
+}

@@ -1,0 +1,317 @@
+//! Preprocessing: every pass, alone and in the pipeline, on small systems and the corpus.
+//! Each test solves the preprocessed system with Spacer, translates the witness back and
+//! validates it with the independent checker against the ORIGINAL system.
+
+use cove_chc::cert::{check_derivation, check_invariants};
+use cove_chc::engines::spacer::Spacer;
+use cove_chc::frontend::parse_chc;
+use cove_chc::preprocess::{
+    self, BackTranslate, PreprocessOptions, SystemSize, args, inline, reach, simp,
+};
+use cove_chc::{ChcResult, ChcSystem, Control, Engine};
+use cove_logic::TermStore;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+fn parse(store: &mut TermStore, src: &str) -> ChcSystem {
+    parse_chc(src.as_bytes(), store).unwrap_or_else(|e| panic!("{e}\n{src}"))
+}
+
+fn far() -> Instant {
+    Instant::now() + Duration::from_secs(30)
+}
+
+/// Solves `small` with Spacer, back-translates with `bt` and validates against `orig`.
+/// Returns the verdict.
+fn solve_back_check(
+    store: &mut TermStore,
+    orig: &ChcSystem,
+    small: &ChcSystem,
+    bt: &dyn BackTranslate,
+    secs: u64,
+) -> &'static str {
+    let ctl = Control {
+        deadline: Some(Instant::now() + Duration::from_secs(secs)),
+        ..Default::default()
+    };
+    let r = Spacer::default().solve(store, small, &ctl);
+    let limits = cove_sat::Limits {
+        deadline: Some(far()),
+        ..Default::default()
+    };
+    match r {
+        ChcResult::Sat(inv) => {
+            let back = bt
+                .invariants(store, inv)
+                .expect("invariants translate back");
+            check_invariants(store, orig, &back, &limits)
+                .unwrap_or_else(|e| panic!("invalid invariants: {e}"));
+            "sat"
+        }
+        ChcResult::Unsat(d) => {
+            let back = bt.derivation(store, d).expect("derivation translates back");
+            check_derivation(store, orig, &back)
+                .unwrap_or_else(|e| panic!("invalid derivation: {e}\n{back:?}"));
+            "unsat"
+        }
+        ChcResult::Unknown(r) => panic!("unknown: {r}"),
+    }
+}
+
+const SIMP_SAFE: &str = "(set-logic HORN)
+(declare-fun inv (Int Bool) Bool)
+(assert (forall ((x Int) (b Bool)) (=> (and (= x 0) b) (inv x b))))
+(assert (forall ((x Int) (y Int) (b Bool) (c Bool))
+  (=> (and (inv x b) (< x 10) (= y (+ x 1)) (= c (not b))) (inv y c))))
+(assert (forall ((x Int) (b Bool)) (=> (and (inv x b) (> x 5) (< x 3)) false)))
+(assert (forall ((x Int) (b Bool)) (=> (and (inv x b) (> x 10)) false)))
+";
+
+const SIMP_UNSAFE: &str = "(set-logic HORN)
+(declare-fun inv (Int Bool) Bool)
+(assert (forall ((x Int) (b Bool)) (=> (and (= x 0) b) (inv x b))))
+(assert (forall ((x Int) (y Int) (z Int) (b Bool) (c Bool))
+  (=> (and (inv x b) (= z 2) (= y (+ x z)) (= c (not b))) (inv y c))))
+(assert (forall ((x Int) (b Bool)) (=> (and (inv x b) (= x 6) (not b)) false)))
+";
+
+#[test]
+fn simplify_pass_drops_unsat_clauses_and_propagates_equalities() {
+    for (src, want) in [(SIMP_SAFE, "sat"), (SIMP_UNSAFE, "unsat")] {
+        let mut store = TermStore::new();
+        let sys = parse(&mut store, src);
+        let (small, bt) = simp::run(&mut store, &sys, 1000, far());
+        if want == "sat" {
+            assert_eq!(
+                small.clauses.len(),
+                sys.clauses.len() - 1,
+                "the unsatisfiable query is dropped"
+            );
+        }
+        let vars_before: usize = sys.clauses.iter().map(|c| c.vars.len()).sum();
+        let vars_after: usize = small.clauses.iter().map(|c| c.vars.len()).sum();
+        assert!(vars_after < vars_before, "equalities eliminate variables");
+        assert_eq!(solve_back_check(&mut store, &sys, &small, &bt, 20), want);
+    }
+}
+
+const REACH: &str = "(set-logic HORN)
+(declare-fun inv (Int) Bool)
+(declare-fun never (Int) Bool)
+(declare-fun aside (Int) Bool)
+(assert (forall ((x Int)) (=> (= x 0) (inv x))))
+(assert (forall ((x Int)) (=> (and (inv x) (< x 10)) (inv (+ x 1)))))
+(assert (forall ((x Int)) (=> (never x) (never (+ x 1)))))
+(assert (forall ((x Int)) (=> (and (never x) (inv x)) false)))
+(assert (forall ((x Int)) (=> (inv x) (aside x))))
+(assert (forall ((x Int)) (=> (and (aside x) (> x 0)) (aside (- x 1)))))
+(assert (forall ((x Int)) (=> (and (inv x) (> x BOUND)) false)))
+";
+
+#[test]
+fn reachability_pass_removes_dead_predicates() {
+    for (bound, want) in [("10", "sat"), ("7", "unsat")] {
+        let mut store = TermStore::new();
+        let sys = parse(&mut store, &REACH.replace("BOUND", bound));
+        let (small, bt) = reach::run(&mut store, &sys);
+        assert_eq!(small.preds.len(), 1, "only inv remains");
+        assert_eq!(small.clauses.len(), 3);
+        assert_eq!(solve_back_check(&mut store, &sys, &small, &bt, 20), want);
+    }
+}
+
+const INLINE: &str = "(set-logic HORN)
+(declare-fun even (Int) Bool)
+(declare-fun sum (Int) Bool)
+(declare-fun start (Int) Bool)
+(declare-fun loop (Int Int) Bool)
+(assert (forall ((x Int) (z Int)) (=> (and (= x (* 2 z)) (>= z 0) (<= z 3)) (even x))))
+(assert (forall ((x Int) (y Int)) (=> (and (even x) (even y)) (sum (+ x y)))))
+(assert (forall ((s Int)) (=> (sum s) (start s))))
+(assert (forall ((s Int)) (=> (start s) (loop s 0))))
+(assert (forall ((s Int) (i Int)) (=> (and (loop s i) (< i 3)) (loop (+ s 2) (+ i 1)))))
+(assert (forall ((s Int) (i Int)) (=> (and (loop s i) QUERY) false)))
+";
+
+#[test]
+fn inline_pass_inlines_single_definitions() {
+    for (q, want) in [("(= (mod s 2) 1)", "sat"), ("(> s 17)", "unsat")] {
+        let mut store = TermStore::new();
+        let sys = parse(&mut store, &INLINE.replace("QUERY", q));
+        let (small, bt) = inline::run(&mut store, &sys, 1000, far());
+        assert_eq!(
+            small.preds.len(),
+            1,
+            "even, sum and start are inlined: {:?}",
+            small.to_smtlib(&store)
+        );
+        assert_eq!(solve_back_check(&mut store, &sys, &small, &bt, 20), want);
+    }
+}
+
+const ARGS: &str = "(set-logic HORN)
+(declare-fun inv (Int Int Int) Bool)
+(declare-fun out (Int Int) Bool)
+(assert (forall ((x Int) (y Int) (z Int)) (=> (and (= x 0) (= y 7)) (inv x y z))))
+(assert (forall ((x Int) (y Int) (z Int) (x1 Int) (z1 Int))
+  (=> (and (inv x y z) (< x 5) (= x1 (+ x 1)) (= z1 (* 3 x1))) (inv x1 y z1))))
+(assert (forall ((x Int) (y Int) (z Int)) (=> (inv x y z) (out x z))))
+(assert (forall ((x Int) (z Int)) (=> (and (out x z) QUERY) false)))
+";
+
+#[test]
+fn args_pass_drops_unused_arguments() {
+    for (q, want) in [("(> x 5)", "sat"), ("(= x 4)", "unsat")] {
+        let mut store = TermStore::new();
+        let sys = parse(&mut store, &ARGS.replace("QUERY", q));
+        let (small, bt) = args::run(&mut store, &sys);
+        let before = SystemSize::of(&store, &sys);
+        let after = SystemSize::of(&store, &small);
+        assert_eq!(
+            (before.args, after.args),
+            (5, 2),
+            "y, z of inv and z of out are unused"
+        );
+        assert_eq!(solve_back_check(&mut store, &sys, &small, &bt, 20), want);
+    }
+}
+
+#[test]
+fn full_pipeline_on_the_small_systems() {
+    let systems = [
+        (SIMP_SAFE.to_string(), "sat"),
+        (SIMP_UNSAFE.to_string(), "unsat"),
+        (REACH.replace("BOUND", "10"), "sat"),
+        (REACH.replace("BOUND", "7"), "unsat"),
+        (INLINE.replace("QUERY", "(= (mod s 2) 1)"), "sat"),
+        (INLINE.replace("QUERY", "(> s 17)"), "unsat"),
+        (ARGS.replace("QUERY", "(> x 5)"), "sat"),
+        (ARGS.replace("QUERY", "(= x 4)"), "unsat"),
+    ];
+    for (src, want) in systems {
+        let mut store = TermStore::new();
+        let sys = parse(&mut store, &src);
+        let (small, pipe) = preprocess::preprocess(&mut store, &sys, &PreprocessOptions::default());
+        assert_eq!(
+            solve_back_check(&mut store, &sys, &small, &pipe, 20),
+            want,
+            "{src}"
+        );
+    }
+}
+
+fn corpus_files() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&root)
+        .expect("tests/corpus exists")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "smt2"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn corpus_through_the_pipeline_validates_against_the_original() {
+    for file in corpus_files() {
+        let src = std::fs::read_to_string(&file).unwrap();
+        let want = if src.contains("; expect: sat") {
+            "sat"
+        } else {
+            "unsat"
+        };
+        let mut store = TermStore::new();
+        let sys = parse(&mut store, &src);
+        let (small, pipe) = preprocess::preprocess(&mut store, &sys, &PreprocessOptions::default());
+        let ctl = Control {
+            deadline: Some(Instant::now() + Duration::from_secs(10)),
+            ..Default::default()
+        };
+        let r = Spacer::default().solve(&mut store, &small, &ctl);
+        let r = pipe.result(&mut store, r);
+        let limits = cove_sat::Limits {
+            deadline: Some(far()),
+            ..Default::default()
+        };
+        let name = file.display();
+        match &r {
+            ChcResult::Sat(inv) => {
+                check_invariants(&mut store, &sys, inv, &limits)
+                    .unwrap_or_else(|e| panic!("{name}: {e}"));
+            }
+            ChcResult::Unsat(d) => {
+                check_derivation(&store, &sys, d).unwrap_or_else(|e| panic!("{name}: {e}"));
+            }
+            ChcResult::Unknown(why) => {
+                assert!(name.to_string().contains("gcnr"), "{name}: unknown ({why})");
+                continue;
+            }
+        }
+        assert_eq!(r.verdict(), want, "{name}");
+    }
+}
+
+/// Over the first 60 entries of the shared benchmark manifest: how much preprocessing shrinks
+/// the systems, and that every answer obtained through it validates against the original.
+/// Run with `cargo test --release -p cove-chc --test preprocess -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn bench_manifest_shrinks_and_validates() {
+    let manifest = Path::new("/work/shared/bench/chc.tsv");
+    let Ok(text) = std::fs::read_to_string(manifest) else {
+        return;
+    };
+    let (mut before, mut after) = (SystemSize::default(), SystemSize::default());
+    let mut answered = 0;
+    for line in text.lines().take(60) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let path = manifest.parent().unwrap().join(cols[1]);
+        let Ok(src) = std::fs::read(&path) else {
+            continue;
+        };
+        let mut store = TermStore::new();
+        let Ok(sys) = parse_chc(&src, &mut store) else {
+            continue;
+        };
+        let (small, pipe) = preprocess::preprocess(&mut store, &sys, &PreprocessOptions::default());
+        let (b, a) = (SystemSize::of(&store, &sys), SystemSize::of(&store, &small));
+        println!(
+            "{}\t{:?} -> {:?}",
+            cols[1],
+            (b.clauses, b.preds, b.args),
+            (a.clauses, a.preds, a.args)
+        );
+        before.clauses += b.clauses;
+        before.preds += b.preds;
+        before.args += b.args;
+        after.clauses += a.clauses;
+        after.preds += a.preds;
+        after.args += a.args;
+        let ctl = Control {
+            deadline: Some(Instant::now() + Duration::from_secs(2)),
+            ..Default::default()
+        };
+        let r = Spacer::default().solve(&mut store, &small, &ctl);
+        let r = pipe.result(&mut store, r);
+        let limits = cove_sat::Limits {
+            deadline: Some(far()),
+            ..Default::default()
+        };
+        match &r {
+            ChcResult::Sat(inv) => check_invariants(&mut store, &sys, inv, &limits)
+                .unwrap_or_else(|e| panic!("{}: {e}", cols[1])),
+            ChcResult::Unsat(d) => {
+                check_derivation(&store, &sys, d).unwrap_or_else(|e| panic!("{}: {e}", cols[1]))
+            }
+            ChcResult::Unknown(_) => continue,
+        }
+        answered += 1;
+        assert!(
+            cols.get(2)
+                .is_none_or(|w| *w == r.verdict() || *w == "unknown"),
+            "{}: wrong answer",
+            cols[1]
+        );
+    }
+    println!("total before {before:?}\ntotal after  {after:?}\nanswered and validated: {answered}");
+}
