@@ -53,6 +53,9 @@ pub enum LearnError {
     /// The learning loop hit its iteration limit (an honest "unknown").
     #[error("no answer within {0} learning iterations")]
     IterationLimit(usize),
+    /// The time limit was reached (an honest "unknown").
+    #[error("no answer within the time limit")]
+    TimeLimit,
     /// A composition exceeded the state limit.
     #[error(transparent)]
     TooLarge(#[from] TooLarge),
@@ -165,6 +168,16 @@ pub fn find_consistent(
     neg: &[Lpts],
     alphabet: &[String],
 ) -> Result<(Lpts, usize), LearnError> {
+    find_consistent_until(pos, neg, alphabet, None)
+}
+
+/// [`find_consistent`] with a deadline.
+pub fn find_consistent_until(
+    pos: &[Lpts],
+    neg: &[Lpts],
+    alphabet: &[String],
+    deadline: Option<Instant>,
+) -> Result<(Lpts, usize), LearnError> {
     let un = union(pos, alphabet);
     let u = &un.lpts;
     let m = u.num_states();
@@ -213,6 +226,9 @@ pub fn find_consistent(
             }
         }
         loop {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                return Err(LearnError::TimeLimit);
+            }
             sat_calls += 1;
             match solver.solve(&[]) {
                 SolveResult::Unsat => break,
@@ -247,7 +263,9 @@ pub fn find_consistent(
     Err(LearnError::Inconsistent)
 }
 
-/// ASYM with a learned assumption for `L2`: `L1 ∥ L2 ⪯ P`.
+/// ASYM with a learned assumption for `L2`: `L1 ∥ L2 ⪯ P`. Gives up after
+/// `max_iterations` conjectures or at `deadline`. Set `COVE_LEARN_TRACE` in the
+/// environment for one progress line per iteration on standard error.
 pub fn learn_asym(
     l1: &Lpts,
     l2: &Lpts,
@@ -255,6 +273,7 @@ pub fn learn_asym(
     limit: usize,
     tree_limit: usize,
     max_iterations: usize,
+    deadline: Option<Instant>,
 ) -> Result<(Verdict, Stats), LearnError> {
     let start = Instant::now();
     let mut stats = Stats::default();
@@ -263,7 +282,16 @@ pub fn learn_asym(
     let alphabet: Vec<String> = l2.actions().to_vec();
     for _ in 0..max_iterations {
         stats.iterations += 1;
-        let (a, _) = find_consistent(&pos, &neg, &alphabet)?;
+        let (a, calls) = find_consistent_until(&pos, &neg, &alphabet, deadline)?;
+        if std::env::var_os("COVE_LEARN_TRACE").is_some() {
+            eprintln!(
+                "learn: iter {} pos {} neg {} sat calls {calls} conjecture {}",
+                stats.iterations,
+                pos.len(),
+                neg.len(),
+                a.num_states()
+            );
+        }
         stats.largest_assumption = stats.largest_assumption.max(a.num_states());
         // Premise 1: L1 ∥ A ⪯ P.
         let prod = compose_limited(l1, &a, limit)?;

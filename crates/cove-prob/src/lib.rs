@@ -14,7 +14,9 @@
 #![forbid(unsafe_code)]
 
 pub mod agar;
+pub mod bench;
 pub mod cex;
+pub mod cli;
 pub mod compose;
 pub mod dot;
 pub mod flow;

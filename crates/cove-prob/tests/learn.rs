@@ -49,7 +49,7 @@ fn learned_assumptions_agree_with_monolithic() {
             comp(&mut rng, "p", &["a", "b", "c"])
         };
         let expected = simulates(&full, &spec);
-        let (v, stats) = learn_asym(&l1, &l2, &spec, 10_000, 10_000, 200)
+        let (v, stats) = learn_asym(&l1, &l2, &spec, 10_000, 10_000, 200, None)
             .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         match v {
             Verdict::Holds => {

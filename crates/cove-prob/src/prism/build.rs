@@ -354,6 +354,41 @@ pub fn build_lpts_from_ast(ast: &ModelAst, opts: &BuildOptions) -> Result<Lpts, 
         }
     }
     let modules = resolve_modules(ast, &formulas)?;
+    build_bodies(&consts, &formulas, &modules, opts)
+}
+
+/// Builds one LPTS per module (after renaming), each explored on its own. Valid when no
+/// module reads another module's variables (an undefined identifier error otherwise);
+/// composing the results with [`crate::compose`] gives PRISM's synchronization
+/// semantics for labelled commands.
+pub fn build_module_lpts(
+    src: &str,
+    opts: &BuildOptions,
+) -> Result<Vec<(String, Lpts)>, PrismError> {
+    let ast = parse_model(src)?;
+    let consts = eval_constants(&ast.consts, opts)?;
+    let mut formulas: HashMap<String, Expr> = HashMap::new();
+    for (n, e, _) in &ast.formulas {
+        formulas.insert(n.clone(), e.clone());
+    }
+    let modules = resolve_modules(&ast, &formulas)?;
+    let mut out = Vec::new();
+    for m in &modules {
+        out.push((
+            m.name.clone(),
+            build_bodies(&consts, &formulas, std::slice::from_ref(m), opts)?,
+        ));
+    }
+    Ok(out)
+}
+
+fn build_bodies(
+    consts: &HashMap<String, Value>,
+    formulas: &HashMap<String, Expr>,
+    modules: &[super::syntax::Module],
+    opts: &BuildOptions,
+) -> Result<Lpts, PrismError> {
+    let consts = consts.clone();
     // Variables.
     let mut vars: HashMap<String, usize> = HashMap::new();
     let mut info: Vec<VarInfo> = Vec::new();

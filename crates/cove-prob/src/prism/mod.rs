@@ -39,7 +39,7 @@
 mod build;
 mod syntax;
 
-pub use build::{BuildOptions, build_lpts, build_lpts_from_ast};
+pub use build::{BuildOptions, build_lpts, build_lpts_from_ast, build_module_lpts};
 pub use syntax::{ModelAst, Pos, parse_model};
 
 /// An error in a PRISM model, at a source position.

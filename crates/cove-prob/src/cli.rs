@@ -1,0 +1,368 @@
+//! Entry points for `cove prob …`, as library functions the `cove` binary calls.
+//!
+//! Each takes a `clap::Args` struct (flatten it into the binary's CLI) and a writer for
+//! the answer, and returns the process exit code, following `cove`'s convention:
+//! `Ok(0)` when an answer was printed (`holds` or `fails` with a counterexample), and
+//! `Err(e)` with [`CliError::exit_code`]: 1 usage or I/O error, 2 bad input (with
+//! `file:line:column`), 3 a counterexample failed its independent check, 4 internal error
+//! or resource limit.
+//!
+//! Files ending in `.lpts` are read in the textual LPTS format ([`crate::format`]); every
+//! other file is read as a model in the PRISM subset ([`crate::prism`]).
+
+use crate::agar::{Verdict, agar, agar_n, compose_all, mono};
+use crate::bench::{self, Family, Method, Plan};
+use crate::cex::{
+    SimAnswer, check_execution_mapping, check_simulation, max_transitions_per_action,
+};
+use crate::dot::to_dot_with;
+use crate::format::{parse_lpts, unique_names, write_lpts};
+use crate::learn::learn_asym;
+use crate::lpts::Lpts;
+use crate::prism::{BuildOptions, build_lpts};
+use crate::sim::naive_simulation;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// A failed command, with the exit code it maps to.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CliError {
+    /// Usage or I/O problem (exit 1).
+    #[error("{0}")]
+    Usage(String),
+    /// The input is malformed (exit 2); the message starts with `file:line:column`.
+    #[error("{0}")]
+    BadInput(String),
+    /// A counterexample did not pass the independent check (exit 3).
+    #[error("counterexample check failed: {0}")]
+    CexCheck(String),
+    /// Internal error or resource limit (exit 4).
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl CliError {
+    /// The process exit code for this error.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CliError::Usage(_) => 1,
+            CliError::BadInput(_) => 2,
+            CliError::CexCheck(_) => 3,
+            CliError::Internal(_) => 4,
+        }
+    }
+}
+
+fn io(e: std::io::Error) -> CliError {
+    CliError::Usage(format!("write error: {e}"))
+}
+
+/// Reads an LPTS from a `.lpts` file or a PRISM model.
+pub fn load_model(path: &Path, constants: &[String]) -> Result<Lpts, CliError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
+    if path.extension().is_some_and(|e| e == "lpts") {
+        return parse_lpts(&text)
+            .map_err(|e| CliError::BadInput(format!("{}:{e}", path.display())));
+    }
+    let mut opts = BuildOptions::default();
+    for c in constants {
+        let Some((n, v)) = c.split_once('=') else {
+            return Err(CliError::Usage(format!(
+                "--const expects NAME=VALUE, got `{c}`"
+            )));
+        };
+        opts.constants
+            .push((n.trim().to_string(), v.trim().to_string()));
+    }
+    build_lpts(&text, &opts).map_err(|e| CliError::BadInput(format!("{}:{e}", path.display())))
+}
+
+/// `cove prob simulate IMPL SPEC [--dot FILE]`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SimulateArgs {
+    /// The implementation (`.lpts`, or a PRISM model).
+    pub implementation: PathBuf,
+    /// The specification (`.lpts`, or a PRISM model).
+    pub spec: PathBuf,
+    /// Write the counterexample tree (if any) as Graphviz DOT to this file.
+    #[arg(long, value_name = "FILE")]
+    pub dot: Option<PathBuf>,
+    /// Set a PRISM constant, e.g. `--const N=3` (repeatable; applies to both models).
+    #[arg(long = "const", value_name = "NAME=VALUE")]
+    pub constants: Vec<String>,
+    /// Give up when a counterexample tree would exceed this many nodes.
+    #[arg(long, default_value_t = 1_000_000)]
+    pub max_tree_nodes: usize,
+}
+
+/// Decides `IMPL ⪯ SPEC`; prints `holds`, or `fails` and a checked tree counterexample.
+pub fn simulate(args: &SimulateArgs, out: &mut impl Write) -> Result<u8, CliError> {
+    let imp = load_model(&args.implementation, &args.constants)?;
+    let spec = load_model(&args.spec, &args.constants)?;
+    let ans = check_simulation(&imp, &spec, args.max_tree_nodes)
+        .map_err(|e| CliError::Internal(e.to_string()))?;
+    match ans {
+        SimAnswer::Holds => writeln!(out, "holds").map_err(io)?,
+        SimAnswer::Fails(c) => {
+            check_execution_mapping(&c, &imp).map_err(CliError::CexCheck)?;
+            if naive_simulation(&c.tree, &spec).contains(c.tree.initial(), spec.initial()) {
+                return Err(CliError::CexCheck(
+                    "the specification simulates the counterexample".into(),
+                ));
+            }
+            writeln!(out, "fails").map_err(io)?;
+            print_cex(out, &c, &imp)?;
+            if let Some(p) = &args.dot {
+                write_dot(p, &c, &imp)?;
+            }
+        }
+    }
+    Ok(0)
+}
+
+fn print_cex(
+    out: &mut impl Write,
+    c: &crate::cex::Counterexample,
+    sys: &Lpts,
+) -> Result<(), CliError> {
+    let t = &c.tree;
+    writeln!(
+        out,
+        "# counterexample: tree with {} states and {} transitions, reactive: {}, checked: simulated by the \
+         implementation (execution mapping), not by the specification (reference simulation)",
+        t.num_states(),
+        t.num_transitions(),
+        if max_transitions_per_action(t) <= 1 { "yes" } else { "no" }
+    )
+    .map_err(io)?;
+    let names = unique_names(t);
+    for (s, name) in names.iter().enumerate() {
+        writeln!(out, "# {} -> {}", name, sys.state_name(c.mapping[s])).map_err(io)?;
+    }
+    write!(out, "{}", write_lpts(t)).map_err(io)
+}
+
+fn write_dot(path: &Path, c: &crate::cex::Counterexample, sys: &Lpts) -> Result<(), CliError> {
+    let dot = to_dot_with(&c.tree, "counterexample", &|s| {
+        Some(sys.state_name(c.mapping[s]).to_string())
+    });
+    std::fs::write(path, dot).map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))
+}
+
+/// `cove prob verify --component A.prism --component B.prism --spec P.lpts [--method …]`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct VerifyArgs {
+    /// A component (`.lpts` or PRISM); repeat for each, in composition order.
+    #[arg(long = "component", required = true, value_name = "FILE")]
+    pub components: Vec<PathBuf>,
+    /// The specification (`.lpts` or PRISM).
+    #[arg(long, value_name = "FILE")]
+    pub spec: PathBuf,
+    /// mono: compose and check; agar: rule ASYM, assumption for the composition of all but
+    /// the first component refined from counterexamples; agar-n: rule ASYM-N, one
+    /// assumption per component; learn: rule ASYM with a learned assumption.
+    #[arg(long, value_enum, default_value_t = Method::Mono)]
+    pub method: Method,
+    /// Set a PRISM constant, e.g. `--const N=3` (repeatable).
+    #[arg(long = "const", value_name = "NAME=VALUE")]
+    pub constants: Vec<String>,
+    /// Write the counterexample tree (if any) as Graphviz DOT to this file.
+    #[arg(long, value_name = "FILE")]
+    pub dot: Option<PathBuf>,
+    /// Give up when a composed LPTS exceeds this many states.
+    #[arg(long, default_value_t = 2_000_000)]
+    pub max_states: usize,
+    /// Time limit in seconds for `--method learn`.
+    #[arg(long, default_value_t = 600)]
+    pub learn_time: u64,
+    /// Print progress lines (prefixed `#`).
+    #[arg(long, short)]
+    pub verbose: bool,
+}
+
+/// Checks `C1 ∥ … ∥ Cn ⪯ SPEC`; prints the verdict, a checked counterexample if it fails,
+/// and statistics (time, peak memory, largest composed LPTS, largest assumption, iterations).
+pub fn verify(args: &VerifyArgs, out: &mut impl Write) -> Result<u8, CliError> {
+    let start = Instant::now();
+    let mut comps = Vec::new();
+    for p in &args.components {
+        let l = load_model(p, &args.constants)?;
+        if args.verbose {
+            writeln!(
+                out,
+                "# loaded {}: {} states, {} transitions",
+                p.display(),
+                l.num_states(),
+                l.num_transitions()
+            )
+            .map_err(io)?;
+        }
+        comps.push(l);
+    }
+    let spec = load_model(&args.spec, &args.constants)?;
+    if args.verbose {
+        writeln!(
+            out,
+            "# spec {}: {} states; method {}",
+            args.spec.display(),
+            spec.num_states(),
+            args.method.name()
+        )
+        .map_err(io)?;
+    }
+    let (lim, tree) = (args.max_states, 1_000_000);
+    let internal = |e: String| CliError::Internal(e);
+    let (verdict, stats) = match args.method {
+        Method::Mono => mono(&comps, &spec, lim, tree).map_err(|e| internal(e.to_string()))?,
+        Method::AgarN => agar_n(&comps, &spec, lim, tree).map_err(|e| internal(e.to_string()))?,
+        Method::Agar | Method::Learn => {
+            if comps.len() < 2 {
+                return Err(CliError::Usage(format!(
+                    "--method {} needs at least two components",
+                    args.method.name()
+                )));
+            }
+            let mut s = crate::agar::Stats::default();
+            let rest =
+                compose_all(&comps[1..], lim, &mut s).map_err(|e| internal(e.to_string()))?;
+            let (v, mut st) = if args.method == Method::Agar {
+                agar(&comps[0], &rest, &spec, lim, tree).map_err(|e| internal(e.to_string()))?
+            } else {
+                let deadline = Some(Instant::now() + Duration::from_secs(args.learn_time));
+                learn_asym(&comps[0], &rest, &spec, lim, tree, 100_000, deadline)
+                    .map_err(|e| internal(e.to_string()))?
+            };
+            st.largest_composed = st.largest_composed.max(s.largest_composed);
+            (v, st)
+        }
+    };
+    match &verdict {
+        Verdict::Holds => writeln!(out, "holds").map_err(io)?,
+        Verdict::Fails(f) => {
+            check_execution_mapping(&f.cex, &f.system).map_err(CliError::CexCheck)?;
+            if naive_simulation(&f.cex.tree, &spec).contains(f.cex.tree.initial(), spec.initial()) {
+                return Err(CliError::CexCheck(
+                    "the specification simulates the counterexample".into(),
+                ));
+            }
+            writeln!(out, "fails").map_err(io)?;
+            print_cex(out, &f.cex, &f.system)?;
+            if let Some(p) = &args.dot {
+                write_dot(p, &f.cex, &f.system)?;
+            }
+        }
+    }
+    let mem = bench::peak_kib().map_or("-".into(), |k| format!("{:.1} MB", k as f64 / 1024.0));
+    writeln!(
+        out,
+        "# stats: method {}, time {:.3} s (total {:.3} s), peak memory {mem}, largest composed LPTS {} states, \
+         largest assumption {} states, iterations {}",
+        args.method.name(),
+        stats.time.as_secs_f64(),
+        start.elapsed().as_secs_f64(),
+        stats.largest_composed,
+        stats.largest_assumption,
+        stats.iterations
+    )
+    .map_err(io)?;
+    Ok(0)
+}
+
+/// `cove prob bench`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct BenchArgs {
+    /// Small sizes only (n = 1, 2), for a quick smoke run.
+    #[arg(long)]
+    pub quick: bool,
+    /// Largest parameter n per family (overrides the default sizes).
+    #[arg(long, value_name = "N")]
+    pub max_n: Option<usize>,
+    /// Methods to run (default: all).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub methods: Vec<Method>,
+    /// Run learning only up to this n (it is exponential).
+    #[arg(long, default_value_t = 2)]
+    pub learn_max_n: usize,
+    /// Time limit per learning run, in seconds.
+    #[arg(long, default_value_t = 20)]
+    pub learn_time: u64,
+    /// Write the benchmark models (PRISM components, spec as .lpts) into this directory
+    /// instead of running them.
+    #[arg(long, value_name = "DIR")]
+    pub write_models: Option<PathBuf>,
+}
+
+/// Prints the Table 6.1/6.2-shaped table, one row per instance and method, with progress.
+pub fn bench(args: &BenchArgs, out: &mut impl Write) -> Result<u8, CliError> {
+    let mut plan = Plan::default();
+    if args.quick {
+        plan.families = Family::ALL.iter().map(|&f| (f, vec![1, 2])).collect();
+    }
+    if let Some(n) = args.max_n {
+        plan.families = Family::ALL
+            .iter()
+            .map(|&f| (f, (1..=n).collect()))
+            .collect();
+    }
+    if !args.methods.is_empty() {
+        plan.methods = args.methods.clone();
+    }
+    plan.learn_max_n = args.learn_max_n;
+    plan.limits.learn_time = Duration::from_secs(args.learn_time);
+    if let Some(dir) = &args.write_models {
+        return write_models(dir, &plan, out);
+    }
+    write!(out, "{}", bench::header()).map_err(io)?;
+    let mut werr = None;
+    let rows = bench::run_plan(&plan, &mut |r| {
+        if let Err(e) = write!(out, "{}", bench::format_row(r)).and_then(|_| out.flush()) {
+            werr = Some(e);
+        }
+    })
+    .map_err(|e| CliError::Internal(format!("benchmark model: {e}")))?;
+    if let Some(e) = werr {
+        return Err(io(e));
+    }
+    let table = bench::format_table(&rows);
+    let summary = table.split_once("\nFastest").map_or("", |x| x.1);
+    write!(out, "\nFastest{summary}").map_err(io)?;
+    if rows.iter().any(|r| !r.result.ok) {
+        return Err(CliError::CexCheck(
+            "some verdict or counterexample was wrong (see WRONG/BADCEX rows)".into(),
+        ));
+    }
+    Ok(0)
+}
+
+fn write_models(dir: &Path, plan: &Plan, out: &mut impl Write) -> Result<u8, CliError> {
+    let err = |e: std::io::Error| CliError::Usage(format!("{}: {e}", dir.display()));
+    std::fs::create_dir_all(dir).map_err(err)?;
+    for (fam, sizes) in &plan.families {
+        for &n in sizes {
+            for buggy in [false, true] {
+                let inst = fam.instance(n, buggy);
+                let base = inst
+                    .name
+                    .replace(['(', ')'], "_")
+                    .trim_end_matches('_')
+                    .replace("_-", "-");
+                let spec = build_lpts(&inst.spec, &BuildOptions::default())
+                    .map_err(|e| CliError::Internal(format!("{}: {e}", inst.name)))?;
+                std::fs::write(dir.join(format!("{base}.l1.prism")), &inst.l1).map_err(err)?;
+                std::fs::write(dir.join(format!("{base}.l2.prism")), &inst.l2).map_err(err)?;
+                std::fs::write(dir.join(format!("{base}.spec.lpts")), write_lpts(&spec))
+                    .map_err(err)?;
+                writeln!(
+                    out,
+                    "{base}: expected {}",
+                    if inst.expect_holds { "holds" } else { "fails" }
+                )
+                .map_err(io)?;
+            }
+        }
+    }
+    Ok(0)
+}
