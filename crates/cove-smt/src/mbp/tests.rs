@@ -310,3 +310,111 @@ fn numerals(
         numerals(s, a, out, seen);
     }
 }
+
+#[test]
+fn mixed_int_real() {
+    // x Real, y Int: ∃x. to_real(y) ≤ x ∧ x ≤ 5/2  ⟶  y ≤ 2 (an Int constraint).
+    let mut s = TermStore::new();
+    let (xv, x) = var(&mut s, "x", Sort::Real);
+    let (yv, y) = var(&mut s, "y", Sort::Int);
+    let yr = s.mk(Op::ToReal, &[y]).unwrap();
+    let bound = s.mk_num(Rational::new(5, 2), Sort::Real);
+    let lo = s.mk_le(yr, x);
+    let hi = s.mk_le(x, bound);
+    let phi = s.mk_and(&[lo, hi]);
+    let mut m = model(&[(yv, 1)]);
+    m.set(xv, Value::Num(Rational::new(3, 2)));
+    let r = mbp(&mut s, &m, phi, &[xv]).unwrap();
+    let two = s.mk_int(2);
+    let expected = s.mk_le(y, two);
+    let expected = simplify(&mut s, expected);
+    assert_eq!(r.formula, expected);
+    // An Int variable in a constraint with a Real atom is kept, not guessed.
+    let (zv, z) = var(&mut s, "z", Sort::Real);
+    let c = s.mk_le(yr, z);
+    let mut m2 = model(&[(yv, 1)]);
+    m2.set(zv, Value::Num(Rational::new(3, 2)));
+    let r = mbp(&mut s, &m2, c, &[yv]).unwrap();
+    assert_eq!(r.kept, vec![yv]);
+    assert!(m2.eval_bool(&s, r.formula).unwrap());
+}
+
+#[test]
+fn cube_projection_of_booleans() {
+    // (p ∨ x > 0) ∧ (q ∨ x < 5), p := false, q := true: mbp keeps x > 0; the cube too, and
+    // drops the clause that q satisfies.
+    let mut s = TermStore::new();
+    let (pv, p) = var(&mut s, "p", Sort::Bool);
+    let (qv, q) = var(&mut s, "q", Sort::Bool);
+    let (xv, x) = var(&mut s, "x", Sort::Int);
+    let (zero, five) = (s.mk_int(0), s.mk_int(5));
+    let a = s.mk_gt(x, zero);
+    let b = s.mk_lt(x, five);
+    let c1 = s.mk_or(&[p, a]);
+    let c2 = s.mk_or(&[q, b]);
+    let phi = s.mk_and(&[c1, c2]);
+    let mut m = model(&[(xv, 7)]);
+    m.set(pv, Value::Bool(false));
+    m.set(qv, Value::Bool(true));
+    let r = mbp(&mut s, &m, phi, &[pv, qv]).unwrap();
+    let expected = simplify(&mut s, a);
+    assert_eq!(r.formula, expected);
+    // Only p eliminated: mbp gives x > 0 ∧ (q ∨ x < 5); the cube x > 0 ∧ q.
+    let r = mbp(&mut s, &m, phi, &[pv]).unwrap();
+    let expected = s.mk_and(&[a, c2]);
+    let expected = simplify(&mut s, expected);
+    assert_eq!(r.formula, expected);
+    let r = mbp_cube(&mut s, &m, phi, &[pv]).unwrap();
+    let mut got = s.conjuncts(r.formula);
+    got.sort();
+    let a = simplify(&mut s, a);
+    let mut expected = vec![a, q];
+    expected.sort();
+    assert_eq!(got, expected);
+}
+
+#[test]
+fn qe_fig_2_7_and_errors() {
+    let mut s = TermStore::new();
+    let (_, m0) = var(&mut s, "m0", Sort::Int);
+    let (l0v, l0) = var(&mut s, "l0", Sort::Int);
+    let (l1v, l1) = var(&mut s, "l1", Sort::Int);
+    let (mv, m) = var(&mut s, "m", Sort::Int);
+    let (one, two, four) = (s.mk_int(1), s.mk_int(2), s.mk_int(4));
+    let l0m1 = s.mk_sub(l0, one);
+    let l1m1 = s.mk_sub(l1, one);
+    let e1 = s.mk_eq(l1, l0m1);
+    let e2 = s.mk_eq(m, l1m1);
+    let twom = s.mk_mul(&[two, m]);
+    let rhs = s.mk_add(&[twom, four]);
+    let q = s.mk_lt(m0, rhs);
+    let phi = s.mk_and(&[e1, e2, q]);
+    let r = qe(&mut s, phi, &[l1v, mv]).unwrap();
+    let two_l0 = s.mk_mul(&[two, l0]);
+    let expected = s.mk_lt(m0, two_l0);
+    let expected = simplify(&mut s, expected);
+    assert_eq!(r, expected);
+    // ∃x. 3x = y ∧ 0 ≤ y ≤ 10 needs a disjunct per residue only once: y mod 3 = 0 ∧ bounds.
+    let (xv, x) = var(&mut s, "x", Sort::Int);
+    let (yv, y) = var(&mut s, "y", Sort::Int);
+    let (zero, three, ten) = (s.mk_int(0), s.mk_int(3), s.mk_int(10));
+    let three_x = s.mk_mul(&[three, x]);
+    let eq = s.mk_eq(three_x, y);
+    let lo = s.mk_le(zero, y);
+    let hi = s.mk_le(y, ten);
+    let phi = s.mk_and(&[eq, lo, hi]);
+    let r = qe(&mut s, phi, &[xv]).unwrap();
+    let my = s.mk(Op::Mod, &[y, three]).unwrap();
+    let div3 = s.mk_eq(my, zero);
+    let expected = s.mk_and(&[div3, lo, hi]);
+    equivalent_on_box(&s, r, expected, &[yv], 15);
+    // A variable under an uninterpreted function cannot be eliminated.
+    let f = s.declare_func("f", &[Sort::Int], Sort::Int).unwrap();
+    let fx = s.mk_app(f, &[x]);
+    let c = s.mk_gt(fx, y);
+    assert!(matches!(
+        qe(&mut s, c, &[xv]),
+        Err(QeError::NotEliminable(_)) | Err(QeError::Unknown(_))
+    ));
+    let _ = l0v;
+}
