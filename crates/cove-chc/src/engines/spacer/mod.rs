@@ -474,7 +474,18 @@ impl<'a> Run<'a> {
                 let c: Vec<String> = cube.iter().map(|l| cove_logic::print::term_to_string(store, *l)).collect();
                 eprintln!("  lemma for {p} at {b}: not {}", c.join(" "));
             }
-            self.add_lemma(store, p, cube, b);
+            // Eager pushing: a lemma that also holds at higher levels blocks the re-queued
+            // query there at once instead of being re-derived.
+            let mut level = b;
+            while level < self.bound {
+                let mut asm = cube.clone();
+                asm.extend(self.level_assumptions(store, p, level + 1));
+                if self.check(store, p, &asm)? {
+                    break;
+                }
+                level += 1;
+            }
+            self.add_lemma(store, p, cube, level);
             if b < self.bound {
                 self.push_pob(Pob { level: b + 1, ..pob });
             }
