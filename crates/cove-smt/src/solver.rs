@@ -219,7 +219,7 @@ impl SmtSolver {
             let s = self.sat.stats();
             (s.conflicts, s.decisions, self.th.sx.stats().pivots)
         };
-        let res = self.sat.solve_limited(&lits, &mut self.th, &self.limits);
+        let res = self.solve_lits(&lits);
         let res = match res {
             SolveResult::Sat => self.on_sat(store),
             SolveResult::Unsat => {
@@ -288,6 +288,78 @@ impl SmtSolver {
             },
             l,
         )
+    }
+
+    /// Solves under `lits`. With integer variables, branch and bound can diverge on
+    /// unbounded problems; after a conflict budget the search is repeated inside growing
+    /// boxes `-B <= x <= B` given as extra assumptions. Inside a box the search is finite;
+    /// `Sat` there is a real model, and `Unsat` is only final when no box literal is among
+    /// the failed assumptions. The last round has no box.
+    fn solve_lits(&mut self, lits: &[Lit]) -> SolveResult {
+        if self.th.int_vars.is_empty() {
+            return self.sat.solve_limited(lits, &mut self.th, &self.limits);
+        }
+        let user = self.limits.clone();
+        let start = self.sat.stats().conflicts;
+        let spent = |s: &Solver| s.stats().conflicts - start;
+        let mut budget: u64 = 2000;
+        let mut bound: i64 = 32;
+        loop {
+            let remaining = user.conflicts.map(|c| c.saturating_sub(spent(&self.sat)));
+            if remaining == Some(0) {
+                return SolveResult::Unknown;
+            }
+            let last = bound > (1 << 40);
+            let mut limits = user.clone();
+            if !last {
+                limits.conflicts = Some(remaining.map_or(budget, |r| r.min(budget)));
+            }
+            let mut all = lits.to_vec();
+            let mut boxed: FxHashSet<Lit> = FxHashSet::default();
+            if !last && bound > 32 {
+                for v in self.th.int_vars.clone() {
+                    let k = Rational::int(bound);
+                    let up = self.le_atom(&[(v, Rational::ONE)], &-k.clone(), false);
+                    let lo = !self.le_atom(&[(v, Rational::ONE)], &k, true);
+                    for l in [up, lo] {
+                        if boxed.insert(l) {
+                            all.push(l);
+                        }
+                    }
+                }
+            }
+            let r = self.sat.solve_limited(&all, &mut self.th, &limits);
+            match r {
+                SolveResult::Sat => return r,
+                SolveResult::Unsat => {
+                    if !self
+                        .sat
+                        .failed_assumptions()
+                        .iter()
+                        .any(|l| boxed.contains(l))
+                    {
+                        return r;
+                    }
+                }
+                SolveResult::Unknown => {
+                    let user_stop = user
+                        .interrupt
+                        .as_ref()
+                        .is_some_and(|f| f.load(Ordering::Relaxed))
+                        || user.deadline.is_some_and(|d| Instant::now() >= d)
+                        || user.conflicts.is_some_and(|c| spent(&self.sat) >= c);
+                    if user_stop || last {
+                        return r;
+                    }
+                    budget *= 2;
+                }
+            }
+            bound = if bound == 32 {
+                64
+            } else {
+                bound.saturating_mul(16)
+            };
+        }
     }
 
     fn unknown_reason(&self) -> UnknownReason {

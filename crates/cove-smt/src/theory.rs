@@ -29,9 +29,11 @@ const NONE: u32 = u32::MAX;
 #[derive(Clone, Debug)]
 pub(crate) struct Atom {
     pub var: TVar,
-    pub kind: BoundKind,
-    pub bound: DeltaRational,
     pub bvar: Var,
+    /// The bound asserted by the positive literal (rounded for integer variables).
+    pos: (BoundKind, DeltaRational),
+    /// The bound asserted by the negative literal (rounded for integer variables).
+    neg: (BoundKind, DeltaRational),
 }
 
 /// Counters of the theory side.
@@ -117,11 +119,14 @@ impl ArithTheory {
         self.atom_of_var[bvar.index()] = a;
         self.ensure_var_atoms(var);
         self.var_atoms[var.idx()].push(a);
+        let (nk, nb) = complement(kind, &bound);
+        let pos = (kind, round_bound(&self.sx, var, kind, bound));
+        let neg = (nk, round_bound(&self.sx, var, nk, nb));
         self.atoms.push(Atom {
             var,
-            kind,
-            bound,
             bvar,
+            pos,
+            neg,
         });
         self.val.push(0);
     }
@@ -209,9 +214,9 @@ impl ArithTheory {
     fn lit_bound(&self, a: usize, positive: bool) -> (BoundKind, DeltaRational) {
         let at = &self.atoms[a];
         if positive {
-            (at.kind, at.bound.clone())
+            at.pos.clone()
         } else {
-            complement(at.kind, &at.bound)
+            at.neg.clone()
         }
     }
 
@@ -255,21 +260,20 @@ impl ArithTheory {
             return;
         }
         let value = round_bound(&self.sx, var, kind, value.clone());
-        let list = list.clone();
-        for a in list {
-            let a = a as usize;
+        for i in 0..self.var_atoms[var.idx()].len() {
+            let a = self.var_atoms[var.idx()][i] as usize;
             if self.val[a] != 0 {
                 continue;
             }
             for positive in [true, false] {
-                let (k, b) = self.lit_bound(a, positive);
-                if k != kind {
+                let at = &self.atoms[a];
+                let (k, b) = if positive { &at.pos } else { &at.neg };
+                if *k != kind {
                     continue;
                 }
-                let b = round_bound(&self.sx, var, k, b);
                 let implied = match kind {
-                    BoundKind::Upper => value <= b,
-                    BoundKind::Lower => value >= b,
+                    BoundKind::Upper => value <= *b,
+                    BoundKind::Lower => value >= *b,
                 };
                 if implied {
                     let lit = Lit::new(self.atoms[a].bvar, !positive);
@@ -461,10 +465,10 @@ impl ArithTheory {
             if self.sx.value(v).is_integer() {
                 continue;
             }
-            if let Some(w) = width(v) {
-                if best.as_ref().is_none_or(|(bw, _)| w < *bw) {
-                    best = Some((w, v));
-                }
+            if let Some(w) = width(v)
+                && best.as_ref().is_none_or(|(bw, _)| w < *bw)
+            {
+                best = Some((w, v));
             }
         }
         if let Some((_, v)) = best {
@@ -474,10 +478,11 @@ impl ArithTheory {
             return None;
         }
         for &v in &self.int_vars {
-            if let Some(w) = width(v) {
-                if w.is_positive() && best.as_ref().is_none_or(|(bw, _)| w < *bw) {
-                    best = Some((w, v));
-                }
+            if let Some(w) = width(v)
+                && w.is_positive()
+                && best.as_ref().is_none_or(|(bw, _)| w < *bw)
+            {
+                best = Some((w, v));
             }
         }
         let (_, v) = best?;
