@@ -703,3 +703,48 @@ fn random_qe_lia() {
 fn random_qe_lra() {
     assert_eq!(run_qe(0xBEEF, false, 12), 12);
 }
+
+/// Time per projection on the random formulas:
+/// `cargo test --release -p cove-smt mbp_timing -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn mbp_timing() {
+    for int in [true, false] {
+        let mut g = Gen {
+            rng: Rng(0x5EED),
+            int,
+        };
+        let sort = if int { Sort::Int } else { Sort::Real };
+        let (mut calls, mut total) = (0u32, std::time::Duration::ZERO);
+        for _ in 0..300 {
+            let phi_f = g.formula(3);
+            let mut s = TermStore::new();
+            let vars = Vars {
+                arith: (0..NV).map(|i| s.var(&format!("v{i}"), sort)).collect(),
+                bools: vec![s.var("p", Sort::Bool), s.var("q", Sort::Bool)],
+            };
+            let phi = term_f(&mut s, &phi_f, &vars, sort);
+            let elim = vec![vars.arith[0], vars.arith[1], vars.bools[0]];
+            for _ in 0..200 {
+                let v: Vec<Rational> = (0..NV)
+                    .map(|_| Rational::int(g.rng.range(-20, 20)))
+                    .collect();
+                let b = [g.rng.chance(2), g.rng.chance(2)];
+                if !holds(&phi_f, &v, &b) {
+                    continue;
+                }
+                let mut m = Model::new();
+                set_point(&mut m, &vars, &v, &b);
+                let start = std::time::Instant::now();
+                let r = mbp(&mut s, &m, phi, &elim).unwrap();
+                total += start.elapsed();
+                calls += 1;
+                std::hint::black_box(r);
+            }
+        }
+        eprintln!(
+            "int={int}: {calls} projections, {:.1} µs each",
+            total.as_secs_f64() * 1e6 / calls as f64
+        );
+    }
+}
