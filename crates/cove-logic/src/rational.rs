@@ -28,13 +28,43 @@ enum Repr {
     Big(Box<(BigInt, BigInt)>),
 }
 
-fn gcd_u128(mut a: u128, mut b: u128) -> u128 {
+/// gcd on the hot path of every normalization: 1 and small operands are by far the most
+/// common, so they skip the 128-bit division loop (binary gcd on `u64` when both fit).
+fn gcd_u128(a: u128, b: u128) -> u128 {
+    if a == 1 || b == 1 {
+        return 1;
+    }
+    if a == 0 {
+        return b;
+    }
+    if b == 0 {
+        return a;
+    }
+    if let (Ok(x), Ok(y)) = (u64::try_from(a), u64::try_from(b)) {
+        return binary_gcd(x, y) as u128;
+    }
+    let (mut a, mut b) = (a, b);
     while b != 0 {
         let t = a % b;
         a = b;
         b = t;
     }
     a
+}
+
+fn binary_gcd(mut a: u64, mut b: u64) -> u64 {
+    let shift = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            return a << shift;
+        }
+    }
 }
 
 impl Rational {
@@ -466,6 +496,22 @@ mod tests {
         assert_eq!(a.int_mod(&b), Rational::int(1));
         assert_eq!(Rational::int(7).int_div(&b), Rational::int(-3));
         assert_eq!(Rational::int(7).int_mod(&b), Rational::int(1));
+    }
+
+    #[test]
+    fn gcd_paths_agree() {
+        for a in 0..60u128 {
+            for b in 0..60u128 {
+                let (mut x, mut y) = (a, b);
+                while y != 0 {
+                    let t = x % y;
+                    x = y;
+                    y = t;
+                }
+                assert_eq!(gcd_u128(a, b), x, "gcd({a}, {b})");
+            }
+        }
+        assert_eq!(gcd_u128(1 << 100, 3 << 70), 1 << 70);
     }
 
     #[test]
