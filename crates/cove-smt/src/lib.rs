@@ -4,6 +4,12 @@
 //! delta-rationals after Dutertre and de Moura, CAV 2006: bounds, incremental
 //! backtracking, Farkas explanations, bound propagation, interpolants) and [`lia`]
 //! (integer feasibility on top of it: GCD test, Gomory cuts, branch and bound).
+//!
+//! [`SmtSolver`] is the incremental CDCL(T) solver the engines use: `cove-sat` decides the
+//! Boolean structure (Tseitin encoding in `encode`), the simplex decides the arithmetic
+//! (the glue in `theory`), with push/pop, assumptions, unsat cores and checked models.
+//! [`interpolate`] gives Farkas interpolants, [`run_script`] the SMT-LIB2 script mode, and
+//! [`testing`] random formulas for tests and the z3 differential run.
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 

@@ -75,6 +75,10 @@ pub struct SmtStats {
     pub theory_propagations: u64,
     /// Branch-and-bound splits.
     pub branches: u64,
+    /// Gomory cuts added as lemmas.
+    pub cuts: u64,
+    /// Integer models found by the cube test (rounding).
+    pub cubes: u64,
     /// Simplex pivots.
     pub pivots: u64,
     /// Theory atoms created.
@@ -244,6 +248,8 @@ impl SmtSolver {
         st.theory_conflicts = self.th.stats.conflicts;
         st.theory_propagations = self.th.stats.propagations;
         st.branches = self.th.stats.branches;
+        st.cuts = self.th.stats.cuts;
+        st.cubes = self.th.stats.cubes;
         st.atoms = self.th.atoms.len() as u64;
         match res {
             SmtResult::Sat => st.sat += 1,
