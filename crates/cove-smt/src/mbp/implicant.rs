@@ -32,7 +32,7 @@ pub fn implicant(
         seen: FxHashSet::default(),
         done: FxHashSet::default(),
     };
-    if !imp.value(store, phi)?.as_bool().unwrap_or(false) {
+    if !imp.truth(store, phi)? {
         return Err(MbpError::NotAModel);
     }
     imp.collect(store, phi, true)?;
@@ -51,6 +51,7 @@ struct Implicant<'m> {
 }
 
 impl Implicant<'_> {
+    /// The model's value of an arithmetic term (or of a Boolean atom), memoized.
     fn value(&mut self, store: &TermStore, t: TermId) -> Result<Value, MbpError> {
         if let Some(v) = self.values.get(&t) {
             return Ok(v.clone());
@@ -64,8 +65,50 @@ impl Implicant<'_> {
         Ok(v)
     }
 
+    /// The model's truth value of a Bool term. Boolean connectives are evaluated here with
+    /// every node memoized (short-circuiting in the order `Model::eval` does, so the same
+    /// terms are evaluated), which keeps the implicant linear in the size of the DAG; atoms
+    /// go to the model.
     fn truth(&mut self, store: &TermStore, t: TermId) -> Result<bool, MbpError> {
-        Ok(self.value(store, t)?.as_bool().unwrap_or(false))
+        if let Some(v) = self.values.get(&t) {
+            return Ok(v.as_bool().unwrap_or(false));
+        }
+        let args = store.args(t);
+        let b = match store.op(t) {
+            Op::Bool(b) => *b,
+            Op::Not => !self.truth(store, args[0])?,
+            Op::And | Op::Or => {
+                let unit = store.op(t) == &Op::And;
+                let mut r = unit;
+                for &a in args {
+                    if self.truth(store, a)? != unit {
+                        r = !unit;
+                        break;
+                    }
+                }
+                r
+            }
+            Op::Implies => !self.truth(store, args[0])? || self.truth(store, args[1])?,
+            Op::Ite => {
+                let c = self.truth(store, args[0])?;
+                self.truth(store, if c { args[1] } else { args[2] })?
+            }
+            Op::Xor | Op::Eq | Op::Distinct if store.sort(args[0]) == Sort::Bool => {
+                let mut vals = Vec::with_capacity(args.len());
+                for &a in args {
+                    vals.push(self.truth(store, a)?);
+                }
+                match store.op(t) {
+                    Op::Xor => vals[0] != vals[1],
+                    Op::Eq => vals[0] == vals[1],
+                    // Pairwise distinct Booleans: at most two, and they differ.
+                    _ => vals.len() == 2 && vals[0] != vals[1],
+                }
+            }
+            _ => return Ok(self.value(store, t)?.as_bool().unwrap_or(false)),
+        };
+        self.values.insert(t, Value::Bool(b));
+        Ok(b)
     }
 
     fn push(&mut self, store: &TermStore, lit: TermId) {

@@ -151,6 +151,10 @@ fn project(
     let lits = implicant(store, model, phi)?;
     let formula = eliminate::project_cube(store, model, &lits, &arith)?;
     let formula = simplify(store, formula);
+    // Conjuncts in id order, so equal cubes are equal terms whatever the literal order.
+    let mut conjuncts = store.conjuncts(formula);
+    conjuncts.sort();
+    let formula = store.mk_and(&conjuncts);
     let remaining = cove_logic::free_vars(store, formula);
     let kept = arith
         .into_iter()
