@@ -11,7 +11,9 @@
 //!
 //! # How it works
 //! * **Booleans** (BoolProj): the model's value is substituted into `φ`. When only Boolean
-//!   variables are eliminated the result is exactly `φ[M(x̄)]`, as in the thesis.
+//!   variables are eliminated the result of [`mbp`] is exactly `φ[M(x̄)]`, as in the thesis;
+//!   [`mbp_cube`] always returns a cube (via the implicant), which engines that keep
+//!   summaries as cubes prefer.
 //! * **Arithmetic**: `φ` is first reduced to its [`implicant`] under `M`, the cube of
 //!   literals of `φ` that `M` satisfies and that imply `φ` (`ite`, `abs`, disequalities and
 //!   negated comparisons are resolved by the model). Cubes drawn from a fixed formula are
@@ -37,8 +39,9 @@
 //! * **Variables that cannot be eliminated** — those occurring under an uninterpreted
 //!   function, in a nonlinear term, in `div`/`mod` by a non-numeral, under `to_int`/`is_int`,
 //!   or (for `Int` variables) in a constraint with `Real` atoms — are not guessed at: they are
-//!   left in the result and listed in [`MbpResult::kept`]. Then `ψ ⇒ ∃x̄·φ` holds with the kept
-//!   variables read existentially, and the caller decides what to do with them.
+//!   left in the result and listed in [`MbpResult::kept`]. Then `ψ ⇒ ∃x̄·φ` holds for every
+//!   value of the kept variables (so also `∃kept·ψ ⇒ ∃x̄·φ`), and the caller decides what to
+//!   do with them (substituting their model values is sound but loses the finite image).
 
 mod constraint;
 mod eliminate;
