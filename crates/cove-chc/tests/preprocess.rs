@@ -224,7 +224,7 @@ fn corpus_through_the_pipeline_validates_against_the_original() {
         let sys = parse(&mut store, &src);
         let (small, pipe) = preprocess::preprocess(&mut store, &sys, &PreprocessOptions::default());
         let ctl = Control {
-            deadline: Some(Instant::now() + Duration::from_secs(10)),
+            deadline: Some(Instant::now() + Duration::from_secs(4)),
             ..Default::default()
         };
         let r = Spacer::default().solve(&mut store, &small, &ctl);

@@ -40,6 +40,14 @@ pub fn run(store: &mut TermStore, sys: &ChcSystem) -> (ChcSystem, DropArgs) {
         .iter()
         .map(|&p| (p, vec![true; store.func(p).args.len()]))
         .collect();
+    // Predicates used in clauses but not listed in `sys.preds` are left alone.
+    for c in &sys.clauses {
+        for a in c.body.iter().chain(c.head.iter()) {
+            dropped
+                .entry(a.pred)
+                .or_insert_with(|| vec![false; a.args.len()]);
+        }
+    }
     let constraint_vars: Vec<FxHashSet<VarId>> = sys
         .clauses
         .iter()

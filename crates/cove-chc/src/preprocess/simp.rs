@@ -15,7 +15,7 @@
 //! eliminated variables get the values of their defining terms (which mention only remaining
 //! variables), and variables that vanished from the clause get default values.
 
-use super::util::{assignment, defining_equality, eval, model_of, occurring_vars};
+use super::util::{assignment, defining_equality, eval, has_quantifier, model_of, occurring_vars};
 use super::{BackError, BackTranslate};
 use crate::result::{Derivation, Invariants};
 use crate::system::{ChcSystem, Clause, PredApp};
@@ -119,7 +119,9 @@ fn simplify_clause(
     let clause_vars: FxHashSet<VarId> = c.vars.iter().copied().collect();
     let mut defs: Vec<(VarId, TermId)> = Vec::new();
     for _round in 0..8 {
-        if store.as_bool(constraint) == Some(false) {
+        // Substituting under a binder could capture variables: leave quantified
+        // constraints alone.
+        if store.as_bool(constraint) == Some(false) || has_quantifier(store, constraint) {
             break;
         }
         let body_vars = arg_vars(store, &body.iter().collect::<Vec<_>>());

@@ -38,6 +38,22 @@ pub fn dag_size(store: &TermStore, t: TermId) -> usize {
     seen.len()
 }
 
+/// True when `t` contains a quantifier.
+pub fn has_quantifier(store: &TermStore, t: TermId) -> bool {
+    let mut seen = FxHashSet::default();
+    let mut stack = vec![t];
+    while let Some(u) = stack.pop() {
+        if !seen.insert(u) {
+            continue;
+        }
+        if matches!(store.op(u), Op::Forall(_) | Op::Exists(_)) {
+            return true;
+        }
+        stack.extend_from_slice(store.args(u));
+    }
+    false
+}
+
 /// True when `t` can be evaluated under every assignment of its variables (no quantifier,
 /// no uninterpreted function, divisions only by non-zero numerals).
 pub fn total(store: &TermStore, t: TermId) -> bool {
