@@ -363,14 +363,6 @@ impl ArithTheory {
     /// bound diverge on unbounded problems.
     fn branch(&mut self, var: TVar, floor: Rational, out: &mut TheoryOut) {
         self.stats.branches += 1;
-        if std::env::var_os("COVE_DEBUG_BRANCH").is_some() {
-            eprintln!(
-                "branch {:?} floor {} value {}",
-                var,
-                floor,
-                self.sx.value(var)
-            );
-        }
         let up = DeltaRational::from_rational(&floor + &Rational::ONE);
         let down = DeltaRational::from_rational(floor.clone());
         let prefer_down =
