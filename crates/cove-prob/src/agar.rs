@@ -40,9 +40,44 @@ pub enum AgarError {
     /// A refinement did not split any class (would loop forever).
     #[error("refinement made no progress (internal error)")]
     NoProgress,
+    /// The deadline passed (an honest "unknown").
+    #[error("time limit reached")]
+    TimeLimit,
     /// No components were given.
     #[error("no components")]
     NoComponents,
+}
+
+/// Resource limits of one run.
+#[derive(Clone, Debug)]
+pub struct Budget {
+    /// Maximum states of any composed LPTS.
+    pub max_states: usize,
+    /// Maximum nodes of a counterexample tree.
+    pub max_tree_nodes: usize,
+    /// Give up (with [`AgarError::TimeLimit`]) after this instant; checked between
+    /// refinement iterations.
+    pub deadline: Option<Instant>,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            max_states: 2_000_000,
+            max_tree_nodes: 1_000_000,
+            deadline: None,
+        }
+    }
+}
+
+impl Budget {
+    fn check(&self) -> Result<(), AgarError> {
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            Err(AgarError::TimeLimit)
+        } else {
+            Ok(())
+        }
+    }
 }
 
 /// Measurements of one run.
@@ -211,21 +246,22 @@ pub fn obtain_cex_with_mapping(c: &Lpts, l: &Lpts, r: &Relation) -> Counterexamp
 }
 
 /// Monolithic check of `L1 ∥ … ∥ Ln ⪯ P`.
-pub fn mono(
-    comps: &[Lpts],
-    spec: &Lpts,
-    limit: usize,
-    tree_limit: usize,
-) -> Result<(Verdict, Stats), AgarError> {
+pub fn mono(comps: &[Lpts], spec: &Lpts, budget: &Budget) -> Result<(Verdict, Stats), AgarError> {
     let start = Instant::now();
     let mut stats = Stats::default();
-    let sys = compose_all(comps, limit, &mut stats)?;
+    let sys = compose_all(comps, budget.max_states, &mut stats)?;
     stats.iterations = 1;
     let sim = Simulation::compute(&sys, spec);
     let v = if sim.related(sys.initial(), spec.initial()) {
         Verdict::Holds
     } else {
-        let cex = build_counterexample(&sys, &sim, sys.initial(), spec.initial(), tree_limit)?;
+        let cex = build_counterexample(
+            &sys,
+            &sim,
+            sys.initial(),
+            spec.initial(),
+            budget.max_tree_nodes,
+        )?;
         Verdict::Fails(Box::new(Failure { cex, system: sys }))
     };
     stats.time = start.elapsed();
@@ -249,16 +285,16 @@ pub fn agar(
     l1: &Lpts,
     l2: &Lpts,
     spec: &Lpts,
-    limit: usize,
-    tree_limit: usize,
+    budget: &Budget,
 ) -> Result<(Verdict, Stats), AgarError> {
     let start = Instant::now();
     let mut stats = Stats::default();
     let mut part = Partition::coarsest(l2.num_states());
     loop {
+        budget.check()?;
         let a = quotient(l2, &part);
         stats.largest_assumption = stats.largest_assumption.max(a.num_states());
-        let prod = compose_limited(l1, &a, limit)?;
+        let prod = compose_limited(l1, &a, budget.max_states)?;
         stats.largest_composed = stats.largest_composed.max(prod.lpts.num_states());
         stats.iterations += 1;
         let sim = Simulation::compute(&prod.lpts, spec);
@@ -271,7 +307,7 @@ pub fn agar(
             &sim,
             prod.lpts.initial(),
             spec.initial(),
-            tree_limit,
+            budget.max_tree_nodes,
         )?;
         let down = project(&cex, &prod, &a);
         match analyze_and_refine(&down, l2, &mut part)? {
@@ -297,29 +333,16 @@ enum Level {
 }
 
 /// AGAR-N (Fig. 6.6) for `L1 ∥ … ∥ Ln ⪯ P` with rule ASYM-N.
-pub fn agar_n(
-    comps: &[Lpts],
-    spec: &Lpts,
-    limit: usize,
-    tree_limit: usize,
-) -> Result<(Verdict, Stats), AgarError> {
+pub fn agar_n(comps: &[Lpts], spec: &Lpts, budget: &Budget) -> Result<(Verdict, Stats), AgarError> {
     let start = Instant::now();
     let mut stats = Stats::default();
     if comps.is_empty() {
         return Err(AgarError::NoComponents);
     }
     if comps.len() == 1 {
-        return mono(comps, spec, limit, tree_limit);
+        return mono(comps, spec, budget);
     }
-    let v = match level(
-        comps,
-        comps.len() - 1,
-        None,
-        spec,
-        limit,
-        tree_limit,
-        &mut stats,
-    )? {
+    let v = match level(comps, comps.len() - 1, None, spec, budget, &mut stats)? {
         Level::Holds => Verdict::Holds,
         Level::Fails(b) => Verdict::Fails(Box::new(Failure {
             cex: b.1,
@@ -335,13 +358,12 @@ fn level(
     k: usize,
     a_in: Option<&Lpts>,
     spec: &Lpts,
-    limit: usize,
-    tree_limit: usize,
+    budget: &Budget,
     stats: &mut Stats,
 ) -> Result<Level, AgarError> {
     // L = L_k ∥ A_k (or L_k alone at the top).
     let prod: Option<Product> = match a_in {
-        Some(a) => Some(compose_limited(&comps[k], a, limit)?),
+        Some(a) => Some(compose_limited(&comps[k], a, budget.max_states)?),
         None => None,
     };
     let l: &Lpts = prod.as_ref().map_or(&comps[k], |p| &p.lpts);
@@ -352,16 +374,18 @@ fn level(
         if sim.related(l.initial(), spec.initial()) {
             return Ok(Level::Holds);
         }
-        let cex = build_counterexample(l, &sim, l.initial(), spec.initial(), tree_limit)?;
+        let cex =
+            build_counterexample(l, &sim, l.initial(), spec.initial(), budget.max_tree_nodes)?;
         let p = prod.as_ref().expect("level 0 always has an assumption");
         let down = project(&cex, p, a_in.expect("assumption"));
         return Ok(Level::Fails(Box::new((down, cex, l.clone()))));
     }
     let mut part = Partition::coarsest(l.num_states());
     loop {
+        budget.check()?;
         let a = quotient(l, &part);
         stats.largest_assumption = stats.largest_assumption.max(a.num_states());
-        match level(comps, k - 1, Some(&a), spec, limit, tree_limit, stats)? {
+        match level(comps, k - 1, Some(&a), spec, budget, stats)? {
             Level::Holds => return Ok(Level::Holds),
             Level::Fails(b) => match analyze_and_refine(&b.0, l, &mut part)? {
                 Analysis::Spurious => continue,

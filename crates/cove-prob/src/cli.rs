@@ -10,7 +10,7 @@
 //! Files ending in `.lpts` are read in the textual LPTS format ([`crate::format`]); every
 //! other file is read as a model in the PRISM subset ([`crate::prism`]).
 
-use crate::agar::{Verdict, agar, agar_n, compose_all, mono};
+use crate::agar::{Budget, Verdict, agar, agar_n, compose_all, mono};
 use crate::bench::{self, Family, Method, Plan};
 use crate::cex::{
     SimAnswer, check_execution_mapping, check_simulation, max_transitions_per_action,
@@ -175,9 +175,9 @@ pub struct VerifyArgs {
     /// Give up when a composed LPTS exceeds this many states.
     #[arg(long, default_value_t = 2_000_000)]
     pub max_states: usize,
-    /// Time limit in seconds for `--method learn`.
-    #[arg(long, default_value_t = 600)]
-    pub learn_time: u64,
+    /// Time limit in seconds (checked between refinement/learning iterations).
+    #[arg(long, default_value_t = 3600)]
+    pub time_limit: u64,
     /// Print progress lines (prefixed `#`).
     #[arg(long, short)]
     pub verbose: bool,
@@ -213,11 +213,17 @@ pub fn verify(args: &VerifyArgs, out: &mut impl Write) -> Result<u8, CliError> {
         )
         .map_err(io)?;
     }
-    let (lim, tree) = (args.max_states, 1_000_000);
+    let lim = args.max_states;
+    let deadline = Some(start + Duration::from_secs(args.time_limit));
+    let budget = Budget {
+        max_states: lim,
+        max_tree_nodes: 1_000_000,
+        deadline,
+    };
     let internal = |e: String| CliError::Internal(e);
     let (verdict, stats) = match args.method {
-        Method::Mono => mono(&comps, &spec, lim, tree).map_err(|e| internal(e.to_string()))?,
-        Method::AgarN => agar_n(&comps, &spec, lim, tree).map_err(|e| internal(e.to_string()))?,
+        Method::Mono => mono(&comps, &spec, &budget).map_err(|e| internal(e.to_string()))?,
+        Method::AgarN => agar_n(&comps, &spec, &budget).map_err(|e| internal(e.to_string()))?,
         Method::Agar | Method::Learn => {
             if comps.len() < 2 {
                 return Err(CliError::Usage(format!(
@@ -229,11 +235,18 @@ pub fn verify(args: &VerifyArgs, out: &mut impl Write) -> Result<u8, CliError> {
             let rest =
                 compose_all(&comps[1..], lim, &mut s).map_err(|e| internal(e.to_string()))?;
             let (v, mut st) = if args.method == Method::Agar {
-                agar(&comps[0], &rest, &spec, lim, tree).map_err(|e| internal(e.to_string()))?
+                agar(&comps[0], &rest, &spec, &budget).map_err(|e| internal(e.to_string()))?
             } else {
-                let deadline = Some(Instant::now() + Duration::from_secs(args.learn_time));
-                learn_asym(&comps[0], &rest, &spec, lim, tree, 100_000, deadline)
-                    .map_err(|e| internal(e.to_string()))?
+                learn_asym(
+                    &comps[0],
+                    &rest,
+                    &spec,
+                    lim,
+                    budget.max_tree_nodes,
+                    100_000,
+                    deadline,
+                )
+                .map_err(|e| internal(e.to_string()))?
             };
             st.largest_composed = st.largest_composed.max(s.largest_composed);
             (v, st)

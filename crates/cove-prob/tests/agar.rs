@@ -1,7 +1,7 @@
 //! AGAR / AGAR-N against the monolithic check on random systems; every counterexample is
 //! checked independently against the full composition.
 
-use cove_prob::agar::{Verdict, agar, agar_n, mono};
+use cove_prob::agar::{Budget, Verdict, agar, agar_n, mono};
 use cove_prob::cex::{check_execution_mapping, verify_tree};
 use cove_prob::partition::{Partition, quotient};
 use cove_prob::random::{Rng, Shape, random_lpts};
@@ -39,8 +39,8 @@ fn check(comps: &[Lpts], spec: &Lpts, seed: u64, iters: &mut usize) -> bool {
     }
     let expected = simulates(&full, spec);
     let runs = [
-        ("mono", mono(comps, spec, 100_000, 100_000).unwrap()),
-        ("agar-n", agar_n(comps, spec, 100_000, 100_000).unwrap()),
+        ("mono", mono(comps, spec, &Budget::default()).unwrap()),
+        ("agar-n", agar_n(comps, spec, &Budget::default()).unwrap()),
         ("agar", {
             let rest = if comps.len() == 2 {
                 comps[1].clone()
@@ -51,7 +51,7 @@ fn check(comps: &[Lpts], spec: &Lpts, seed: u64, iters: &mut usize) -> bool {
                 }
                 r
             };
-            agar(&comps[0], &rest, spec, 100_000, 100_000).unwrap()
+            agar(&comps[0], &rest, spec, &Budget::default()).unwrap()
         }),
     ];
     for (name, (v, stats)) in runs {

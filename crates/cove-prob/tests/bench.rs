@@ -44,8 +44,7 @@ fn small_instances_all_methods_agree() {
                 let (v, _) = cove_prob::agar::mono(
                     &[ld.l1.clone(), ld.l2.clone()],
                     &ld.spec,
-                    1 << 20,
-                    1 << 20,
+                    &Default::default(),
                 )
                 .unwrap();
                 let cove_prob::agar::Verdict::Fails(f) = v else {
@@ -54,7 +53,7 @@ fn small_instances_all_methods_agree() {
                 verify_tree(&f.cex.tree, &full, &ld.spec).unwrap();
                 // and so is AGAR's, checked against the full system with the naive simulation
                 let (v, _) =
-                    cove_prob::agar::agar(&ld.l1, &ld.l2, &ld.spec, 1 << 20, 1 << 20).unwrap();
+                    cove_prob::agar::agar(&ld.l1, &ld.l2, &ld.spec, &Default::default()).unwrap();
                 let cove_prob::agar::Verdict::Fails(f) = v else {
                     panic!()
                 };

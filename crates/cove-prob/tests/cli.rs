@@ -78,7 +78,7 @@ fn verify_all_methods_on_prism_components() {
             constants: vec![],
             dot: None,
             max_states: 100_000,
-            learn_time: 30,
+            time_limit: 60,
             verbose: true,
         };
         let mut out = Vec::new();

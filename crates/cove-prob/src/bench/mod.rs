@@ -10,7 +10,7 @@
 
 pub mod models;
 
-use crate::agar::{AgarError, Stats, Verdict, agar, agar_n, compose_all, mono};
+use crate::agar::{AgarError, Budget, Stats, Verdict, agar, agar_n, compose_all, mono};
 use crate::cex::verify_counterexample;
 use crate::learn::learn_asym;
 use crate::lpts::Lpts;
@@ -85,6 +85,8 @@ pub struct Limits {
     pub learn_iterations: usize,
     /// Wall-clock limit for one learning run.
     pub learn_time: Duration,
+    /// Wall-clock limit for one mono/agar/agar-n run (checked between iterations).
+    pub run_time: Duration,
 }
 
 impl Default for Limits {
@@ -94,6 +96,7 @@ impl Default for Limits {
             tree_nodes: 1_000_000,
             learn_iterations: 500,
             learn_time: Duration::from_secs(20),
+            run_time: Duration::from_secs(60),
         }
     }
 }
@@ -126,20 +129,15 @@ pub fn peak_kib() -> Option<u64> {
 pub fn run(method: Method, ld: &Loaded, expect: Option<bool>, lim: &Limits) -> RunResult {
     let resettable = reset_peak();
     let started = std::time::Instant::now();
+    let budget = Budget {
+        max_states: lim.states,
+        max_tree_nodes: lim.tree_nodes,
+        deadline: Some(started + lim.run_time),
+    };
     let res: Result<(Verdict, Stats), String> = match method {
-        Method::Mono => mono(
-            &[ld.l1.clone(), ld.l2.clone()],
-            &ld.spec,
-            lim.states,
-            lim.tree_nodes,
-        )
-        .map_err(err_text),
-        Method::Agar => {
-            agar(&ld.l1, &ld.l2, &ld.spec, lim.states, lim.tree_nodes).map_err(err_text)
-        }
-        Method::AgarN => {
-            agar_n(&ld.modules, &ld.spec, lim.states, lim.tree_nodes).map_err(err_text)
-        }
+        Method::Mono => mono(&[ld.l1.clone(), ld.l2.clone()], &ld.spec, &budget).map_err(err_text),
+        Method::Agar => agar(&ld.l1, &ld.l2, &ld.spec, &budget).map_err(err_text),
+        Method::AgarN => agar_n(&ld.modules, &ld.spec, &budget).map_err(err_text),
         Method::Learn => learn_asym(
             &ld.l1,
             &ld.l2,
@@ -198,6 +196,7 @@ pub fn run(method: Method, ld: &Loaded, expect: Option<bool>, lim: &Limits) -> R
 fn err_text(e: AgarError) -> String {
     match e {
         AgarError::TooLarge(t) => format!("out: >{} states", t.limit),
+        AgarError::TimeLimit => "out: time limit".to_string(),
         other => format!("error: {other}"),
     }
 }
@@ -221,10 +220,10 @@ impl Default for Plan {
     fn default() -> Self {
         Plan {
             families: vec![
-                (Family::Cs1, vec![2, 3, 4, 5]),
-                (Family::Csn, vec![2, 3, 4]),
-                (Family::Mer, vec![2, 3]),
-                (Family::Sn, vec![1, 2, 3]),
+                (Family::Cs1, vec![2, 4, 6, 8]),
+                (Family::Csn, vec![2, 3, 4, 5]),
+                (Family::Mer, vec![2, 3, 4, 5]),
+                (Family::Sn, vec![1, 2, 3, 4]),
             ],
             methods: Method::ALL.to_vec(),
             buggy: true,
