@@ -315,3 +315,156 @@ fn bench_manifest_shrinks_and_validates() {
     }
     println!("total before {before:?}\ntotal after  {after:?}\nanswered and validated: {answered}");
 }
+
+/// A tiny deterministic generator of random linear-integer clause systems that exercise all
+/// passes: chains of single definitions (inlining), unused and constant arguments,
+/// equalities, nonlinear clauses, dead predicates and unsatisfiable constraints.
+struct Gen(u64);
+
+impl Gen {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+
+    fn system(&mut self) -> String {
+        let n = 2 + self.below(4) as usize;
+        let arity: Vec<usize> = (0..n).map(|_| 1 + self.below(3) as usize).collect();
+        let mut s = String::from("(set-logic HORN)\n");
+        for (i, a) in arity.iter().enumerate() {
+            s += &format!("(declare-fun P{i} ({}) Bool)\n", vec!["Int"; *a].join(" "));
+        }
+        let vars = |p: &str, k: usize| (0..k).map(|j| format!("{p}{j}")).collect::<Vec<_>>();
+        let decl = |vs: &[String]| {
+            vs.iter()
+                .map(|v| format!("({v} Int)"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        // Fact for P0.
+        let h = vars("h", arity[0]);
+        let mut cs: Vec<String> = h
+            .iter()
+            .map(|v| format!("(= {v} {})", self.below(3)))
+            .collect();
+        if self.below(2) == 0 {
+            cs.pop(); // leave one head argument unconstrained
+        }
+        cs.push("true".into());
+        s += &format!(
+            "(assert (forall ({}) (=> (and {}) (P0 {}))))\n",
+            decl(&h),
+            cs.join(" "),
+            h.join(" ")
+        );
+        for i in 0..n {
+            let defs = if i == 0 {
+                self.below(2)
+            } else {
+                1 + self.below(2)
+            };
+            for _ in 0..defs {
+                let j = if i == 0 {
+                    0
+                } else {
+                    self.below(i as u64 + 1) as usize
+                };
+                let b = vars("b", arity[j]);
+                let mut all = b.clone();
+                let mut body = format!("(P{j} {})", b.join(" "));
+                let mut cs = vec!["true".to_string()];
+                if j < i && self.below(3) == 0 {
+                    // a nonlinear clause with a second body atom
+                    let k = self.below(i as u64) as usize;
+                    let c = vars("c", arity[k]);
+                    body += &format!(" (P{k} {})", c.join(" "));
+                    all.extend(c.clone());
+                    cs.push(format!("(<= {} {})", c[0], 4));
+                }
+                let h = vars("h", arity[i]);
+                all.extend(h.clone());
+                for v in &h {
+                    let src = &b[self.below(b.len() as u64) as usize];
+                    cs.push(match self.below(4) {
+                        0 => format!("(= {v} (+ {src} {}))", self.below(3)),
+                        1 => format!("(= {v} {})", self.below(4)),
+                        2 => format!("(= {v} {src})"),
+                        _ => format!("(>= {v} 0)"),
+                    });
+                }
+                if j == i {
+                    cs.push(format!("(< {} {})", b[0], 3 + self.below(4)));
+                }
+                if self.below(6) == 0 {
+                    cs.push(format!("(> {0} 5) (< {0} 2)", b[0]));
+                }
+                s += &format!(
+                    "(assert (forall ({}) (=> (and {body} {}) (P{i} {}))))\n",
+                    decl(&all),
+                    cs.join(" "),
+                    h.join(" ")
+                );
+            }
+        }
+        let q = self.below(n as u64) as usize;
+        let x = vars("x", arity[q]);
+        let guard = match self.below(3) {
+            0 => format!("(> {} {})", x[0], 2 + self.below(6)),
+            1 => format!("(= {} {})", x[0], self.below(6)),
+            _ => format!("(< (+ {} {}) 0)", x[0], x[x.len() - 1]),
+        };
+        s += &format!(
+            "(assert (forall ({}) (=> (and (P{q} {}) {guard}) false)))\n",
+            decl(&x),
+            x.join(" ")
+        );
+        s
+    }
+}
+
+#[test]
+fn random_systems_agree_and_validate() {
+    let limits = || cove_sat::Limits {
+        deadline: Some(far()),
+        ..Default::default()
+    };
+    let mut decided = 0;
+    let mut verdicts = std::collections::BTreeMap::new();
+    let n: u64 = std::env::var("PREP_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(60);
+    for seed in 0..n {
+        let src = Gen(seed * 7919 + 13).system();
+        let mut store = TermStore::new();
+        let sys = parse(&mut store, &src);
+        let ctl = || Control {
+            deadline: Some(Instant::now() + Duration::from_secs(2)),
+            ..Default::default()
+        };
+        let plain = Spacer::default().solve(&mut store, &sys, &ctl());
+        let (small, pipe) = preprocess::preprocess(&mut store, &sys, &PreprocessOptions::default());
+        let r = Spacer::default().solve(&mut store, &small, &ctl());
+        let r = pipe.result(&mut store, r);
+        match &r {
+            ChcResult::Sat(inv) => check_invariants(&mut store, &sys, inv, &limits())
+                .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{src}")),
+            ChcResult::Unsat(d) => check_derivation(&store, &sys, d)
+                .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{src}")),
+            ChcResult::Unknown(_) => {}
+        }
+        *verdicts.entry((plain.verdict(), r.verdict())).or_insert(0) += 1;
+        if plain.verdict() != "unknown" && r.verdict() != "unknown" {
+            assert_eq!(plain.verdict(), r.verdict(), "seed {seed}\n{src}");
+            decided += 1;
+        }
+    }
+    println!("(plain, preprocessed) verdicts: {verdicts:?}");
+    assert!(
+        decided * 4 >= n as usize * 3,
+        "only {decided} random systems decided: {verdicts:?}"
+    );
+}
