@@ -178,89 +178,159 @@ pub fn find_consistent_until(
     alphabet: &[String],
     deadline: Option<Instant>,
 ) -> Result<(Lpts, usize), LearnError> {
-    let un = union(pos, alphabet);
-    let u = &un.lpts;
-    let m = u.num_states();
-    let is_root: Vec<bool> = (0..m).map(|s| un.roots.contains(&s)).collect();
-    // Existence: L_𝒫 (roots merged) must simulate no negative sample.
-    let mut lp_class = vec![0usize; m];
-    let mut next = 1;
-    for s in 0..m {
-        if !is_root[s] {
-            lp_class[s] = next;
-            next += 1;
+    PartitionSearch::new(pos, alphabet).next(neg, deadline)
+}
+
+/// Incremental FINDCONSISTENT for a fixed set of positive samples and a growing set of
+/// negative ones. Blocking clauses stay valid when negatives are added (they exclude
+/// partitions that simulate an old negative, which stays negative) and when `k` grows
+/// (they name concrete class assignments), so the search resumes where it stopped: the
+/// least consistent size can only grow.
+pub struct PartitionSearch {
+    un: Union,
+    is_root: Vec<bool>,
+    /// Number of classes of `L_𝒫`; an upper bound on the search.
+    max_k: usize,
+    lp: Lpts,
+    lp_origin: Vec<TransId>,
+    k: usize,
+    solver: Solver,
+    x: Vec<Vec<Var>>,
+    blocking: Vec<Vec<(StateId, usize)>>,
+}
+
+impl PartitionSearch {
+    /// A search over partitions of the given positive samples.
+    pub fn new(pos: &[Lpts], alphabet: &[String]) -> PartitionSearch {
+        let un = union(pos, alphabet);
+        let m = un.lpts.num_states();
+        let is_root: Vec<bool> = (0..m).map(|s| un.roots.contains(&s)).collect();
+        let mut lp_class = vec![0usize; m];
+        let mut next = 1;
+        for s in 0..m {
+            if !is_root[s] {
+                lp_class[s] = next;
+                next += 1;
+            }
         }
+        let (lp, lp_origin) = quotient_with_origin(&un.lpts, &lp_class, next);
+        let mut search = PartitionSearch {
+            un,
+            is_root,
+            max_k: next,
+            lp,
+            lp_origin,
+            k: 0,
+            solver: Solver::new(),
+            x: Vec::new(),
+            blocking: Vec::new(),
+        };
+        search.start(1);
+        search
     }
-    let (lp, lp_origin) = quotient_with_origin(u, &lp_class, next);
-    if neg
-        .iter()
-        .any(|n| simulation_support(n, &lp, u, &lp_origin).is_some())
-    {
-        return Err(LearnError::Inconsistent);
-    }
-    let mut sat_calls = 0;
-    for k in 1..=next {
-        let mut solver = Solver::new();
-        let x: Vec<Vec<Var>> = (0..m)
+
+    fn start(&mut self, k: usize) {
+        self.k = k;
+        self.solver = Solver::new();
+        let m = self.un.lpts.num_states();
+        let solver = &mut self.solver;
+        self.x = (0..m)
             .map(|_| (0..k).map(|_| solver.new_var()).collect())
             .collect();
-        let pos_lit = |v: Var| Lit::new(v, false);
-        let neg_lit = |v: Var| Lit::new(v, true);
         let mut p = 0;
         for s in 0..m {
-            let allowed = if is_root[s] {
+            let allowed = if self.is_root[s] {
                 1
             } else {
                 p += 1;
                 (p + 1).min(k)
             };
-            for &v in &x[s][allowed..k] {
-                solver.add_clause(&[neg_lit(v)]);
+            for &v in &self.x[s][allowed..k] {
+                self.solver.add_clause(&[Lit::new(v, true)]);
             }
-            let alo: Vec<Lit> = (0..allowed).map(|i| pos_lit(x[s][i])).collect();
-            solver.add_clause(&alo);
+            let alo: Vec<Lit> = (0..allowed)
+                .map(|i| Lit::new(self.x[s][i], false))
+                .collect();
+            self.solver.add_clause(&alo);
             for i in 0..allowed {
                 for j in i + 1..allowed {
-                    solver.add_clause(&[neg_lit(x[s][i]), neg_lit(x[s][j])]);
+                    self.solver
+                        .add_clause(&[Lit::new(self.x[s][i], true), Lit::new(self.x[s][j], true)]);
                 }
             }
         }
+        for b in &self.blocking {
+            let clause: Vec<Lit> = b
+                .iter()
+                .filter(|&&(_, c)| c < k)
+                .map(|&(s, c)| Lit::new(self.x[s][c], true))
+                .collect();
+            if clause.len() == b.len() {
+                self.solver.add_clause(&clause);
+            }
+        }
+    }
+
+    /// The next least-size consistent conjecture for the negatives `neg` (which must
+    /// include all negatives passed before), and the number of SAT calls made.
+    pub fn next(
+        &mut self,
+        neg: &[Lpts],
+        deadline: Option<Instant>,
+    ) -> Result<(Lpts, usize), LearnError> {
+        let u = &self.un.lpts;
+        if neg
+            .iter()
+            .any(|n| simulation_support(n, &self.lp, u, &self.lp_origin).is_some())
+        {
+            return Err(LearnError::Inconsistent);
+        }
+        let m = self.un.lpts.num_states();
+        let mut sat_calls = 0;
         loop {
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 return Err(LearnError::TimeLimit);
             }
             sat_calls += 1;
-            match solver.solve(&[]) {
-                SolveResult::Unsat => break,
+            match self.solver.solve(&[]) {
                 SolveResult::Unknown => return Err(LearnError::SatUnknown),
+                SolveResult::Unsat => {
+                    if self.k >= self.max_k {
+                        // L_𝒫 itself is consistent (checked above): unreachable.
+                        return Err(LearnError::Inconsistent);
+                    }
+                    self.start(self.k + 1);
+                    continue;
+                }
                 SolveResult::Sat => {}
             }
+            let k = self.k;
             let class: Vec<usize> = (0..m)
                 .map(|s| {
                     (0..k)
-                        .find(|&i| solver.value(pos_lit(x[s][i])) == LBool::True)
+                        .find(|&i| self.solver.value(Lit::new(self.x[s][i], false)) == LBool::True)
                         .expect("exactly one class")
                 })
                 .collect();
+            let u = &self.un.lpts;
             let (q, origin) = quotient_with_origin(u, &class, k);
-            let blocked = neg
+            match neg
                 .iter()
-                .find_map(|n| simulation_support(n, &q, u, &origin));
-            match blocked {
+                .find_map(|n| simulation_support(n, &q, u, &origin))
+            {
                 None => return Ok((q.restrict_to_reachable(), sat_calls)),
                 Some(states) => {
-                    let clause: Vec<Lit> =
-                        states.iter().map(|&s| neg_lit(x[s][class[s]])).collect();
-                    if !solver.add_clause(&clause) {
-                        break;
-                    }
+                    let b: Vec<(StateId, usize)> = states.iter().map(|&s| (s, class[s])).collect();
+                    let clause: Vec<Lit> = b
+                        .iter()
+                        .map(|&(s, c)| Lit::new(self.x[s][c], true))
+                        .collect();
+                    self.blocking.push(b);
+                    self.solver.add_clause(&clause);
                 }
             }
         }
     }
-    // The partition with only the roots merged is consistent (checked above), so the
-    // search cannot end here.
-    Err(LearnError::Inconsistent)
 }
 
 /// ASYM with a learned assumption for `L2`: `L1 ∥ L2 ⪯ P`. Gives up after
@@ -280,9 +350,10 @@ pub fn learn_asym(
     let mut pos: Vec<Lpts> = Vec::new();
     let mut neg: Vec<Lpts> = Vec::new();
     let alphabet: Vec<String> = l2.actions().to_vec();
+    let mut search = PartitionSearch::new(&pos, &alphabet);
     for _ in 0..max_iterations {
         stats.iterations += 1;
-        let (a, calls) = find_consistent_until(&pos, &neg, &alphabet, deadline)?;
+        let (a, calls) = search.next(&neg, deadline)?;
         if std::env::var_os("COVE_LEARN_TRACE").is_some() {
             eprintln!(
                 "learn: iter {} pos {} neg {} sat calls {calls} conjecture {}",
@@ -325,7 +396,10 @@ pub fn learn_asym(
                 stats.time = start.elapsed();
                 return Ok((Verdict::Holds, stats));
             }
-            SimAnswer::Fails(c) => pos.push(c.tree),
+            SimAnswer::Fails(c) => {
+                pos.push(c.tree);
+                search = PartitionSearch::new(&pos, &alphabet);
+            }
         }
     }
     Err(LearnError::IterationLimit(max_iterations))

@@ -9,7 +9,26 @@
 //! * [`cex`]: tree counterexamples with execution mappings and their independent check.
 //! * [`dot`]: Graphviz output.
 //!
+//! * [`partition`], [`agar`]: quotients, ANALYZEANDREFINE, AGAR and AGAR-N (Ch. 6).
+//! * [`learn`]: assumption learning with a SAT-based least consistent partition (Ch. 5).
+//! * [`prism`]: the PRISM-language subset front end.
+//! * [`bench`]: the CS1/CSN/MER/SN benchmark families and the table of Sec. 6.4.
+//! * [`cli`]: the `cove prob simulate|verify|bench` entry points.
+//!
 //! Every probability is a [`cove_logic::Rational`]; nothing is ever normalized.
+//!
+//! ```
+//! use cove_prob::{parse_lpts, check_simulation, verify_counterexample, SimAnswer};
+//! let imp = parse_lpts("init p\np -a-> 2/3 : s + 1/3 : t\ns -b-> s\n").unwrap();
+//! let spec = parse_lpts("init q\nq -a-> 1/2 : u + 1/2 : v\nu -b-> u\n").unwrap();
+//! match check_simulation(&imp, &spec, 1000).unwrap() {
+//!     SimAnswer::Holds => unreachable!(),
+//!     SimAnswer::Fails(cex) => {
+//!         assert!(cex.tree.is_tree());
+//!         verify_counterexample(&cex, &imp, &spec).unwrap();
+//!     }
+//! }
+//! ```
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
