@@ -1,7 +1,7 @@
 //! Measures the effect of preprocessing on Spacer.
 //!
-//! `preprocess_bench [MANIFEST|FILE.smt2] [N] [SECS]`: for the first `N` (default 60) entries
-//! of a benchmark manifest (`track<TAB>path<TAB>expected`, paths relative to the manifest's
+//! `preprocess_bench [MANIFEST|FILE.smt2] [N] [SECS] [SKIP]`: for `N` (default 60) entries,
+//! after the first `SKIP` (default 0), of a benchmark manifest (`track<TAB>path<TAB>expected`, paths relative to the manifest's
 //! directory), or for one file, runs Spacer with and without preprocessing at `SECS` seconds
 //! (default 5) each, validates every answer against the original system with the independent
 //! checker, and prints sizes before/after preprocessing and the solved counts.
@@ -66,12 +66,14 @@ fn main() {
         .unwrap_or_else(|| "/work/shared/bench/chc.tsv".into());
     let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(60);
     let secs: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(5);
+    let skip: usize = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(0);
     let entries: Vec<(PathBuf, String)> = if target.ends_with(".smt2") {
         vec![(PathBuf::from(&target), String::new())]
     } else {
         let text = std::fs::read_to_string(&target).expect("manifest");
         let dir = Path::new(&target).parent().unwrap().to_path_buf();
         text.lines()
+            .skip(skip)
             .take(n)
             .map(|l| {
                 let c: Vec<&str> = l.split('\t').collect();

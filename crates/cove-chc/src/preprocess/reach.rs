@@ -34,13 +34,12 @@ pub fn run(_store: &mut TermStore, sys: &ChcSystem) -> (ChcSystem, Reach) {
     loop {
         let mut changed = false;
         for c in &sys.clauses {
-            if let Some(h) = &c.head {
-                if !derivable.contains(&h.pred)
-                    && c.body.iter().all(|a| derivable.contains(&a.pred))
-                {
-                    derivable.insert(h.pred);
-                    changed = true;
-                }
+            if let Some(h) = &c.head
+                && !derivable.contains(&h.pred)
+                && c.body.iter().all(|a| derivable.contains(&a.pred))
+            {
+                derivable.insert(h.pred);
+                changed = true;
             }
         }
         if !changed {

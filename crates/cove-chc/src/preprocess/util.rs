@@ -65,10 +65,10 @@ pub fn total(store: &TermStore, t: TermId) -> bool {
         }
         match store.op(u) {
             Op::Forall(_) | Op::Exists(_) | Op::App(_) => return false,
-            Op::Div | Op::IntDiv | Op::Mod => {
-                if !store.as_num(store.args(u)[1]).is_some_and(|k| !k.is_zero()) {
-                    return false;
-                }
+            Op::Div | Op::IntDiv | Op::Mod
+                if store.as_num(store.args(u)[1]).is_none_or(|k| k.is_zero()) =>
+            {
+                return false;
             }
             _ => {}
         }
@@ -102,12 +102,14 @@ pub fn defining_equality(
             if store.sort(a) == Sort::Bool {
                 let mut best: Option<(u32, VarId, TermId)> = None;
                 for (x, t) in [(a, b), (b, a)] {
-                    if let Some(v) = store.as_var(x) {
-                        if allowed(v) && !free_vars(store, t).contains(&v) && total(store, t) {
-                            let c = cost(v);
-                            if best.as_ref().is_none_or(|(bc, _, _)| c < *bc) {
-                                best = Some((c, v, t));
-                            }
+                    if let Some(v) = store.as_var(x)
+                        && allowed(v)
+                        && !free_vars(store, t).contains(&v)
+                        && total(store, t)
+                    {
+                        let c = cost(v);
+                        if best.as_ref().is_none_or(|(bc, _, _)| c < *bc) {
+                            best = Some((c, v, t));
                         }
                     }
                 }
