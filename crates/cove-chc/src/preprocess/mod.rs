@@ -201,6 +201,25 @@ impl BackTranslate for Pipeline {
 /// # Postcondition
 /// The result is equisatisfiable with `sys`, and the pipeline maps its witnesses to
 /// witnesses of `sys` (see the module docs).
+///
+/// # Example
+/// ```
+/// use cove_chc::engines::spacer::Spacer;
+/// use cove_chc::preprocess::{preprocess, PreprocessOptions};
+/// use cove_chc::{cert, ChcResult, Control, Engine};
+/// let src = "(set-logic HORN) (declare-fun init (Int) Bool) (declare-fun inv (Int Int) Bool)
+///   (assert (forall ((x Int)) (=> (= x 0) (init x))))
+///   (assert (forall ((x Int) (u Int)) (=> (init x) (inv x u))))
+///   (assert (forall ((x Int) (u Int)) (=> (and (inv x u) (< x 5)) (inv (+ x 1) u))))
+///   (assert (forall ((x Int) (u Int)) (=> (and (inv x u) (> x 5)) false)))";
+/// let mut store = cove_logic::TermStore::new();
+/// let sys = cove_chc::frontend::parse_chc(src.as_bytes(), &mut store).unwrap();
+/// let (small, pipe) = preprocess(&mut store, &sys, &PreprocessOptions::default());
+/// assert_eq!(small.preds.len(), 1); // `init` is inlined, `u` dropped
+/// let r = Spacer::default().solve(&mut store, &small, &Control::default());
+/// let ChcResult::Sat(inv) = pipe.result(&mut store, r) else { panic!() };
+/// cert::check_invariants(&mut store, &sys, &inv, &Default::default()).unwrap();
+/// ```
 pub fn preprocess(
     store: &mut TermStore,
     sys: &ChcSystem,
