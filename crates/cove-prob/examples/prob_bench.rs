@@ -6,6 +6,9 @@ fn main() {
     if std::env::args().any(|a| a == "quick") {
         plan.families = Family::ALL.iter().map(|&f| (f, vec![1, 2])).collect();
     }
+    if std::env::args().any(|a| a == "learn") {
+        plan.methods = vec![cove_prob::bench::Method::Learn];
+    }
     eprint!("{}", header());
     let rows = run_plan(&plan, &mut |r| eprint!("{}", format_row(r))).expect("models build");
     print!("{}", format_table(&rows));

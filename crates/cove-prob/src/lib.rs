@@ -2,8 +2,8 @@
 //! (Komuravelli's thesis, Chapters 4–6).
 //!
 //! * [`lpts`]: labelled probabilistic transition systems with exact rational distributions.
-//! * [`format`]: the textual `.lpts` format (documented there) and its parser/printer.
-//! * [`compose`]: parallel composition with product distributions.
+//! * [`format`](mod@format): the textual `.lpts` format (documented there) and its parser/printer.
+//! * [`compose`](mod@compose): parallel composition with product distributions.
 //! * [`flow`]: `μ ⊑_R ν` by exact max-flow, Hall violators (corrected CEXDISTREL).
 //! * [`sim`]: strong simulation as a worklist greatest fixed point, and a naive reference.
 //! * [`cex`]: tree counterexamples with execution mappings and their independent check.
@@ -12,7 +12,7 @@
 //! * [`partition`], [`agar`]: quotients, ANALYZEANDREFINE, AGAR and AGAR-N (Ch. 6).
 //! * [`learn`]: assumption learning with a SAT-based least consistent partition (Ch. 5).
 //! * [`prism`]: the PRISM-language subset front end.
-//! * [`bench`]: the CS1/CSN/MER/SN benchmark families and the table of Sec. 6.4.
+//! * [`bench`](mod@bench): the CS1/CSN/MER/SN benchmark families and the table of Sec. 6.4.
 //! * [`cli`]: the `cove prob simulate|verify|bench` entry points.
 //!
 //! Every probability is a [`cove_logic::Rational`]; nothing is ever normalized.

@@ -359,7 +359,7 @@ pub fn build_lpts_from_ast(ast: &ModelAst, opts: &BuildOptions) -> Result<Lpts, 
 
 /// Builds one LPTS per module (after renaming), each explored on its own. Valid when no
 /// module reads another module's variables (an undefined identifier error otherwise);
-/// composing the results with [`crate::compose`] gives PRISM's synchronization
+/// composing the results with [`crate::compose()`] gives PRISM's synchronization
 /// semantics for labelled commands.
 pub fn build_module_lpts(
     src: &str,

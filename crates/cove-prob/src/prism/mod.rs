@@ -27,7 +27,7 @@
 //! contains `a`, each of them choosing one enabled `a`-command, with the product of their
 //! update distributions; if one of them has no enabled `a`-command, `a` is blocked. An
 //! unlabelled command moves its module alone and is labelled `tau` in the LPTS (so `tau`
-//! behaves like any other action under [`crate::compose`]: label commands in components
+//! behaves like any other action under [`crate::compose()`]: label commands in components
 //! that are composed). A module may only assign its own variables.
 //!
 //! # Errors
