@@ -355,3 +355,31 @@ fn shape_predicates() {
     let chain = parse_lpts("init r\nr -a-> x\nx -b-> r\n").unwrap();
     assert!(!chain.is_tree() && chain.is_fully_probabilistic() && chain.is_lts());
 }
+
+#[test]
+fn quotients_simulate_their_system_and_splits_refine() {
+    use cove_prob::partition::{Partition, quotient};
+    for seed in 0..100u64 {
+        let mut rng = Rng::new(seed + 4242);
+        let l = random_lpts(&mut rng, &shape(6), "s");
+        let classes: Vec<usize> = (0..l.num_states()).map(|_| rng.below(3)).collect();
+        let mut p = Partition::from_classes(&classes);
+        let q = quotient(&l, &p);
+        assert!(cove_prob::simulates(&l, &q), "seed {seed}: L ⪯ L/Π");
+        let before = p.num_classes();
+        let set: Vec<usize> = (0..l.num_states()).filter(|_| rng.chance(1, 2)).collect();
+        let changed = p.split_by(&set);
+        assert_eq!(changed, p.num_classes() > before);
+        // every class is inside or outside the set
+        for c in 0..p.num_classes() {
+            let m = p.members(c);
+            assert!(!m.is_empty());
+            assert!(m.iter().all(|s| set.contains(s)) || m.iter().all(|s| !set.contains(s)));
+        }
+    }
+    // the discrete quotient is isomorphic to the system
+    let mut rng = Rng::new(1);
+    let l = random_lpts(&mut rng, &shape(5), "s");
+    let q = quotient(&l, &Partition::discrete(l.num_states()));
+    assert!(cove_prob::simulates(&q, &l) && cove_prob::simulates(&l, &q));
+}
