@@ -57,9 +57,36 @@ enum Command {
     Sat(SatArgs),
     /// Run an SMT-LIB2 script (QF_LIA/QF_LRA) with Cove's SMT core.
     Smt(SmtArgs),
+    /// Probabilistic systems: strong simulation, compositional verification (AGAR), benchmarks.
+    #[command(subcommand)]
+    Prob(ProbCommand),
     /// Write the bounded unrolling of a CHC system to a given depth as an SMT-LIB2 script
     /// (satisfiable iff a counterexample of at most that depth exists).
     Unroll(UnrollArgs),
+}
+
+/// `cove prob …`.
+#[derive(Subcommand)]
+enum ProbCommand {
+    /// Does IMPL conform to SPEC by strong simulation? Prints `holds` or a counterexample tree.
+    Simulate(cove_prob::cli::SimulateArgs),
+    /// Verify a parallel composition of components against a specification.
+    Verify(cove_prob::cli::VerifyArgs),
+    /// Reproduce the thesis's Table 6.1/6.2 shape on the bundled families.
+    Bench(cove_prob::cli::BenchArgs),
+}
+
+fn run_prob(cmd: &ProbCommand) -> Result<u8, ExitCodeOf> {
+    let mut out = std::io::stdout().lock();
+    let r = match cmd {
+        ProbCommand::Simulate(a) => cove_prob::cli::simulate(a, &mut out),
+        ProbCommand::Verify(a) => cove_prob::cli::verify(a, &mut out),
+        ProbCommand::Bench(a) => cove_prob::cli::bench(a, &mut out),
+    };
+    r.map_err(|e| {
+        eprintln!("{e}");
+        ExitCodeOf(e.exit_code())
+    })
 }
 
 /// Arguments of `cove unroll`.
@@ -166,6 +193,7 @@ fn main() -> ExitCode {
         Command::Sat(args) => run_sat(&args),
         Command::Smt(args) => run_smt(&args),
         Command::Unroll(args) => run_unroll(&args),
+        Command::Prob(cmd) => run_prob(&cmd),
         Command::Bench(args) => bench::run(&args).map(|c| c as u8).map_err(|e| {
             eprintln!("error: {e:#}");
             ExitCodeOf(EXIT_USAGE)

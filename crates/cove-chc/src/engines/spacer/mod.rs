@@ -634,6 +634,68 @@ impl<'a> Run<'a> {
             }
             i += 1;
         }
+        self.weaken(store, p, cube, b)
+    }
+
+    /// Is `cand` still blocked at level `b` (with relative induction)?
+    fn blocked(&mut self, store: &mut TermStore, p: PIdx, cand: &[TermId], b: usize) -> Result<bool, UnknownReason> {
+        let mut asm = cand.to_vec();
+        asm.extend(self.level_assumptions(store, p, b));
+        if let Some(ri) = self.relative_induction(store, p, cand) {
+            asm.push(ri);
+        }
+        Ok(!self.check(store, p, &asm)?)
+    }
+
+    /// Weakens the literals of a blocked cube while it stays blocked: an equality `s = k`
+    /// becomes a half-space `s <= k` or `s >= k`, and a bound `s <= k` is relaxed to a larger
+    /// `k` (doubling steps, a few checks per literal). A weaker cube is a stronger lemma; the
+    /// half-spaces are what lets counting loops converge to `x <= n` instead of one lemma per
+    /// value. Every candidate is re-checked, so this only changes which valid lemma is learned.
+    fn weaken(&mut self, store: &mut TermStore, p: PIdx, mut cube: Vec<TermId>, b: usize) -> Result<Vec<TermId>, UnknownReason> {
+        const BOUND_STEPS: usize = 6;
+        for i in 0..cube.len() {
+            if self.ctl.should_stop().is_some() {
+                break;
+            }
+            let lit = cube[i];
+            let (op, args) = (store.op(lit).clone(), store.args(lit).to_vec());
+            if args.len() != 2 || !store.sort(args[0]).is_arith() {
+                continue;
+            }
+            let Some(k) = store.as_num(args[1]).cloned() else { continue };
+            let sort = store.sort(args[0]);
+            match op {
+                cove_logic::Op::Eq => {
+                    for upper in [true, false] {
+                        let kt = store.mk_num(k.clone(), sort);
+                        let half = if upper { store.mk_le(args[0], kt) } else { store.mk_ge(args[0], kt) };
+                        let half = cove_logic::simplify(store, half);
+                        let mut cand = cube.clone();
+                        cand[i] = half;
+                        if self.blocked(store, p, &cand, b)? {
+                            cube = cand;
+                            break;
+                        }
+                    }
+                }
+                cove_logic::Op::Le if sort == Sort::Int => {
+                    let mut step = cove_logic::Rational::ONE;
+                    for _ in 0..BOUND_STEPS {
+                        let kt = store.mk_num(&k + &step, sort);
+                        let cand_lit = store.mk_le(args[0], kt);
+                        let mut cand = cube.clone();
+                        cand[i] = cand_lit;
+                        if !self.blocked(store, p, &cand, b)? {
+                            break;
+                        }
+                        cube = cand;
+                        step = &step + &step;
+                    }
+                }
+                _ => {}
+            }
+        }
         Ok(cube)
     }
 

@@ -16,7 +16,7 @@ pub fn project(store: &mut TermStore, model: &Model, phi: TermId, keep: &[VarId]
     let elim: Vec<VarId> = free_vars(store, phi).into_iter().filter(|v| !keep.contains(v)).collect();
     let mut formula = None;
     if use_mbp {
-        if let Ok(r) = cove_smt::mbp::mbp(store, model, phi, &elim) {
+        if let Ok(r) = cove_smt::mbp::mbp_cube(store, model, phi, &elim) {
             // Variables MBP could not eliminate get their model values: still an
             // under-approximation that contains the model.
             let mut f = r.formula;
