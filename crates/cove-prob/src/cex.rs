@@ -141,12 +141,12 @@ pub fn build_counterexample(
 }
 
 pub(crate) fn to_lpts(l1: &Lpts, nodes: &[Node]) -> Counterexample {
-    let mut tree = Lpts::new(format!("c0:{}", l1.state_name(nodes[0].l1)));
+    let mut tree = Lpts::new("c0");
     for a in l1.actions() {
         tree.add_action(a);
     }
-    for (i, n) in nodes.iter().enumerate().skip(1) {
-        tree.add_state(format!("c{i}:{}", l1.state_name(n.l1)));
+    for i in 1..nodes.len() {
+        tree.add_state(format!("c{i}"));
     }
     let mut trans_mapping = Vec::new();
     for (i, n) in nodes.iter().enumerate() {
