@@ -130,3 +130,62 @@ fn timeouts_give_unknown() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(stdout(&out).trim(), "unknown");
 }
+
+/// The malformed-input contract at the CLI: exit code 2 and `FILE:LINE:COL:` on stderr,
+/// never a panic, for every kind of bad input.
+#[test]
+fn malformed_inputs_exit_2_with_file_line_and_column() {
+    const H: &str = "(set-logic HORN)\n(declare-fun P (Int) Bool)\n";
+    let bodies: Vec<(&str, Vec<u8>)> = vec![
+        ("missing paren", b"(assert (P 1)".to_vec()),
+        ("extra paren", b"(assert (P 1)))".to_vec()),
+        ("truncated", b"(assert (forall ((x Int))\n  (=> (P x)".to_vec()),
+        ("truncated string", b"(echo \"abc".to_vec()),
+        ("bad character", b"(assert {P 1})".to_vec()),
+        ("bad numeral", b"(assert (P 12abc))".to_vec()),
+        ("empty command", b"()".to_vec()),
+        ("unknown command", b"(assret (P 1))".to_vec()),
+        ("unknown symbol", b"(assert (forall ((x Int)) (=> (P y) false)))".to_vec()),
+        ("unknown predicate", b"(assert (forall ((x Int)) (=> (Q x) false)))".to_vec()),
+        ("wrong arity", b"(assert (forall ((x Int)) (=> (P x x) false)))".to_vec()),
+        ("sort mismatch", b"(assert (forall ((x Bool)) (=> (P x) false)))".to_vec()),
+        ("bool arithmetic", b"(assert (forall ((x Int) (b Bool)) (=> (and (P x) (> b 1)) false)))".to_vec()),
+        ("non-bool assert", b"(assert 5)".to_vec()),
+        ("predicate in ite condition", b"(assert (forall ((x Int)) (=> (ite (P x) (> x 0) (< x 0)) false)))".to_vec()),
+        ("disjunctive head", b"(assert (forall ((x Int)) (=> (> x 0) (or (P x) (P (+ x 1))))))".to_vec()),
+        ("negated body predicate", b"(assert (forall ((x Int)) (=> (not (P x)) (P (+ x 1)))))".to_vec()),
+        ("predicate under equality", b"(assert (forall ((x Int)) (=> (= (P x) (P 1)) false)))".to_vec()),
+        ("array sort", b"(declare-fun A ((Array Int Int)) Bool)".to_vec()),
+        ("bitvector sort", b"(declare-fun B ((_ BitVec 8)) Bool)".to_vec()),
+        ("bitvector literal", b"(assert (forall ((x Int)) (=> (P #x0F) false)))".to_vec()),
+        ("datatype", b"(declare-datatypes ((L 0)) (((nil) (cons (hd Int) (tl L)))))".to_vec()),
+        ("uninterpreted sort", b"(declare-sort U 0)".to_vec()),
+        ("string sort", b"(declare-fun S (String) Bool)".to_vec()),
+        ("redeclared predicate", b"(declare-fun P (Real) Bool)".to_vec()),
+        ("malformed let", b"(assert (let (x 1) (P x)))".to_vec()),
+        ("duplicate binder", b"(assert (forall ((x Int) (x Int)) (P x)))".to_vec()),
+        ("keyword as term", b"(assert :foo)".to_vec()),
+        ("non-utf8", b"(assert (P \xff))".to_vec()),
+        ("bad define-fun", b"(define-fun f ((x Int)) Int (and x))".to_vec()),
+        ("real in int position", b"(assert (forall ((x Real)) (=> (P x) false)))".to_vec()),
+    ];
+    assert!(bodies.len() >= 30);
+    let dir = std::env::temp_dir().join(format!("cove-cli-malformed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (i, (name, body)) in bodies.iter().enumerate() {
+        let f = dir.join(format!("bad{i}.smt2"));
+        let mut src = H.as_bytes().to_vec();
+        src.extend_from_slice(body);
+        std::fs::write(&f, &src).unwrap();
+        let out = cove(&["solve", &f.display().to_string()]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: exit {:?}, stderr {err}", out.status.code());
+        let prefix = format!("{}:", f.display());
+        let rest = err.strip_prefix(&prefix).unwrap_or_else(|| panic!("{name}: {err}"));
+        let mut parts = rest.splitn(3, ':');
+        let line: u32 = parts.next().unwrap().parse().unwrap_or_else(|_| panic!("{name}: no line in {err}"));
+        let col: u32 = parts.next().unwrap().trim().parse().unwrap_or_else(|_| panic!("{name}: no column in {err}"));
+        assert!(line >= 3 && col >= 1, "{name}: {err}");
+        assert!(!err.contains("panicked"), "{name}: {err}");
+    }
+}
