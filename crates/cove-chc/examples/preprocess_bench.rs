@@ -33,8 +33,15 @@ fn run(
     let (r, sizes) = if pre {
         let (small, pipe) = preprocess(&mut store, &sys, &PreprocessOptions::default());
         let sizes = (SystemSize::of(&store, &sys), SystemSize::of(&store, &small));
+        if std::env::var_os("PREP_DUMP").is_some() {
+            eprintln!("{}", small.to_smtlib(&store));
+        }
         let r = Spacer::default().solve(&mut store, &small, &ctl);
-        (pipe.result(&mut store, r), Some(sizes))
+        let back = pipe.result(&mut store, r);
+        if let ChcResult::Unknown(why) = &back {
+            eprintln!("  with preprocessing: unknown ({why})");
+        }
+        (back, Some(sizes))
     } else {
         (Spacer::default().solve(&mut store, &sys, &ctl), None)
     };

@@ -81,6 +81,8 @@ pub fn total(store: &TermStore, t: TermId) -> bool {
 /// `x ∉ t`, `t` total and of `x`'s sort (for `Int`, only when `x` has coefficient ±1 and the
 /// rest is integral, so `t` is an integer under every integer assignment). Among several
 /// candidate variables the one with the lowest `cost` is chosen; `allowed` filters candidates.
+/// A candidate with a non-zero cost (one that occurs in predicate arguments) is only accepted
+/// with a *simple* definition, a variable or a constant, so arguments stay simple terms.
 pub fn defining_equality(
     store: &mut TermStore,
     e: TermId,
@@ -108,7 +110,8 @@ pub fn defining_equality(
                         && total(store, t)
                     {
                         let c = cost(v);
-                        if best.as_ref().is_none_or(|(bc, _, _)| c < *bc) {
+                        let simple = store.as_var(t).is_some() || store.as_bool(t).is_some();
+                        if (c == 0 || simple) && best.as_ref().is_none_or(|(bc, _, _)| c < *bc) {
                             best = Some((c, v, t));
                         }
                     }
@@ -121,7 +124,7 @@ pub fn defining_equality(
             let integral = all_int_atoms
                 && lin.constant.is_integer()
                 && lin.terms.iter().all(|(_, c)| c.is_integer());
-            let mut best: Option<(u32, VarId, usize)> = None;
+            let mut cands: Vec<(u32, VarId, usize)> = Vec::new();
             for (i, (atom, c)) in lin.terms.iter().enumerate() {
                 let Some(x) = store.as_var(*atom) else {
                     continue;
@@ -132,25 +135,32 @@ pub fn defining_equality(
                 if store.var_sort(x) == Sort::Int && !(integral && (c.is_one() || (-c).is_one())) {
                     continue;
                 }
-                let k = cost(x);
-                if best.as_ref().is_some_and(|(bc, _, _)| *bc <= k) {
-                    continue;
-                }
                 let others_ok = lin.terms.iter().enumerate().all(|(j, (t, _))| {
                     j == i || (!free_vars(store, *t).contains(&x) && total(store, *t))
                 });
                 if others_ok {
-                    best = Some((k, x, i));
+                    cands.push((cost(x), x, i));
                 }
             }
-            let (_, x, i) = best?;
-            // c·x + rest = 0  ->  x = -rest / c
-            let c = lin.terms[i].1.clone();
-            let mut rest = lin.clone();
-            rest.terms.remove(i);
-            rest.scale(&(-c.recip()));
-            let sort = store.var_sort(x);
-            Some((x, mk_linear(store, &rest, sort)))
+            cands.sort_by_key(|c| c.0);
+            for (k, x, i) in cands {
+                // c·x + rest = 0  ->  x = -rest / c
+                let c = lin.terms[i].1.clone();
+                let mut rest = lin.clone();
+                rest.terms.remove(i);
+                rest.scale(&(-c.recip()));
+                let simple = rest.terms.is_empty()
+                    || (rest.terms.len() == 1
+                        && rest.constant.is_zero()
+                        && rest.terms[0].1.is_one()
+                        && store.as_var(rest.terms[0].0).is_some());
+                if k > 0 && !simple {
+                    continue;
+                }
+                let sort = store.var_sort(x);
+                return Some((x, mk_linear(store, &rest, sort)));
+            }
+            None
         }
         _ => None,
     }
