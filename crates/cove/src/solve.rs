@@ -54,6 +54,9 @@ pub struct SolveArgs {
     /// Spacer: plain model substitution instead of model-based projection.
     #[arg(long)]
     pub no_mbp: bool,
+    /// Spacer: do not weaken blocked cubes (literal dropping only).
+    #[arg(long)]
+    pub no_weaken: bool,
     /// Progress messages on stderr.
     #[arg(short, long, action = clap::ArgAction::Count)]
     pub verbose: u8,
@@ -100,6 +103,7 @@ pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
             may_only: args.may_only,
             bottom_up: args.bottom_up,
             use_mbp: !args.no_mbp,
+            weaken: !args.no_weaken,
             ..Default::default()
         })),
         other => other.create(),

@@ -44,13 +44,22 @@ pub struct SpacerConfig {
     pub use_mbp: bool,
     /// Inductive generalization of blocked lemmas (drop literals, relative induction).
     pub inductive_generalization: bool,
+    /// Weaken blocked cubes (equalities to half-spaces, relaxed bounds) after dropping literals.
+    pub weaken: bool,
     /// Give up (unknown) beyond this bound.
     pub max_level: Option<usize>,
 }
 
 impl Default for SpacerConfig {
     fn default() -> Self {
-        SpacerConfig { may_only: false, bottom_up: false, use_mbp: true, inductive_generalization: true, max_level: None }
+        SpacerConfig {
+            may_only: false,
+            bottom_up: false,
+            use_mbp: true,
+            inductive_generalization: true,
+            weaken: true,
+            max_level: None,
+        }
     }
 }
 
@@ -634,7 +643,7 @@ impl<'a> Run<'a> {
             }
             i += 1;
         }
-        self.weaken(store, p, cube, b)
+        if self.cfg.weaken { self.weaken(store, p, cube, b) } else { Ok(cube) }
     }
 
     /// Is `cand` still blocked at level `b` (with relative induction)?
