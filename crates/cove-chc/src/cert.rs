@@ -14,7 +14,7 @@
 
 use crate::result::{Derivation, Invariants};
 use crate::system::ChcSystem;
-use cove_logic::{expand_funcs, free_vars, Model, Sort, TermStore, Value};
+use cove_logic::{Model, Sort, TermStore, Value, expand_funcs, free_vars};
 use cove_smt::{SmtResult, SmtSolver};
 use std::fmt;
 
@@ -46,21 +46,37 @@ pub fn check_invariants(
 ) -> Result<(), CertError> {
     for &p in &sys.preds {
         let Some(def) = inv.defs.get(&p) else {
-            return Err(CertError(format!("no definition for predicate '{}'", store.func(p).name)));
+            return Err(CertError(format!(
+                "no definition for predicate '{}'",
+                store.func(p).name
+            )));
         };
         let decl = store.func(p).clone();
         if def.params.len() != decl.args.len() {
-            return Err(CertError(format!("definition of '{}' has the wrong number of parameters", decl.name)));
+            return Err(CertError(format!(
+                "definition of '{}' has the wrong number of parameters",
+                decl.name
+            )));
         }
         for (v, s) in def.params.iter().zip(decl.args.iter()) {
             if store.var_sort(*v) != *s {
-                return Err(CertError(format!("parameter '{}' of '{}' has the wrong sort", store.var_name(*v), decl.name)));
+                return Err(CertError(format!(
+                    "parameter '{}' of '{}' has the wrong sort",
+                    store.var_name(*v),
+                    decl.name
+                )));
             }
         }
         if store.sort(def.body) != Sort::Bool {
-            return Err(CertError(format!("definition of '{}' is not Boolean", decl.name)));
+            return Err(CertError(format!(
+                "definition of '{}' is not Boolean",
+                decl.name
+            )));
         }
-        if let Some(v) = free_vars(store, def.body).into_iter().find(|v| !def.params.contains(v)) {
+        if let Some(v) = free_vars(store, def.body)
+            .into_iter()
+            .find(|v| !def.params.contains(v))
+        {
             return Err(CertError(format!(
                 "definition of '{}' mentions '{}', which is not a parameter",
                 decl.name,
@@ -68,7 +84,10 @@ pub fn check_invariants(
             )));
         }
         if cove_logic::subst::has_app(store, def.body) {
-            return Err(CertError(format!("definition of '{}' mentions a predicate", decl.name)));
+            return Err(CertError(format!(
+                "definition of '{}' mentions a predicate",
+                decl.name
+            )));
         }
     }
     for (i, c) in sys.clauses.iter().enumerate() {
@@ -107,7 +126,10 @@ pub fn check_invariants(
                 )));
             }
             SmtResult::Unknown(r) => {
-                return Err(CertError(format!("could not decide validity of {}: {r:?}", clause_name(sys, i))));
+                return Err(CertError(format!(
+                    "could not decide validity of {}: {r:?}",
+                    clause_name(sys, i)
+                )));
             }
         }
     }
@@ -115,7 +137,11 @@ pub fn check_invariants(
 }
 
 /// Checks that `d` derives `false` from the clauses of `sys`.
-pub fn check_derivation(store: &TermStore, sys: &ChcSystem, d: &Derivation) -> Result<(), CertError> {
+pub fn check_derivation(
+    store: &TermStore,
+    sys: &ChcSystem,
+    d: &Derivation,
+) -> Result<(), CertError> {
     let n = d.steps.len();
     if d.root >= n {
         return Err(CertError("derivation has no root step".into()));
@@ -155,51 +181,87 @@ pub fn check_derivation(store: &TermStore, sys: &ChcSystem, d: &Derivation) -> R
             continue; // unreachable steps are ignored
         }
         let Some(c) = sys.clauses.get(step.clause) else {
-            return Err(CertError(format!("step {si} uses clause {} which does not exist", step.clause)));
+            return Err(CertError(format!(
+                "step {si} uses clause {} which does not exist",
+                step.clause
+            )));
         };
         let what = format!("step {si} ({})", clause_name(sys, step.clause));
         let mut m = Model::new();
         for (v, val) in &step.assignment {
             if !value_fits(store.var_sort(*v), val) {
-                return Err(CertError(format!("{what}: value {val} does not fit the sort of '{}'", store.var_name(*v))));
+                return Err(CertError(format!(
+                    "{what}: value {val} does not fit the sort of '{}'",
+                    store.var_name(*v)
+                )));
             }
             m.set(*v, val.clone());
         }
         for v in &c.vars {
             if m.get(*v).is_none() {
-                return Err(CertError(format!("{what}: no value for variable '{}'", store.var_name(*v))));
+                return Err(CertError(format!(
+                    "{what}: no value for variable '{}'",
+                    store.var_name(*v)
+                )));
             }
         }
-        let eval_bool = |t| m.eval(store, t).map_err(|e| CertError(format!("{what}: {e}")));
+        let eval_bool = |t| {
+            m.eval(store, t)
+                .map_err(|e| CertError(format!("{what}: {e}")))
+        };
         if eval_bool(c.constraint)? != Value::Bool(true) {
             return Err(CertError(format!("{what}: the constraint does not hold")));
         }
         if step.premises.len() != c.body.len() {
-            return Err(CertError(format!("{what}: {} premises for {} body atoms", step.premises.len(), c.body.len())));
+            return Err(CertError(format!(
+                "{what}: {} premises for {} body atoms",
+                step.premises.len(),
+                c.body.len()
+            )));
         }
         for (k, (app, &p)) in c.body.iter().zip(&step.premises).enumerate() {
             let Some((pred, vals)) = &d.steps[p].head else {
                 return Err(CertError(format!("{what}: premise {k} derives false")));
             };
             if *pred != app.pred || vals.len() != app.args.len() {
-                return Err(CertError(format!("{what}: premise {k} derives another predicate")));
+                return Err(CertError(format!(
+                    "{what}: premise {k} derives another predicate"
+                )));
             }
             for (a, want) in app.args.iter().zip(vals) {
-                if &m.eval(store, *a).map_err(|e| CertError(format!("{what}: {e}")))? != want {
-                    return Err(CertError(format!("{what}: body atom {k} does not match its premise")));
+                if &m
+                    .eval(store, *a)
+                    .map_err(|e| CertError(format!("{what}: {e}")))?
+                    != want
+                {
+                    return Err(CertError(format!(
+                        "{what}: body atom {k} does not match its premise"
+                    )));
                 }
             }
         }
         match (&c.head, &step.head) {
             (None, None) => {}
-            (Some(app), Some((pred, vals))) if *pred == app.pred && vals.len() == app.args.len() => {
+            (Some(app), Some((pred, vals)))
+                if *pred == app.pred && vals.len() == app.args.len() =>
+            {
                 for (a, want) in app.args.iter().zip(vals) {
-                    if &m.eval(store, *a).map_err(|e| CertError(format!("{what}: {e}")))? != want {
-                        return Err(CertError(format!("{what}: the head values are not the clause's")));
+                    if &m
+                        .eval(store, *a)
+                        .map_err(|e| CertError(format!("{what}: {e}")))?
+                        != want
+                    {
+                        return Err(CertError(format!(
+                            "{what}: the head values are not the clause's"
+                        )));
                     }
                 }
             }
-            _ => return Err(CertError(format!("{what}: the head does not match the clause head"))),
+            _ => {
+                return Err(CertError(format!(
+                    "{what}: the head does not match the clause head"
+                )));
+            }
         }
     }
     Ok(())

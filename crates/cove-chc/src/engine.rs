@@ -6,8 +6,8 @@
 use crate::result::{ChcResult, UnknownReason};
 use crate::system::ChcSystem;
 use cove_logic::TermStore;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// Resource limits and the stop flag shared by an engine and its caller.
@@ -35,7 +35,11 @@ impl Control {
 
     /// Limits for the SMT solver calls made under this control.
     pub fn smt_limits(&self) -> cove_sat::Limits {
-        cove_sat::Limits { conflicts: None, deadline: self.deadline, interrupt: Some(self.interrupt.clone()) }
+        cove_sat::Limits {
+            conflicts: None,
+            deadline: self.deadline,
+            interrupt: Some(self.interrupt.clone()),
+        }
     }
 }
 

@@ -91,7 +91,10 @@ pub fn unsupported_feature(sys: &ChcSystem, store: &TermStore) -> Option<String>
             if !seen.insert(t) {
                 continue;
             }
-            if matches!(store.op(t), cove_logic::Op::Forall(_) | cove_logic::Op::Exists(_)) {
+            if matches!(
+                store.op(t),
+                cove_logic::Op::Forall(_) | cove_logic::Op::Exists(_)
+            ) {
                 return Some("quantifier inside a clause constraint".into());
             }
             stack.extend_from_slice(store.args(t));

@@ -58,7 +58,14 @@ pub fn print_derivation(store: &TermStore, sys: &ChcSystem, d: &Derivation) -> S
     out
 }
 
-fn print_node(store: &TermStore, sys: &ChcSystem, d: &Derivation, s: usize, depth: usize, out: &mut String) {
+fn print_node(
+    store: &TermStore,
+    sys: &ChcSystem,
+    d: &Derivation,
+    s: usize,
+    depth: usize,
+    out: &mut String,
+) {
     let step = &d.steps[s];
     let indent = "  ".repeat(depth);
     let head = match &step.head {
@@ -76,9 +83,20 @@ fn print_node(store: &TermStore, sys: &ChcSystem, d: &Derivation, s: usize, dept
     let vars: Vec<String> = step
         .assignment
         .iter()
-        .map(|(v, val)| format!("({} {})", symbol(store.var_name(*v)), value_text(val, store.var_sort(*v))))
+        .map(|(v, val)| {
+            format!(
+                "({} {})",
+                symbol(store.var_name(*v)),
+                value_text(val, store.var_sort(*v))
+            )
+        })
         .collect();
-    let _ = write!(out, "{indent}({head} (clause {}) (vars {})", step.clause, vars.join(" "));
+    let _ = write!(
+        out,
+        "{indent}({head} (clause {}) (vars {})",
+        step.clause,
+        vars.join(" ")
+    );
     let _ = sys; // clause indices refer to the system's order
     for &p in &step.premises {
         out.push('\n');
@@ -91,19 +109,36 @@ fn print_node(store: &TermStore, sys: &ChcSystem, d: &Derivation, s: usize, dept
 }
 
 /// Reads invariants (see the module docs) for the predicates of `sys`.
-pub fn parse_invariants(src: &[u8], store: &mut TermStore, sys: &ChcSystem) -> Result<Invariants, String> {
+pub fn parse_invariants(
+    src: &[u8],
+    store: &mut TermStore,
+    sys: &ChcSystem,
+) -> Result<Invariants, String> {
     let text = std::str::from_utf8(src).map_err(|e| format!("witness is not UTF-8: {e}"))?;
     let body = strip_wrapper(text);
     let mut inv = Invariants::default();
-    let mut parser = Parser::new(body.as_bytes(), store, Dialect::Smt).map_err(|e| e.to_string())?;
+    let mut parser =
+        Parser::new(body.as_bytes(), store, Dialect::Smt).map_err(|e| e.to_string())?;
     while let Some((cmd, pos)) = parser.next_command().map_err(|e| e.to_string())? {
-        if let Command::DefineFun { name, params, ret, body } = cmd {
+        if let Command::DefineFun {
+            name,
+            params,
+            ret,
+            body,
+        } = cmd
+        {
             if ret != Sort::Bool {
-                return Err(format!("{}:{}: definition of '{name}' is not Boolean", pos.line, pos.col));
+                return Err(format!(
+                    "{}:{}: definition of '{name}' is not Boolean",
+                    pos.line, pos.col
+                ));
             }
             let store = parser.store_ref();
             let Some(f) = store.func_by_name(&name).filter(|f| sys.preds.contains(f)) else {
-                return Err(format!("{}:{}: '{name}' is not a predicate of the system", pos.line, pos.col));
+                return Err(format!(
+                    "{}:{}: '{name}' is not a predicate of the system",
+                    pos.line, pos.col
+                ));
             };
             inv.define(f, params, body);
         }
@@ -202,7 +237,9 @@ fn parse_value(sx: &Sx) -> Result<Value, String> {
     match sx {
         Sx::Atom(a) if a == "true" => Ok(Value::Bool(true)),
         Sx::Atom(a) if a == "false" => Ok(Value::Bool(false)),
-        Sx::Atom(a) => Rational::parse_decimal(a).map(Value::Num).ok_or_else(|| format!("bad value '{a}'")),
+        Sx::Atom(a) => Rational::parse_decimal(a)
+            .map(Value::Num)
+            .ok_or_else(|| format!("bad value '{a}'")),
         Sx::List(l) => match l.as_slice() {
             [Sx::Atom(op), x] if op == "-" => match parse_value(x)? {
                 Value::Num(n) => Ok(Value::Num(-n)),
@@ -218,10 +255,16 @@ fn parse_value(sx: &Sx) -> Result<Value, String> {
 }
 
 /// Reads a derivation (see the module docs) for `sys`.
-pub fn parse_derivation(src: &[u8], store: &TermStore, sys: &ChcSystem) -> Result<Derivation, String> {
+pub fn parse_derivation(
+    src: &[u8],
+    store: &TermStore,
+    sys: &ChcSystem,
+) -> Result<Derivation, String> {
     let text = std::str::from_utf8(src).map_err(|e| format!("witness is not UTF-8: {e}"))?;
     let sx = read_sexp(text)?;
-    let Sx::List(items) = sx else { return Err("expected (derivation …)".into()) };
+    let Sx::List(items) = sx else {
+        return Err("expected (derivation …)".into());
+    };
     match items.as_slice() {
         [Sx::Atom(h), node] if h == "derivation" => {
             let mut d = Derivation::default();
@@ -232,9 +275,18 @@ pub fn parse_derivation(src: &[u8], store: &TermStore, sys: &ChcSystem) -> Resul
     }
 }
 
-fn parse_node(sx: &Sx, store: &TermStore, sys: &ChcSystem, d: &mut Derivation) -> Result<usize, String> {
-    let Sx::List(items) = sx else { return Err("expected a derivation node".into()) };
-    let Some(Sx::Atom(name)) = items.first() else { return Err("derivation node without a head".into()) };
+fn parse_node(
+    sx: &Sx,
+    store: &TermStore,
+    sys: &ChcSystem,
+    d: &mut Derivation,
+) -> Result<usize, String> {
+    let Sx::List(items) = sx else {
+        return Err("expected a derivation node".into());
+    };
+    let Some(Sx::Atom(name)) = items.first() else {
+        return Err("derivation node without a head".into());
+    };
     let mut head_vals = Vec::new();
     let mut clause = None;
     let mut vars = Vec::new();
@@ -242,13 +294,22 @@ fn parse_node(sx: &Sx, store: &TermStore, sys: &ChcSystem, d: &mut Derivation) -
     for it in &items[1..] {
         match it {
             Sx::List(l) if matches!(l.first(), Some(Sx::Atom(a)) if a == "clause") => {
-                let [_, Sx::Atom(k)] = l.as_slice() else { return Err("bad (clause K)".into()) };
-                clause = Some(k.parse::<usize>().map_err(|_| format!("bad clause index '{k}'"))?);
+                let [_, Sx::Atom(k)] = l.as_slice() else {
+                    return Err("bad (clause K)".into());
+                };
+                clause = Some(
+                    k.parse::<usize>()
+                        .map_err(|_| format!("bad clause index '{k}'"))?,
+                );
             }
             Sx::List(l) if matches!(l.first(), Some(Sx::Atom(a)) if a == "vars") => {
                 for pair in &l[1..] {
-                    let Sx::List(p) = pair else { return Err("bad (vars …) entry".into()) };
-                    let [Sx::Atom(n), v] = p.as_slice() else { return Err("bad (vars …) entry".into()) };
+                    let Sx::List(p) = pair else {
+                        return Err("bad (vars …) entry".into());
+                    };
+                    let [Sx::Atom(n), v] = p.as_slice() else {
+                        return Err("bad (vars …) entry".into());
+                    };
                     vars.push((n.clone(), parse_value(v)?));
                 }
             }
@@ -258,11 +319,16 @@ fn parse_node(sx: &Sx, store: &TermStore, sys: &ChcSystem, d: &mut Derivation) -
         }
     }
     let clause = clause.ok_or_else(|| format!("node '{name}' has no (clause K)"))?;
-    let c = sys.clauses.get(clause).ok_or_else(|| format!("clause {clause} does not exist"))?;
+    let c = sys
+        .clauses
+        .get(clause)
+        .ok_or_else(|| format!("clause {clause} does not exist"))?;
     let head = if name == "false" && head_vals.is_empty() {
         None
     } else {
-        let f: FuncId = store.func_by_name(name).ok_or_else(|| format!("unknown predicate '{name}'"))?;
+        let f: FuncId = store
+            .func_by_name(name)
+            .ok_or_else(|| format!("unknown predicate '{name}'"))?;
         Some((f, head_vals))
     };
     let mut assignment = Vec::new();
@@ -279,6 +345,11 @@ fn parse_node(sx: &Sx, store: &TermStore, sys: &ChcSystem, d: &mut Derivation) -
     for ch in children {
         premises.push(parse_node(ch, store, sys, d)?);
     }
-    d.steps.push(DerivationStep { clause, head, premises, assignment });
+    d.steps.push(DerivationStep {
+        clause,
+        head,
+        premises,
+        assignment,
+    });
     Ok(d.steps.len() - 1)
 }

@@ -37,19 +37,28 @@ fn expected(src: &str) -> &'static str {
 
 /// Validates `result` with the checker, directly and after printing and re-reading the witness.
 fn validate(store: &mut TermStore, sys: &ChcSystem, result: &ChcResult, name: &str) {
-    let limits = cove_sat::Limits { deadline: Some(Instant::now() + Duration::from_secs(30)), ..Default::default() };
+    let limits = cove_sat::Limits {
+        deadline: Some(Instant::now() + Duration::from_secs(30)),
+        ..Default::default()
+    };
     match result {
         ChcResult::Sat(inv) => {
-            check_invariants(store, sys, inv, &limits).unwrap_or_else(|e| panic!("{name}: invalid invariants: {e}"));
+            check_invariants(store, sys, inv, &limits)
+                .unwrap_or_else(|e| panic!("{name}: invalid invariants: {e}"));
             let text = print_invariants(store, inv);
-            let back = parse_invariants(text.as_bytes(), store, sys).unwrap_or_else(|e| panic!("{name}: {e}\n{text}"));
-            check_invariants(store, sys, &back, &limits).unwrap_or_else(|e| panic!("{name}: printed invariants invalid: {e}"));
+            let back = parse_invariants(text.as_bytes(), store, sys)
+                .unwrap_or_else(|e| panic!("{name}: {e}\n{text}"));
+            check_invariants(store, sys, &back, &limits)
+                .unwrap_or_else(|e| panic!("{name}: printed invariants invalid: {e}"));
         }
         ChcResult::Unsat(d) => {
-            check_derivation(store, sys, d).unwrap_or_else(|e| panic!("{name}: invalid derivation: {e}"));
+            check_derivation(store, sys, d)
+                .unwrap_or_else(|e| panic!("{name}: invalid derivation: {e}"));
             let text = print_derivation(store, sys, d);
-            let back = parse_derivation(text.as_bytes(), store, sys).unwrap_or_else(|e| panic!("{name}: {e}\n{text}"));
-            check_derivation(store, sys, &back).unwrap_or_else(|e| panic!("{name}: printed derivation invalid: {e}\n{text}"));
+            let back = parse_derivation(text.as_bytes(), store, sys)
+                .unwrap_or_else(|e| panic!("{name}: {e}\n{text}"));
+            check_derivation(store, sys, &back)
+                .unwrap_or_else(|e| panic!("{name}: printed derivation invalid: {e}\n{text}"));
         }
         ChcResult::Unknown(_) => {}
     }
@@ -60,7 +69,10 @@ fn run(engine: &mut dyn Engine, file: &Path, secs: u64) -> (String, &'static str
     let want = expected(&String::from_utf8_lossy(&src));
     let mut store = TermStore::new();
     let sys = parse_chc(&src, &mut store).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-    let ctl = Control { deadline: Some(Instant::now() + Duration::from_secs(secs)), ..Default::default() };
+    let ctl = Control {
+        deadline: Some(Instant::now() + Duration::from_secs(secs)),
+        ..Default::default()
+    };
     let result = engine.solve(&mut store, &sys, &ctl);
     let name = file.file_name().unwrap().to_string_lossy().to_string();
     validate(&mut store, &sys, &result, &name);
@@ -81,16 +93,31 @@ fn spacer_solves_the_corpus_with_valid_certificates() {
     }
     // The gcnr example is hard without abstraction (the thesis reports a Z3 time-out); every
     // other corpus system must be decided.
-    assert!(unsolved.iter().all(|f| f.contains("gcnr")), "unsolved: {unsolved:?}");
+    assert!(
+        unsolved.iter().all(|f| f.contains("gcnr")),
+        "unsolved: {unsolved:?}"
+    );
 }
 
 #[test]
 fn spacer_ablations_never_answer_wrongly() {
     let configs = [
-        SpacerConfig { may_only: true, ..Default::default() },
-        SpacerConfig { bottom_up: true, ..Default::default() },
-        SpacerConfig { use_mbp: false, ..Default::default() },
-        SpacerConfig { inductive_generalization: false, ..Default::default() },
+        SpacerConfig {
+            may_only: true,
+            ..Default::default()
+        },
+        SpacerConfig {
+            bottom_up: true,
+            ..Default::default()
+        },
+        SpacerConfig {
+            use_mbp: false,
+            ..Default::default()
+        },
+        SpacerConfig {
+            inductive_generalization: false,
+            ..Default::default()
+        },
     ];
     for file in corpus_files() {
         if file.to_string_lossy().contains("gcnr") {
@@ -99,7 +126,11 @@ fn spacer_ablations_never_answer_wrongly() {
         for cfg in &configs {
             let mut spacer = Spacer::new(cfg.clone());
             let (got, want) = run(&mut spacer, &file, 3);
-            assert!(got == "unknown" || got == want, "{} with {cfg:?}: {got}", file.display());
+            assert!(
+                got == "unknown" || got == want,
+                "{} with {cfg:?}: {got}",
+                file.display()
+            );
         }
     }
 }
@@ -107,14 +138,23 @@ fn spacer_ablations_never_answer_wrongly() {
 #[test]
 fn bmc_finds_the_corpus_counterexamples() {
     for file in corpus_files() {
-        let mut bmc = Bmc::new(BmcConfig { max_depth: Some(40) });
+        let mut bmc = Bmc::new(BmcConfig {
+            max_depth: Some(40),
+        });
         let (got, want) = run(&mut bmc, &file, 10);
         assert_ne!(got, "sat", "BMC never proves safety");
         // Deep (30 steps) and tree-shaped (nonlinear) counterexamples are Spacer's business.
         let name = file.to_string_lossy();
-        let shallow = !["mccarthy", "tree", "deep"].iter().any(|k| name.contains(k));
+        let shallow = !["mccarthy", "tree", "deep"]
+            .iter()
+            .any(|k| name.contains(k));
         if want == "unsat" && shallow {
-            assert_eq!(got, "unsat", "{}: BMC missed a shallow counterexample", file.display());
+            assert_eq!(
+                got,
+                "unsat",
+                "{}: BMC missed a shallow counterexample",
+                file.display()
+            );
         }
     }
 }

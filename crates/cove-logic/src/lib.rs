@@ -15,9 +15,9 @@ pub mod smtlib;
 pub mod subst;
 pub mod term;
 
-pub use linear::{linearize, mk_linear, LinearSum};
+pub use linear::{LinearSum, linearize, mk_linear};
 pub use model::{EvalError, FuncInterp, Model, Value};
 pub use rational::Rational;
-pub use simplify::{simplify, Simplifier};
+pub use simplify::{Simplifier, simplify};
 pub use subst::{expand_funcs, free_vars, substitute};
 pub use term::{FuncDecl, FuncId, Op, Sort, SortError, Term, TermId, TermStore, VarDecl, VarId};

@@ -5,8 +5,8 @@
 //! applications, `ite`, `div`, `mod`, nonlinear products …). Atoms are kept sorted by id with
 //! non-zero coefficients, so two linear terms are equal iff their sums are equal.
 
-use crate::term::{Op, Sort, TermId, TermStore};
 use crate::Rational;
+use crate::term::{Op, Sort, TermId, TermStore};
 
 /// `Σ coeff·atom + constant`, canonical (sorted atoms, no zero coefficients).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
@@ -20,12 +20,18 @@ pub struct LinearSum {
 impl LinearSum {
     /// The constant `k`.
     pub fn constant(k: Rational) -> LinearSum {
-        LinearSum { terms: Vec::new(), constant: k }
+        LinearSum {
+            terms: Vec::new(),
+            constant: k,
+        }
     }
 
     /// `1·atom`.
     pub fn atom(a: TermId) -> LinearSum {
-        LinearSum { terms: vec![(a, Rational::ONE)], constant: Rational::ZERO }
+        LinearSum {
+            terms: vec![(a, Rational::ONE)],
+            constant: Rational::ZERO,
+        }
     }
 
     /// True when there are no atoms.
@@ -154,7 +160,11 @@ pub fn mk_linear(store: &mut TermStore, lin: &LinearSum, sort: Sort) -> TermId {
     if !lin.constant.is_zero() || parts.is_empty() {
         parts.push(store.mk_num(lin.constant.clone(), sort));
     }
-    if parts.len() == 1 { parts[0] } else { store.mk_raw(Op::Add, &parts, sort) }
+    if parts.len() == 1 {
+        parts[0]
+    } else {
+        store.mk_raw(Op::Add, &parts, sort)
+    }
 }
 
 #[cfg(test)]
@@ -179,7 +189,10 @@ mod tests {
         let (la, lb) = (linearize(&s, a), linearize(&s, b));
         assert_eq!(la, lb);
         assert_eq!(la.coeff(x), Rational::int(2));
-        assert_eq!(mk_linear(&mut s, &la, Sort::Int), mk_linear(&mut s, &lb, Sort::Int));
+        assert_eq!(
+            mk_linear(&mut s, &la, Sort::Int),
+            mk_linear(&mut s, &lb, Sort::Int)
+        );
         // x*y is an atom.
         let xy = s.mk_mul(&[x, y]);
         assert_eq!(linearize(&s, xy), LinearSum::atom(xy));

@@ -6,8 +6,8 @@
 //! zero), evaluation reports an error instead of guessing, so certificate checks built on it
 //! can only fail safe.
 
-use crate::term::{FuncId, Op, Sort, TermId, TermStore, VarId};
 use crate::Rational;
+use crate::term::{FuncId, Op, Sort, TermId, TermStore, VarId};
 use rustc_hash::FxHashMap;
 use std::fmt;
 
@@ -136,7 +136,11 @@ impl Model {
 
 /// Evaluates `t` under `model`. Function applications use the model's interpretations.
 pub fn eval(store: &TermStore, t: TermId, model: &Model) -> Result<Value, EvalError> {
-    let mut ev = Evaluator { store, model, memo: FxHashMap::default() };
+    let mut ev = Evaluator {
+        store,
+        model,
+        memo: FxHashMap::default(),
+    };
     ev.eval(t, None)
 }
 
@@ -152,10 +156,10 @@ impl Evaluator<'_> {
     /// Evaluates `t`; `env` binds parameters while inside a function body (memo is only
     /// used outside bodies, where the environment is the model itself).
     fn eval(&mut self, t: TermId, env: Env<'_>) -> Result<Value, EvalError> {
-        if env.is_none() {
-            if let Some(v) = self.memo.get(&t) {
-                return Ok(v.clone());
-            }
+        if env.is_none()
+            && let Some(v) = self.memo.get(&t)
+        {
+            return Ok(v.clone());
         }
         let v = self.eval_node(t, env)?;
         if env.is_none() {
@@ -235,7 +239,8 @@ impl Evaluator<'_> {
                 for &a in args.iter() {
                     vals.push(self.eval(a, env)?);
                 }
-                let all_distinct = (0..vals.len()).all(|i| (i + 1..vals.len()).all(|j| vals[i] != vals[j]));
+                let all_distinct =
+                    (0..vals.len()).all(|i| (i + 1..vals.len()).all(|j| vals[i] != vals[j]));
                 Value::Bool(all_distinct)
             }
             Op::Ite => {
@@ -308,7 +313,10 @@ mod tests {
         let sum = s.mk_add(&[m, d, xt]);
         let mut model = Model::new();
         model.set(x, Value::Num(Rational::int(10)));
-        assert_eq!(model.eval(&s, sum).unwrap(), Value::Num(Rational::int(1 - 4 + 10)));
+        assert_eq!(
+            model.eval(&s, sum).unwrap(),
+            Value::Num(Rational::int(1 - 4 + 10))
+        );
 
         // P(a) := a >= 3, evaluated at x and at x - 8.
         let p = s.declare_func("P", &[Sort::Int], Sort::Bool).unwrap();
@@ -316,7 +324,13 @@ mod tests {
         let at = s.mk_var(a);
         let three = s.mk_int(3);
         let body = s.mk_ge(at, three);
-        model.set_func(p, FuncInterp { params: vec![a], body });
+        model.set_func(
+            p,
+            FuncInterp {
+                params: vec![a],
+                body,
+            },
+        );
         let px = s.mk_app(p, &[xt]);
         assert!(model.eval_bool(&s, px).unwrap());
         let eight = s.mk_int(8);

@@ -102,7 +102,11 @@ impl Rational {
     /// `num / den` from big integers, normalized. Panics if `den` is zero.
     pub fn from_big(num: BigInt, den: BigInt) -> Rational {
         assert!(!den.is_zero(), "rational with zero denominator");
-        let (mut n, mut d) = if den.is_negative() { (-num, -den) } else { (num, den) };
+        let (mut n, mut d) = if den.is_negative() {
+            (-num, -den)
+        } else {
+            (num, den)
+        };
         let g = n.gcd(&d);
         if !g.is_one() {
             n /= &g;
@@ -227,7 +231,11 @@ impl Rational {
 
     /// Absolute value.
     pub fn abs(&self) -> Rational {
-        if self.is_negative() { -self } else { self.clone() }
+        if self.is_negative() {
+            -self
+        } else {
+            self.clone()
+        }
     }
 
     /// `1 / self`. Panics on zero (a caller bug).
@@ -272,9 +280,10 @@ impl Rational {
     /// Greatest common divisor of two integers (non-negative).
     pub fn gcd(&self, other: &Rational) -> Rational {
         match (&self.0, &other.0) {
-            (Repr::Small(a, 1), Repr::Small(b, 1)) => {
-                Self::from_i128(gcd_u128(a.unsigned_abs() as u128, b.unsigned_abs() as u128) as i128, 1)
-            }
+            (Repr::Small(a, 1), Repr::Small(b, 1)) => Self::from_i128(
+                gcd_u128(a.unsigned_abs() as u128, b.unsigned_abs() as u128) as i128,
+                1,
+            ),
             _ => Self::from_bigint(self.numer().gcd(&other.numer())),
         }
     }

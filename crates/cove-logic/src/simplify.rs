@@ -11,14 +11,17 @@
 //! # Postcondition
 //! `simplify(t)` is equivalent to `t` (same value under every model of its free variables).
 
-use crate::linear::{linearize, mk_linear, LinearSum};
-use crate::term::{Op, Sort, TermId, TermStore};
 use crate::Rational;
+use crate::linear::{LinearSum, linearize, mk_linear};
+use crate::term::{Op, Sort, TermId, TermStore};
 use rustc_hash::FxHashMap;
 
 /// Returns a simplified term equivalent to `t`.
 pub fn simplify(store: &mut TermStore, t: TermId) -> TermId {
-    Simplifier { memo: FxHashMap::default() }.run(store, t)
+    Simplifier {
+        memo: FxHashMap::default(),
+    }
+    .run(store, t)
 }
 
 /// A simplifier that keeps its cache across calls (terms are immutable, so cached results
@@ -67,7 +70,11 @@ impl Simplifier {
             }
             Op::And | Op::Or => {
                 let args: Vec<TermId> = term.args.iter().map(|&a| self.run(store, a)).collect();
-                let r = if term.op == Op::And { store.mk_and(&args) } else { store.mk_or(&args) };
+                let r = if term.op == Op::And {
+                    store.mk_and(&args)
+                } else {
+                    store.mk_or(&args)
+                };
                 fold_complements(store, r)
             }
             Op::Implies => {
@@ -86,7 +93,11 @@ impl Simplifier {
             Op::Eq => {
                 let a = self.run(store, term.args[0]);
                 let b = self.run(store, term.args[1]);
-                if store.sort(a) == Sort::Bool { bool_eq(store, a, b) } else { arith_cmp(store, Op::Eq, a, b) }
+                if store.sort(a) == Sort::Bool {
+                    bool_eq(store, a, b)
+                } else {
+                    arith_cmp(store, Op::Eq, a, b)
+                }
             }
             Op::Distinct => {
                 let args: Vec<TermId> = term.args.iter().map(|&a| self.run(store, a)).collect();
@@ -139,7 +150,11 @@ impl Simplifier {
         let mut out = LinearSum::constant(lin.constant.clone());
         for (atom, c) in &lin.terms {
             let new_atom = self.simp_atom(store, *atom);
-            let sub = if new_atom == *atom { LinearSum::atom(*atom) } else { linearize(store, new_atom) };
+            let sub = if new_atom == *atom {
+                LinearSum::atom(*atom)
+            } else {
+                linearize(store, new_atom)
+            };
             out.add_scaled(&sub, c);
         }
         mk_linear(store, &out, sort)
@@ -155,7 +170,9 @@ impl Simplifier {
         let nums: Option<Vec<Rational>> = args.iter().map(|&a| store.as_num(a).cloned()).collect();
         match (&term.op, nums) {
             (Op::Ite, _) => store.mk_ite(args[0], args[1], args[2]),
-            (Op::IntDiv, Some(n)) if !n[1].is_zero() => store.mk_num(n[0].int_div(&n[1]), Sort::Int),
+            (Op::IntDiv, Some(n)) if !n[1].is_zero() => {
+                store.mk_num(n[0].int_div(&n[1]), Sort::Int)
+            }
             (Op::Mod, Some(n)) if !n[1].is_zero() => store.mk_num(n[0].int_mod(&n[1]), Sort::Int),
             (Op::Div, Some(n)) if !n[1].is_zero() => store.mk_num(&n[0] / &n[1], Sort::Real),
             (Op::Abs, Some(n)) => store.mk_num(n[0].abs(), term.sort),
@@ -200,7 +217,9 @@ fn fold_complements(store: &mut TermStore, t: TermId) -> TermId {
     };
     let args = store.args(t);
     let set: rustc_hash::FxHashSet<TermId> = args.iter().copied().collect();
-    let clash = args.iter().any(|&a| matches!(store.op(a), Op::Not) && set.contains(&store.args(a)[0]));
+    let clash = args
+        .iter()
+        .any(|&a| matches!(store.op(a), Op::Not) && set.contains(&store.args(a)[0]));
     if clash { store.mk_bool(!is_and) } else { t }
 }
 
@@ -227,7 +246,11 @@ pub fn negate(store: &mut TermStore, t: TermId) -> TermId {
 
 /// `a op b` for arithmetic `a`, `b` (already simplified) in canonical form.
 fn arith_cmp(store: &mut TermStore, op: Op, a: TermId, b: TermId) -> TermId {
-    let sort = if store.sort(a) == Sort::Real || store.sort(b) == Sort::Real { Sort::Real } else { Sort::Int };
+    let sort = if store.sort(a) == Sort::Real || store.sort(b) == Sort::Real {
+        Sort::Real
+    } else {
+        Sort::Int
+    };
     let mut d = linearize(store, a);
     d.add_scaled(&linearize(store, b), &Rational::MINUS_ONE);
     // a op b  ==  d op 0, with d = a - b. Turn >=, > into <=, < by negating d.
@@ -292,7 +315,11 @@ fn canonical_cmp(store: &mut TermStore, op: Op, mut d: LinearSum, sort: Sort) ->
         }
     } else {
         let lead = d.terms[0].1.abs();
-        let lead = if op == Op::Eq && d.terms[0].1.is_negative() { -lead } else { lead };
+        let lead = if op == Op::Eq && d.terms[0].1.is_negative() {
+            -lead
+        } else {
+            lead
+        };
         d.scale(&lead.recip());
         k = &k / &lead;
     }
@@ -334,7 +361,11 @@ mod tests {
         let three = s.mk_int(3);
         let c0 = s.mk_ge(sum, three);
         let c = s.mk_not(c0);
-        let (a, b, c) = (simplify(&mut s, a), simplify(&mut s, b), simplify(&mut s, c));
+        let (a, b, c) = (
+            simplify(&mut s, a),
+            simplify(&mut s, b),
+            simplify(&mut s, c),
+        );
         assert_eq!(a, b);
         assert_eq!(b, c);
         // 2x = 5 has no integer solution.

@@ -45,15 +45,26 @@ fn subst_rec(
         Op::Bool(_) | Op::Num(_) => t,
         Op::Forall(vs) | Op::Exists(vs) => {
             // Bound variables shadow the substitution inside the body.
-            let inner: FxHashMap<VarId, TermId> =
-                map.iter().filter(|(v, _)| !vs.contains(v)).map(|(v, t)| (*v, *t)).collect();
+            let inner: FxHashMap<VarId, TermId> = map
+                .iter()
+                .filter(|(v, _)| !vs.contains(v))
+                .map(|(v, t)| (*v, *t))
+                .collect();
             let mut inner_memo = FxHashMap::default();
             let body = subst_rec(store, term.args[0], &inner, &mut inner_memo);
             store.mk_raw(term.op.clone(), &[body], Sort::Bool)
         }
         _ => {
-            let args: Vec<TermId> = term.args.iter().map(|&a| subst_rec(store, a, map, memo)).collect();
-            if args[..] == term.args[..] { t } else { rebuild(store, &term.op, &args, term.sort) }
+            let args: Vec<TermId> = term
+                .args
+                .iter()
+                .map(|&a| subst_rec(store, a, map, memo))
+                .collect();
+            if args[..] == term.args[..] {
+                t
+            } else {
+                rebuild(store, &term.op, &args, term.sort)
+            }
         }
     };
     memo.insert(t, r);
@@ -119,7 +130,11 @@ pub fn has_app(store: &TermStore, t: TermId) -> bool {
 
 /// Replaces every application `f(args)` with `f` in `defs` by the definition's body with the
 /// parameters replaced by the (expanded) arguments.
-pub fn expand_funcs(store: &mut TermStore, t: TermId, defs: &FxHashMap<FuncId, FuncInterp>) -> TermId {
+pub fn expand_funcs(
+    store: &mut TermStore,
+    t: TermId,
+    defs: &FxHashMap<FuncId, FuncInterp>,
+) -> TermId {
     let mut memo = FxHashMap::default();
     expand_rec(store, t, defs, &mut memo)
 }
@@ -137,11 +152,20 @@ fn expand_rec(
     let r = if term.args.is_empty() && !matches!(term.op, Op::App(_)) {
         t
     } else {
-        let args: Vec<TermId> = term.args.iter().map(|&a| expand_rec(store, a, defs, memo)).collect();
+        let args: Vec<TermId> = term
+            .args
+            .iter()
+            .map(|&a| expand_rec(store, a, defs, memo))
+            .collect();
         match &term.op {
             Op::App(f) if defs.contains_key(f) => {
                 let def = &defs[f];
-                let map: FxHashMap<VarId, TermId> = def.params.iter().copied().zip(args.iter().copied()).collect();
+                let map: FxHashMap<VarId, TermId> = def
+                    .params
+                    .iter()
+                    .copied()
+                    .zip(args.iter().copied())
+                    .collect();
                 let body = def.body;
                 substitute(store, body, &map)
             }

@@ -246,7 +246,10 @@ impl TermStore {
 
     /// All declared function symbols.
     pub fn funcs(&self) -> impl Iterator<Item = (FuncId, &FuncDecl)> {
-        self.funcs.iter().enumerate().map(|(i, d)| (FuncId(i as u32), d))
+        self.funcs
+            .iter()
+            .enumerate()
+            .map(|(i, d)| (FuncId(i as u32), d))
     }
 
     /// The function symbol named `name`, if declared.
@@ -256,16 +259,27 @@ impl TermStore {
 
     /// Declares a function symbol. Fails if the name is taken with a different signature;
     /// redeclaring with the same signature returns the existing id.
-    pub fn declare_func(&mut self, name: &str, args: &[Sort], ret: Sort) -> Result<FuncId, SortError> {
+    pub fn declare_func(
+        &mut self,
+        name: &str,
+        args: &[Sort],
+        ret: Sort,
+    ) -> Result<FuncId, SortError> {
         if let Some(&f) = self.func_table.get(name) {
             let d = &self.funcs[f.index()];
             if &*d.args == args && d.ret == ret {
                 return Ok(f);
             }
-            return Err(SortError(format!("function '{name}' is already declared with another signature")));
+            return Err(SortError(format!(
+                "function '{name}' is already declared with another signature"
+            )));
         }
         let id = FuncId(self.funcs.len() as u32);
-        self.funcs.push(FuncDecl { name: name.into(), args: args.into(), ret });
+        self.funcs.push(FuncDecl {
+            name: name.into(),
+            args: args.into(),
+            ret,
+        });
         self.func_table.insert(name.into(), id);
         Ok(id)
     }
@@ -276,7 +290,10 @@ impl TermStore {
             return v;
         }
         let id = VarId(self.vars.len() as u32);
-        self.vars.push(VarDecl { name: name.into(), sort });
+        self.vars.push(VarDecl {
+            name: name.into(),
+            sort,
+        });
         self.var_table.insert((name.into(), sort), id);
         id
     }
@@ -429,7 +446,11 @@ impl TermStore {
     }
 
     fn arith_sort(&self, args: &[TermId]) -> Sort {
-        if args.iter().any(|&a| self.sort(a) == Sort::Real) { Sort::Real } else { Sort::Int }
+        if args.iter().any(|&a| self.sort(a) == Sort::Real) {
+            Sort::Real
+        } else {
+            Sort::Int
+        }
     }
 
     /// Sum of the arguments (no folding; see `simplify` for canonical forms).
@@ -514,7 +535,11 @@ impl TermStore {
         if vars.is_empty() {
             return body;
         }
-        let op = if forall { Op::Forall(vars.into()) } else { Op::Exists(vars.into()) };
+        let op = if forall {
+            Op::Forall(vars.into())
+        } else {
+            Op::Exists(vars.into())
+        };
         self.intern(op, Box::new([body]), Sort::Bool)
     }
 
@@ -531,7 +556,8 @@ impl TermStore {
         let n = args.len();
         let err = |msg: String| Err(SortError(msg));
         let all = |s: Sort| sorts.iter().all(|&x| x == s);
-        let same_arith = || !sorts.is_empty() && sorts[0].is_arith() && sorts.iter().all(|&x| x == sorts[0]);
+        let same_arith =
+            || !sorts.is_empty() && sorts[0].is_arith() && sorts.iter().all(|&x| x == sorts[0]);
         let sort = match &op {
             Op::Bool(_) | Op::Num(_) | Op::Var(_) => {
                 if n != 0 {
@@ -553,11 +579,19 @@ impl TermStore {
             Op::App(f) => {
                 let d = self.func(*f);
                 if d.args.len() != n {
-                    return err(format!("'{}' expects {} arguments, got {n}", d.name, d.args.len()));
+                    return err(format!(
+                        "'{}' expects {} arguments, got {n}",
+                        d.name,
+                        d.args.len()
+                    ));
                 }
                 for (i, (&want, &got)) in d.args.iter().zip(&sorts).enumerate() {
                     if want != got {
-                        return err(format!("argument {} of '{}' should be {want}, got {got}", i + 1, d.name));
+                        return err(format!(
+                            "argument {} of '{}' should be {want}, got {got}",
+                            i + 1,
+                            d.name
+                        ));
                     }
                 }
                 d.ret
@@ -582,19 +616,27 @@ impl TermStore {
             }
             Op::Eq | Op::Distinct => {
                 if n < 2 || !sorts.iter().all(|&s| s == sorts[0]) {
-                    return err(format!("'=' and 'distinct' expect at least two arguments of one sort, got ({})", join(&sorts)));
+                    return err(format!(
+                        "'=' and 'distinct' expect at least two arguments of one sort, got ({})",
+                        join(&sorts)
+                    ));
                 }
                 Sort::Bool
             }
             Op::Ite => {
                 if n != 3 || sorts[0] != Sort::Bool || sorts[1] != sorts[2] {
-                    return err("'ite' expects a Bool condition and two branches of one sort".into());
+                    return err(
+                        "'ite' expects a Bool condition and two branches of one sort".into(),
+                    );
                 }
                 sorts[1]
             }
             Op::Add | Op::Mul => {
                 if n < 2 || !same_arith() {
-                    return err(format!("arithmetic expects at least two arguments of one numeric sort, got ({})", join(&sorts)));
+                    return err(format!(
+                        "arithmetic expects at least two arguments of one numeric sort, got ({})",
+                        join(&sorts)
+                    ));
                 }
                 sorts[0]
             }
@@ -632,11 +674,18 @@ impl TermStore {
                 if n != 1 || sorts[0] != Sort::Real {
                     return err("'to_int'/'is_int' expect one Real argument".into());
                 }
-                if op == Op::ToInt { Sort::Int } else { Sort::Bool }
+                if op == Op::ToInt {
+                    Sort::Int
+                } else {
+                    Sort::Bool
+                }
             }
             Op::Le | Op::Lt | Op::Ge | Op::Gt => {
                 if n != 2 || !same_arith() {
-                    return err(format!("comparison expects two arguments of one numeric sort, got ({})", join(&sorts)));
+                    return err(format!(
+                        "comparison expects two arguments of one numeric sort, got ({})",
+                        join(&sorts)
+                    ));
                 }
                 Sort::Bool
             }
@@ -691,7 +740,11 @@ impl TermStore {
 }
 
 fn join(sorts: &[Sort]) -> String {
-    sorts.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" ")
+    sorts
+        .iter()
+        .map(|s| s.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[cfg(test)]

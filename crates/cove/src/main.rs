@@ -105,21 +105,39 @@ fn run_unroll(args: &UnrollArgs) -> Result<u8, ExitCodeOf> {
     let sys = solve::load_system(&args.file, &mut store)?;
     let parts = cove_chc::engines::bmc::unrolling(&mut store, &sys, args.depth);
     let all = store.mk_and(&parts);
-    let reals = cove_logic::free_vars(&store, all).iter().any(|v| store.var_sort(*v) == cove_logic::Sort::Real);
-    let ints = cove_logic::free_vars(&store, all).iter().any(|v| store.var_sort(*v) == cove_logic::Sort::Int);
+    let reals = cove_logic::free_vars(&store, all)
+        .iter()
+        .any(|v| store.var_sort(*v) == cove_logic::Sort::Real);
+    let ints = cove_logic::free_vars(&store, all)
+        .iter()
+        .any(|v| store.var_sort(*v) == cove_logic::Sort::Int);
     let logic = match (ints, reals) {
         (true, true) => "QF_LIRA",
         (false, true) => "QF_LRA",
         _ => "QF_LIA",
     };
     let mut out = String::new();
-    let _ = writeln!(out, "; bounded unrolling of {} to depth {}", args.file.display(), args.depth);
+    let _ = writeln!(
+        out,
+        "; bounded unrolling of {} to depth {}",
+        args.file.display(),
+        args.depth
+    );
     let _ = writeln!(out, "(set-logic {logic})");
     for v in cove_logic::free_vars(&store, all) {
-        let _ = writeln!(out, "(declare-fun {} () {})", cove_logic::print::symbol(store.var_name(v)), store.var_sort(v));
+        let _ = writeln!(
+            out,
+            "(declare-fun {} () {})",
+            cove_logic::print::symbol(store.var_name(v)),
+            store.var_sort(v)
+        );
     }
     for t in parts {
-        let _ = writeln!(out, "(assert {})", cove_logic::print::term_to_string(&store, t));
+        let _ = writeln!(
+            out,
+            "(assert {})",
+            cove_logic::print::term_to_string(&store, t)
+        );
     }
     out.push_str("(check-sat)\n(exit)\n");
     print!("{out}");
@@ -161,7 +179,9 @@ pub fn read_input(path: &Path) -> Result<Vec<u8>, ExitCodeOf> {
     let r = if path.as_os_str() == "-" {
         std::io::stdin().read_to_end(&mut buf).map(|_| ())
     } else {
-        std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut buf)).map(|_| ())
+        std::fs::File::open(path)
+            .and_then(|mut f| f.read_to_end(&mut buf))
+            .map(|_| ())
     };
     r.map_err(|e| {
         eprintln!("error: cannot read {}: {e}", path.display());
@@ -172,7 +192,8 @@ pub fn read_input(path: &Path) -> Result<Vec<u8>, ExitCodeOf> {
 
 fn run_sat(args: &SatArgs) -> Result<u8, ExitCodeOf> {
     let limits = cove_sat::Limits {
-        deadline: (args.timeout > 0.0).then(|| std::time::Instant::now() + std::time::Duration::from_secs_f64(args.timeout)),
+        deadline: (args.timeout > 0.0)
+            .then(|| std::time::Instant::now() + std::time::Duration::from_secs_f64(args.timeout)),
         ..Default::default()
     };
     let mut out = std::io::stdout().lock();

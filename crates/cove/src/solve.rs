@@ -1,10 +1,10 @@
 //! `cove solve` and `cove check`.
 
-use crate::{read_input, ExitCodeOf, EXIT_BAD_INPUT, EXIT_CERT_FAILED, EXIT_OK};
+use crate::{EXIT_BAD_INPUT, EXIT_CERT_FAILED, EXIT_OK, ExitCodeOf, read_input};
 use clap::{Args, ValueEnum};
 use cove_chc::engines::EngineKind;
 use cove_chc::witness::{parse_derivation, parse_invariants, print_derivation, print_invariants};
-use cove_chc::{cert, ChcResult, ChcSystem, Control, UnknownReason};
+use cove_chc::{ChcResult, ChcSystem, Control, UnknownReason, cert};
 use cove_logic::TermStore;
 use serde_json::json;
 use std::path::PathBuf;
@@ -95,20 +95,30 @@ pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
     let mut store = TermStore::new();
     let sys = load_system(&args.file, &mut store)?;
     let Some(kind) = EngineKind::parse(&args.engine) else {
-        eprintln!("error: unknown engine '{}' (available: {})", args.engine, EngineKind::NAMES.join(", "));
+        eprintln!(
+            "error: unknown engine '{}' (available: {})",
+            args.engine,
+            EngineKind::NAMES.join(", ")
+        );
         return Err(ExitCodeOf(crate::EXIT_USAGE));
     };
     let mut engine: Box<dyn cove_chc::Engine> = match kind {
-        EngineKind::Spacer => Box::new(cove_chc::engines::spacer::Spacer::new(cove_chc::engines::spacer::SpacerConfig {
-            may_only: args.may_only,
-            bottom_up: args.bottom_up,
-            use_mbp: !args.no_mbp,
-            weaken: !args.no_weaken,
-            ..Default::default()
-        })),
+        EngineKind::Spacer => Box::new(cove_chc::engines::spacer::Spacer::new(
+            cove_chc::engines::spacer::SpacerConfig {
+                may_only: args.may_only,
+                bottom_up: args.bottom_up,
+                use_mbp: !args.no_mbp,
+                weaken: !args.no_weaken,
+                ..Default::default()
+            },
+        )),
         other => other.create(),
     };
-    let ctl = Control { deadline: deadline(args.timeout), verbosity: args.verbose as u32, ..Default::default() };
+    let ctl = Control {
+        deadline: deadline(args.timeout),
+        verbosity: args.verbose as u32,
+        ..Default::default()
+    };
     let mut result = engine.solve(&mut store, &sys, &ctl);
     let solve_time = start.elapsed();
 
@@ -116,9 +126,12 @@ pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
     let mut validation = "skipped".to_string();
     if !args.no_validate {
         let limits = cove_sat::Limits {
-            deadline: Some(ctl.deadline.map_or(Instant::now() + Duration::from_secs(60), |d| {
-                d.max(Instant::now() + Duration::from_secs(2))
-            })),
+            deadline: Some(
+                ctl.deadline
+                    .map_or(Instant::now() + Duration::from_secs(60), |d| {
+                        d.max(Instant::now() + Duration::from_secs(2))
+                    }),
+            ),
             ..Default::default()
         };
         let verdict = match &result {
@@ -129,9 +142,14 @@ pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
         match verdict {
             Some(Ok(())) => validation = "valid".into(),
             Some(Err(e)) => {
-                eprintln!("error: the {} certificate failed validation: {e}", result.verdict());
+                eprintln!(
+                    "error: the {} certificate failed validation: {e}",
+                    result.verdict()
+                );
                 validation = format!("failed: {e}");
-                result = ChcResult::Unknown(UnknownReason::Incomplete("certificate failed validation".into()));
+                result = ChcResult::Unknown(UnknownReason::Incomplete(
+                    "certificate failed validation".into(),
+                ));
             }
             None => {}
         }
@@ -166,18 +184,30 @@ pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
                 "validation": validation,
             });
             match &result {
-                ChcResult::Sat(inv) if args.model => obj["model"] = json!(print_invariants(&store, inv)),
-                ChcResult::Unsat(d) if args.cex => obj["cex"] = json!(print_derivation(&store, &sys, d)),
+                ChcResult::Sat(inv) if args.model => {
+                    obj["model"] = json!(print_invariants(&store, inv))
+                }
+                ChcResult::Unsat(d) if args.cex => {
+                    obj["cex"] = json!(print_derivation(&store, &sys, d))
+                }
                 ChcResult::Unknown(r) => obj["reason"] = json!(r.to_string()),
                 _ => {}
             }
             if args.stats {
-                obj["stats"] = stats.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>().into();
+                obj["stats"] = stats
+                    .iter()
+                    .map(|(k, v)| (k.clone(), json!(v)))
+                    .collect::<serde_json::Map<_, _>>()
+                    .into();
             }
             println!("{obj}");
         }
     }
-    Ok(if cert_failed { EXIT_CERT_FAILED } else { EXIT_OK })
+    Ok(if cert_failed {
+        EXIT_CERT_FAILED
+    } else {
+        EXIT_OK
+    })
 }
 
 /// Runs `cove check`.
@@ -199,7 +229,10 @@ pub fn check(args: &CheckArgs) -> Result<u8, ExitCodeOf> {
     } else {
         match parse_invariants(&witness, &mut store, &sys) {
             Ok(inv) => {
-                let limits = cove_sat::Limits { deadline: deadline(args.timeout), ..Default::default() };
+                let limits = cove_sat::Limits {
+                    deadline: deadline(args.timeout),
+                    ..Default::default()
+                };
                 cert::check_invariants(&mut store, &sys, &inv, &limits).map_err(|e| e.to_string())
             }
             Err(e) => {

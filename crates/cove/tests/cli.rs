@@ -4,7 +4,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn cove(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cove")).args(args).output().expect("cove runs")
+    Command::new(env!("CARGO_BIN_EXE_cove"))
+        .args(args)
+        .output()
+        .expect("cove runs")
 }
 
 fn repo() -> PathBuf {
@@ -22,7 +25,11 @@ fn shared_examples() -> Option<PathBuf> {
 }
 
 fn witness(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/witnesses").join(name).display().to_string()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/witnesses")
+        .join(name)
+        .display()
+        .to_string()
 }
 
 fn stdout(o: &Output) -> String {
@@ -44,13 +51,29 @@ fn check_accepts_hand_written_certificates_and_rejects_subtly_wrong_ones() {
         ("recursive-mtd-unsafe.smt2", "mtd-unsafe.bad", false),
     ];
     for (file, w, valid) in cases {
-        let out = cove(&["check", &ex.join(file).display().to_string(), "--witness", &witness(w)]);
+        let out = cove(&[
+            "check",
+            &ex.join(file).display().to_string(),
+            "--witness",
+            &witness(w),
+        ]);
         let code = out.status.code();
         if valid {
-            assert_eq!(code, Some(0), "{file} / {w}: {}{}", stdout(&out), String::from_utf8_lossy(&out.stderr));
+            assert_eq!(
+                code,
+                Some(0),
+                "{file} / {w}: {}{}",
+                stdout(&out),
+                String::from_utf8_lossy(&out.stderr)
+            );
             assert_eq!(stdout(&out).trim(), "valid");
         } else {
-            assert_eq!(code, Some(3), "{file} / {w} should be rejected: {}", stdout(&out));
+            assert_eq!(
+                code,
+                Some(3),
+                "{file} / {w} should be rejected: {}",
+                stdout(&out)
+            );
             assert_eq!(stdout(&out).trim(), "invalid");
         }
     }
@@ -61,15 +84,29 @@ fn check_accepts_hand_written_certificates_and_rejects_subtly_wrong_ones() {
 fn solve_and_check(file: &Path, expect: &str) {
     let f = file.display().to_string();
     let out = cove(&["solve", "--timeout", "30", "--model", "--cex", &f]);
-    assert_eq!(out.status.code(), Some(0), "{f}: {}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{f}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = stdout(&out);
     assert_eq!(text.lines().next(), Some(expect), "{f}: {text}");
     let dir = std::env::temp_dir().join(format!("cove-cli-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let w = dir.join(format!("{}.witness", file.file_name().unwrap().to_string_lossy()));
+    let w = dir.join(format!(
+        "{}.witness",
+        file.file_name().unwrap().to_string_lossy()
+    ));
     std::fs::write(&w, &text).unwrap();
     let chk = cove(&["check", &f, "--witness", &w.display().to_string()]);
-    assert_eq!(chk.status.code(), Some(0), "{f}: check said {}{}", stdout(&chk), String::from_utf8_lossy(&chk.stderr));
+    assert_eq!(
+        chk.status.code(),
+        Some(0),
+        "{f}: check said {}{}",
+        stdout(&chk),
+        String::from_utf8_lossy(&chk.stderr)
+    );
 }
 
 #[test]
@@ -86,10 +123,17 @@ fn solve_answers_the_shared_examples_with_checkable_witnesses() {
 
 #[test]
 fn solve_answers_the_bundled_examples() {
-    for (file, expect) in [("counter.smt2", "sat"), ("recursive-mtd.smt2", "sat"), ("mccarthy91.smt2", "sat")] {
+    for (file, expect) in [
+        ("counter.smt2", "sat"),
+        ("recursive-mtd.smt2", "sat"),
+        ("mccarthy91.smt2", "sat"),
+    ] {
         solve_and_check(&repo().join("examples").join(file), expect);
     }
-    for (file, expect) in [("counter-unsafe.smt2", "unsat"), ("fixedpoint-unsafe.smt2", "unsat")] {
+    for (file, expect) in [
+        ("counter-unsafe.smt2", "unsat"),
+        ("fixedpoint-unsafe.smt2", "unsat"),
+    ] {
         solve_and_check(&repo().join("tests/corpus").join(file), expect);
     }
 }
@@ -118,7 +162,12 @@ fn bad_input_exits_with_2_and_a_location() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("bad.smt2:3:"), "{err}");
-    let out = cove(&["solve", "--engine", "nope", &repo().join("examples/counter.smt2").display().to_string()]);
+    let out = cove(&[
+        "solve",
+        "--engine",
+        "nope",
+        &repo().join("examples/counter.smt2").display().to_string(),
+    ]);
     assert_eq!(out.status.code(), Some(1));
 }
 
@@ -139,35 +188,89 @@ fn malformed_inputs_exit_2_with_file_line_and_column() {
     let bodies: Vec<(&str, Vec<u8>)> = vec![
         ("missing paren", b"(assert (P 1)".to_vec()),
         ("extra paren", b"(assert (P 1)))".to_vec()),
-        ("truncated", b"(assert (forall ((x Int))\n  (=> (P x)".to_vec()),
+        (
+            "truncated",
+            b"(assert (forall ((x Int))\n  (=> (P x)".to_vec(),
+        ),
         ("truncated string", b"(echo \"abc".to_vec()),
         ("bad character", b"(assert {P 1})".to_vec()),
         ("bad numeral", b"(assert (P 12abc))".to_vec()),
         ("empty command", b"()".to_vec()),
         ("unknown command", b"(assret (P 1))".to_vec()),
-        ("unknown symbol", b"(assert (forall ((x Int)) (=> (P y) false)))".to_vec()),
-        ("unknown predicate", b"(assert (forall ((x Int)) (=> (Q x) false)))".to_vec()),
-        ("wrong arity", b"(assert (forall ((x Int)) (=> (P x x) false)))".to_vec()),
-        ("sort mismatch", b"(assert (forall ((x Bool)) (=> (P x) false)))".to_vec()),
-        ("bool arithmetic", b"(assert (forall ((x Int) (b Bool)) (=> (and (P x) (> b 1)) false)))".to_vec()),
+        (
+            "unknown symbol",
+            b"(assert (forall ((x Int)) (=> (P y) false)))".to_vec(),
+        ),
+        (
+            "unknown predicate",
+            b"(assert (forall ((x Int)) (=> (Q x) false)))".to_vec(),
+        ),
+        (
+            "wrong arity",
+            b"(assert (forall ((x Int)) (=> (P x x) false)))".to_vec(),
+        ),
+        (
+            "sort mismatch",
+            b"(assert (forall ((x Bool)) (=> (P x) false)))".to_vec(),
+        ),
+        (
+            "bool arithmetic",
+            b"(assert (forall ((x Int) (b Bool)) (=> (and (P x) (> b 1)) false)))".to_vec(),
+        ),
         ("non-bool assert", b"(assert 5)".to_vec()),
-        ("predicate in ite condition", b"(assert (forall ((x Int)) (=> (ite (P x) (> x 0) (< x 0)) false)))".to_vec()),
-        ("disjunctive head", b"(assert (forall ((x Int)) (=> (> x 0) (or (P x) (P (+ x 1))))))".to_vec()),
-        ("negated body predicate", b"(assert (forall ((x Int)) (=> (not (P x)) (P (+ x 1)))))".to_vec()),
-        ("predicate under equality", b"(assert (forall ((x Int)) (=> (= (P x) (P 1)) false)))".to_vec()),
-        ("array sort", b"(declare-fun A ((Array Int Int)) Bool)".to_vec()),
-        ("bitvector sort", b"(declare-fun B ((_ BitVec 8)) Bool)".to_vec()),
-        ("bitvector literal", b"(assert (forall ((x Int)) (=> (P #x0F) false)))".to_vec()),
-        ("datatype", b"(declare-datatypes ((L 0)) (((nil) (cons (hd Int) (tl L)))))".to_vec()),
+        (
+            "predicate in ite condition",
+            b"(assert (forall ((x Int)) (=> (ite (P x) (> x 0) (< x 0)) false)))".to_vec(),
+        ),
+        (
+            "disjunctive head",
+            b"(assert (forall ((x Int)) (=> (> x 0) (or (P x) (P (+ x 1))))))".to_vec(),
+        ),
+        (
+            "negated body predicate",
+            b"(assert (forall ((x Int)) (=> (not (P x)) (P (+ x 1)))))".to_vec(),
+        ),
+        (
+            "predicate under equality",
+            b"(assert (forall ((x Int)) (=> (= (P x) (P 1)) false)))".to_vec(),
+        ),
+        (
+            "array sort",
+            b"(declare-fun A ((Array Int Int)) Bool)".to_vec(),
+        ),
+        (
+            "bitvector sort",
+            b"(declare-fun B ((_ BitVec 8)) Bool)".to_vec(),
+        ),
+        (
+            "bitvector literal",
+            b"(assert (forall ((x Int)) (=> (P #x0F) false)))".to_vec(),
+        ),
+        (
+            "datatype",
+            b"(declare-datatypes ((L 0)) (((nil) (cons (hd Int) (tl L)))))".to_vec(),
+        ),
         ("uninterpreted sort", b"(declare-sort U 0)".to_vec()),
         ("string sort", b"(declare-fun S (String) Bool)".to_vec()),
-        ("redeclared predicate", b"(declare-fun P (Real) Bool)".to_vec()),
+        (
+            "redeclared predicate",
+            b"(declare-fun P (Real) Bool)".to_vec(),
+        ),
         ("malformed let", b"(assert (let (x 1) (P x)))".to_vec()),
-        ("duplicate binder", b"(assert (forall ((x Int) (x Int)) (P x)))".to_vec()),
+        (
+            "duplicate binder",
+            b"(assert (forall ((x Int) (x Int)) (P x)))".to_vec(),
+        ),
         ("keyword as term", b"(assert :foo)".to_vec()),
         ("non-utf8", b"(assert (P \xff))".to_vec()),
-        ("bad define-fun", b"(define-fun f ((x Int)) Int (and x))".to_vec()),
-        ("real in int position", b"(assert (forall ((x Real)) (=> (P x) false)))".to_vec()),
+        (
+            "bad define-fun",
+            b"(define-fun f ((x Int)) Int (and x))".to_vec(),
+        ),
+        (
+            "real in int position",
+            b"(assert (forall ((x Real)) (=> (P x) false)))".to_vec(),
+        ),
     ];
     assert!(bodies.len() >= 30);
     let dir = std::env::temp_dir().join(format!("cove-cli-malformed-{}", std::process::id()));
@@ -179,12 +282,28 @@ fn malformed_inputs_exit_2_with_file_line_and_column() {
         std::fs::write(&f, &src).unwrap();
         let out = cove(&["solve", &f.display().to_string()]);
         let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{name}: exit {:?}, stderr {err}", out.status.code());
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{name}: exit {:?}, stderr {err}",
+            out.status.code()
+        );
         let prefix = format!("{}:", f.display());
-        let rest = err.strip_prefix(&prefix).unwrap_or_else(|| panic!("{name}: {err}"));
+        let rest = err
+            .strip_prefix(&prefix)
+            .unwrap_or_else(|| panic!("{name}: {err}"));
         let mut parts = rest.splitn(3, ':');
-        let line: u32 = parts.next().unwrap().parse().unwrap_or_else(|_| panic!("{name}: no line in {err}"));
-        let col: u32 = parts.next().unwrap().trim().parse().unwrap_or_else(|_| panic!("{name}: no column in {err}"));
+        let line: u32 = parts
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap_or_else(|_| panic!("{name}: no line in {err}"));
+        let col: u32 = parts
+            .next()
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("{name}: no column in {err}"));
         assert!(line >= 3 && col >= 1, "{name}: {err}");
         assert!(!err.contains("panicked"), "{name}: {err}");
     }

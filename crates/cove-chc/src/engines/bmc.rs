@@ -14,7 +14,7 @@
 use crate::engine::{Control, Engine, Stats};
 use crate::result::{ChcResult, Derivation, DerivationStep, UnknownReason};
 use crate::system::ChcSystem;
-use cove_logic::{substitute, FuncId, Model, TermId, TermStore, Value, VarId};
+use cove_logic::{FuncId, Model, TermId, TermStore, Value, VarId, substitute};
 use cove_smt::{SmtResult, SmtSolver};
 use rustc_hash::FxHashMap;
 
@@ -35,7 +35,10 @@ pub struct Bmc {
 impl Bmc {
     /// A BMC engine with the given options.
     pub fn new(config: BmcConfig) -> Bmc {
-        Bmc { config, depth_reached: 0 }
+        Bmc {
+            config,
+            depth_reached: 0,
+        }
     }
 }
 
@@ -65,7 +68,12 @@ struct Unroller<'a> {
 }
 
 impl Unroller<'_> {
-    fn rename(store: &mut TermStore, sys: &ChcSystem, c: usize, tag: &str) -> (Vec<(VarId, VarId)>, FxHashMap<VarId, TermId>) {
+    fn rename(
+        store: &mut TermStore,
+        sys: &ChcSystem,
+        c: usize,
+        tag: &str,
+    ) -> (Vec<(VarId, VarId)>, FxHashMap<VarId, TermId>) {
         let mut ren = Vec::new();
         let mut map = FxHashMap::default();
         for &v in &sys.clauses[c].vars {
@@ -87,11 +95,19 @@ impl Unroller<'_> {
             let flag = store.fresh_var(&format!("at{i}_{name}"), cove_logic::Sort::Bool);
             let flag = store.mk_var(flag);
             let sorts = store.func(p).args.clone();
-            let args: Vec<VarId> =
-                sorts.iter().enumerate().map(|(j, s)| store.fresh_var(&format!("{name}{i}_{j}"), *s)).collect();
+            let args: Vec<VarId> = sorts
+                .iter()
+                .enumerate()
+                .map(|(j, s)| store.fresh_var(&format!("{name}{i}_{j}"), *s))
+                .collect();
             at.insert(p, (flag, args));
         }
-        let mut layer = Layer { at, instances: FxHashMap::default(), stutter: FxHashMap::default(), queries: Vec::new() };
+        let mut layer = Layer {
+            at,
+            instances: FxHashMap::default(),
+            stutter: FxHashMap::default(),
+            queries: Vec::new(),
+        };
         for (ci, c) in sys.clauses.iter().enumerate() {
             // Clauses with a body need the previous layer.
             if !c.body.is_empty() && i == 0 {
@@ -121,7 +137,11 @@ impl Unroller<'_> {
             let body = store.mk_and(&parts);
             let imp = store.mk_implies(sel, body);
             self.pending.push(imp);
-            let inst = Instance { clause: ci, selector: sel, renaming };
+            let inst = Instance {
+                clause: ci,
+                selector: sel,
+                renaming,
+            };
             match &c.head {
                 Some(h) => layer.instances.entry(h.pred).or_default().push(inst),
                 None => layer.queries.push(inst),
@@ -130,9 +150,16 @@ impl Unroller<'_> {
         // at[i][P] => one of its explanations.
         for &p in &sys.preds {
             let (flag, args) = layer.at[&p].clone();
-            let mut options: Vec<TermId> = layer.instances.get(&p).map(|v| v.iter().map(|x| x.selector).collect()).unwrap_or_default();
+            let mut options: Vec<TermId> = layer
+                .instances
+                .get(&p)
+                .map(|v| v.iter().map(|x| x.selector).collect())
+                .unwrap_or_default();
             if i > 0 {
-                let st = store.fresh_var(&format!("stutter{i}_{}", store.func(p).name), cove_logic::Sort::Bool);
+                let st = store.fresh_var(
+                    &format!("stutter{i}_{}", store.func(p).name),
+                    cove_logic::Sort::Bool,
+                );
                 let st = store.mk_var(st);
                 let (pflag, pargs) = self.layers[i - 1].at[&p].clone();
                 let mut parts = vec![pflag];
@@ -182,13 +209,27 @@ impl Unroller<'_> {
         for app in &c.body {
             premises.push(self.extract_fact(store, model, i - 1, app.pred, d, memo)?);
         }
-        let val = |v: VarId| model.get(v).cloned().unwrap_or_else(|| Value::default_of(store.var_sort(v)));
-        let assignment: Vec<(VarId, Value)> = inst.renaming.iter().map(|(orig, copy)| (*orig, val(*copy))).collect();
+        let val = |v: VarId| {
+            model
+                .get(v)
+                .cloned()
+                .unwrap_or_else(|| Value::default_of(store.var_sort(v)))
+        };
+        let assignment: Vec<(VarId, Value)> = inst
+            .renaming
+            .iter()
+            .map(|(orig, copy)| (*orig, val(*copy)))
+            .collect();
         let head = c.head.as_ref().map(|h| {
             let (_, args) = &self.layers[i].at[&h.pred];
             (h.pred, args.iter().map(|x| val(*x)).collect())
         });
-        d.steps.push(DerivationStep { clause: inst.clause, head, premises, assignment });
+        d.steps.push(DerivationStep {
+            clause: inst.clause,
+            head,
+            premises,
+            assignment,
+        });
         Some(d.steps.len() - 1)
     }
 
@@ -206,7 +247,11 @@ impl Unroller<'_> {
         }
         let truth = |t: TermId| model.eval(store, t).ok() == Some(Value::Bool(true));
         let layer = &self.layers[i];
-        let step = if let Some(inst) = layer.instances.get(&p).and_then(|v| v.iter().find(|x| truth(x.selector))) {
+        let step = if let Some(inst) = layer
+            .instances
+            .get(&p)
+            .and_then(|v| v.iter().find(|x| truth(x.selector)))
+        {
             self.extract_instance(store, model, i, inst, d, memo)?
         } else if layer.stutter.get(&p).is_some_and(|s| truth(*s)) {
             self.extract_fact(store, model, i - 1, p, d, memo)?
@@ -222,7 +267,11 @@ impl Unroller<'_> {
 /// satisfiable iff `false` is derivable within `depth` steps by the layered encoding. Used to
 /// generate SMT benchmarks from real CHC work (`cove unroll`).
 pub fn unrolling(store: &mut TermStore, sys: &ChcSystem, depth: usize) -> Vec<TermId> {
-    let mut un = Unroller { sys, layers: Vec::new(), pending: Vec::new() };
+    let mut un = Unroller {
+        sys,
+        layers: Vec::new(),
+        pending: Vec::new(),
+    };
     for _ in 0..=depth {
         un.add_layer(store);
     }
@@ -243,13 +292,20 @@ impl Engine for Bmc {
         }
         let mut solver = SmtSolver::new();
         solver.set_limits(ctl.smt_limits());
-        let mut un = Unroller { sys, layers: Vec::new(), pending: Vec::new() };
+        let mut un = Unroller {
+            sys,
+            layers: Vec::new(),
+            pending: Vec::new(),
+        };
         for k in 0.. {
             if let Some(r) = ctl.should_stop() {
                 return ChcResult::Unknown(r);
             }
             if self.config.max_depth.is_some_and(|m| k > m) {
-                return ChcResult::Unknown(UnknownReason::Incomplete(format!("no counterexample up to depth {}", k - 1)));
+                return ChcResult::Unknown(UnknownReason::Incomplete(format!(
+                    "no counterexample up to depth {}",
+                    k - 1
+                )));
             }
             un.add_layer(store);
             for t in std::mem::take(&mut un.pending) {
@@ -266,7 +322,9 @@ impl Engine for Bmc {
                     let model = solver.model(store);
                     return match un.extract(store, &model, k) {
                         Some(d) => ChcResult::Unsat(d),
-                        None => ChcResult::Unknown(UnknownReason::Incomplete("could not read a derivation off the model".into())),
+                        None => ChcResult::Unknown(UnknownReason::Incomplete(
+                            "could not read a derivation off the model".into(),
+                        )),
                     };
                 }
                 SmtResult::Unknown(r) => {

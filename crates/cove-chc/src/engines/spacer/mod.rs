@@ -26,7 +26,7 @@ mod project;
 use crate::engine::{Control, Engine, Stats};
 use crate::result::{ChcResult, Derivation, DerivationStep, Invariants, UnknownReason};
 use crate::system::ChcSystem;
-use cove_logic::{substitute, FuncId, Model, Sort, TermId, TermStore, Value, VarId};
+use cove_logic::{FuncId, Model, Sort, TermId, TermStore, Value, VarId, substitute};
 use cove_smt::{SmtResult, SmtSolver};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::cmp::Reverse;
@@ -144,7 +144,10 @@ pub struct Spacer {
 impl Spacer {
     /// A Spacer engine with the given options.
     pub fn new(config: SpacerConfig) -> Spacer {
-        Spacer { config, stats: FxHashMap::default() }
+        Spacer {
+            config,
+            stats: FxHashMap::default(),
+        }
     }
 }
 
@@ -170,7 +173,11 @@ struct Run<'a> {
 }
 
 fn rename(store: &mut TermStore, t: TermId, from: &[VarId], to: &[VarId]) -> TermId {
-    let map: FxHashMap<VarId, TermId> = from.iter().zip(to).map(|(f, t)| (*f, store.mk_var(*t))).collect();
+    let map: FxHashMap<VarId, TermId> = from
+        .iter()
+        .zip(to)
+        .map(|(f, t)| (*f, store.mk_var(*t)))
+        .collect();
     substitute(store, t, &map)
 }
 
@@ -190,7 +197,11 @@ impl<'a> Run<'a> {
         let mut index = FxHashMap::default();
         let mut preds = Vec::new();
         let mk_pred = |store: &mut TermStore, func: Option<FuncId>, name: &str, sorts: &[Sort]| {
-            let params = sorts.iter().enumerate().map(|(i, s)| store.fresh_var(&format!("{name}_{i}"), *s)).collect();
+            let params = sorts
+                .iter()
+                .enumerate()
+                .map(|(i, s)| store.fresh_var(&format!("{name}_{i}"), *s))
+                .collect();
             let mut solver = SmtSolver::new();
             solver.set_limits(ctl.smt_limits());
             let mut reach = SmtSolver::new();
@@ -231,7 +242,9 @@ impl<'a> Run<'a> {
                 let copies: Vec<VarId> = sorts
                     .iter()
                     .enumerate()
-                    .map(|(i, s)| store.fresh_var(&format!("{}@{ri}.{j}.{i}", store.func(app.pred).name), *s))
+                    .map(|(i, s)| {
+                        store.fresh_var(&format!("{}@{ri}.{j}.{i}", store.func(app.pred).name), *s)
+                    })
                     .collect();
                 for (a, x) in app.args.iter().zip(&copies) {
                     let x = store.mk_var(*x);
@@ -269,7 +282,16 @@ impl<'a> Run<'a> {
             }
             preds[head].rules.push(ri);
             let nb = body.len();
-            rules.push(Rule { clause: ci, head, body, enc, sel, must, must_rest, fact_copies: vec![Vec::new(); nb] });
+            rules.push(Rule {
+                clause: ci,
+                head,
+                body,
+                enc,
+                sel,
+                must,
+                must_rest,
+                fact_copies: vec![Vec::new(); nb],
+            });
         }
         for p in &mut preds {
             let sels: Vec<TermId> = p.rules.iter().map(|&r| rules[r].sel).collect();
@@ -314,12 +336,20 @@ impl<'a> Run<'a> {
         (b - 1..=top).map(|l| self.lvl(store, p, l)).collect()
     }
 
-    fn check(&mut self, store: &mut TermStore, p: PIdx, assumptions: &[TermId]) -> Result<bool, UnknownReason> {
+    fn check(
+        &mut self,
+        store: &mut TermStore,
+        p: PIdx,
+        assumptions: &[TermId],
+    ) -> Result<bool, UnknownReason> {
         self.bump("smt-checks");
         match self.preds[p].solver.check_assuming(store, assumptions) {
             SmtResult::Sat => Ok(true),
             SmtResult::Unsat => Ok(false),
-            SmtResult::Unknown(r) => Err(self.ctl.should_stop().unwrap_or(UnknownReason::Incomplete(format!("SMT: {r:?}")))),
+            SmtResult::Unknown(r) => Err(self
+                .ctl
+                .should_stop()
+                .unwrap_or(UnknownReason::Incomplete(format!("SMT: {r:?}")))),
         }
     }
 
@@ -361,7 +391,14 @@ impl<'a> Run<'a> {
         self.install_lemma(store, p, i, level);
     }
 
-    fn add_fact(&mut self, store: &mut TermStore, p: PIdx, cube: Vec<TermId>, rule: usize, premises: Vec<usize>) -> usize {
+    fn add_fact(
+        &mut self,
+        store: &mut TermStore,
+        p: PIdx,
+        cube: Vec<TermId>,
+        rule: usize,
+        premises: Vec<usize>,
+    ) -> usize {
         self.bump("facts");
         let formula = store.mk_and(&cube);
         let fi = self.facts.len();
@@ -391,7 +428,12 @@ impl<'a> Run<'a> {
             self.rules[r].must_rest[j] = rest2;
             self.rules[r].fact_copies[j].push((fi, t));
         }
-        self.facts.push(Fact { pred: p, rule, premises, reach_tag: tag });
+        self.facts.push(Fact {
+            pred: p,
+            rule,
+            premises,
+            reach_tag: tag,
+        });
         fi
     }
 
@@ -401,7 +443,11 @@ impl<'a> Run<'a> {
             return;
         }
         self.seq += 1;
-        let k = PobKey { level: pob.level, depth: pob.depth, seq: self.seq };
+        let k = PobKey {
+            level: pob.level,
+            depth: pob.depth,
+            seq: self.seq,
+        };
         self.pobs.push(pob);
         self.queue.push(Reverse((k, self.pobs.len() - 1)));
     }
@@ -410,7 +456,12 @@ impl<'a> Run<'a> {
     fn bounded_safety(&mut self, store: &mut TermStore) -> Result<Option<usize>, UnknownReason> {
         let bot = self.preds.len() - 1;
         self.open.clear();
-        self.push_pob(Pob { pred: bot, cube: Vec::new(), level: self.bound, depth: 0 });
+        self.push_pob(Pob {
+            pred: bot,
+            cube: Vec::new(),
+            level: self.bound,
+            depth: 0,
+        });
         while let Some(Reverse((_, pi))) = self.queue.pop() {
             if let Some(r) = self.ctl.should_stop() {
                 return Err(r);
@@ -419,8 +470,18 @@ impl<'a> Run<'a> {
             self.open.remove(&(pob.pred, pob.cube.clone(), pob.level));
             self.bump("pobs");
             if self.ctl.verbosity > 1 {
-                let cube: Vec<String> = pob.cube.iter().map(|l| cove_logic::print::term_to_string(store, *l)).collect();
-                eprintln!("pob {} level {} depth {}: {}", pob.pred, pob.level, pob.depth, cube.join(" "));
+                let cube: Vec<String> = pob
+                    .cube
+                    .iter()
+                    .map(|l| cove_logic::print::term_to_string(store, *l))
+                    .collect();
+                eprintln!(
+                    "pob {} level {} depth {}: {}",
+                    pob.pred,
+                    pob.level,
+                    pob.depth,
+                    cube.join(" ")
+                );
             }
             if let Outcome::Cex(f) = self.process(store, pob)? {
                 return Ok(Some(f));
@@ -432,7 +493,13 @@ impl<'a> Run<'a> {
     fn process(&mut self, store: &mut TermStore, pob: Pob) -> Result<Outcome, UnknownReason> {
         let p = pob.pred;
         let bot = self.preds.len() - 1;
-        let closed = |f: usize| if p == bot { Outcome::Cex(f) } else { Outcome::Done };
+        let closed = |f: usize| {
+            if p == bot {
+                Outcome::Cex(f)
+            } else {
+                Outcome::Done
+            }
+        };
         // 1. Already reachable?
         if !self.preds[p].facts.is_empty() {
             let mut asm = pob.cube.clone();
@@ -452,7 +519,10 @@ impl<'a> Run<'a> {
                 }
                 SmtResult::Unsat => {}
                 SmtResult::Unknown(r) => {
-                    return Err(self.ctl.should_stop().unwrap_or(UnknownReason::Incomplete(format!("SMT: {r:?}"))));
+                    return Err(self
+                        .ctl
+                        .should_stop()
+                        .unwrap_or(UnknownReason::Incomplete(format!("SMT: {r:?}"))));
                 }
             }
         }
@@ -477,10 +547,22 @@ impl<'a> Run<'a> {
         asm.extend(self.level_assumptions(store, p, b));
         if !self.check(store, p, &asm)? {
             let core: FxHashSet<TermId> = self.preds[p].solver.unsat_core().into_iter().collect();
-            let cube: Vec<TermId> = pob.cube.iter().copied().filter(|l| core.contains(l)).collect();
-            let cube = if self.cfg.inductive_generalization { self.generalize(store, p, cube, b)? } else { cube };
+            let cube: Vec<TermId> = pob
+                .cube
+                .iter()
+                .copied()
+                .filter(|l| core.contains(l))
+                .collect();
+            let cube = if self.cfg.inductive_generalization {
+                self.generalize(store, p, cube, b)?
+            } else {
+                cube
+            };
             if self.ctl.verbosity > 1 {
-                let c: Vec<String> = cube.iter().map(|l| cove_logic::print::term_to_string(store, *l)).collect();
+                let c: Vec<String> = cube
+                    .iter()
+                    .map(|l| cove_logic::print::term_to_string(store, *l))
+                    .collect();
                 eprintln!("  lemma for {p} at {b}: not {}", c.join(" "));
             }
             // Eager pushing: a lemma that also holds at higher levels blocks the re-queued
@@ -496,7 +578,10 @@ impl<'a> Run<'a> {
             }
             self.add_lemma(store, p, cube, level);
             if b < self.bound {
-                self.push_pob(Pob { level: b + 1, ..pob });
+                self.push_pob(Pob {
+                    level: b + 1,
+                    ..pob
+                });
             }
             return Ok(Outcome::Done);
         }
@@ -506,10 +591,16 @@ impl<'a> Run<'a> {
         // in which the atoms already replaced are covered by must-summaries.
         let mut m = self.preds[p].solver.model(store);
         let Some(r) = self.fired_rule(store, p, &m) else {
-            return Err(UnknownReason::Incomplete("no rule fired in the model".into()));
+            return Err(UnknownReason::Incomplete(
+                "no rule fired in the model".into(),
+            ));
         };
         let n = self.rules[r].body.len();
-        let order: Vec<usize> = if self.cfg.bottom_up { (0..n).collect() } else { (0..n).rev().collect() };
+        let order: Vec<usize> = if self.cfg.bottom_up {
+            (0..n).collect()
+        } else {
+            (0..n).rev().collect()
+        };
         let mut under: Vec<usize> = Vec::new();
         let mut child = None;
         for &j in &order {
@@ -527,11 +618,15 @@ impl<'a> Run<'a> {
                 break;
             }
         }
-        let covered: Vec<Option<usize>> = (0..n).map(|k| self.covering_fact(store, r, k, &m)).collect();
+        let covered: Vec<Option<usize>> = (0..n)
+            .map(|k| self.covering_fact(store, r, k, &m))
+            .collect();
         let Some(j) = child else {
             // Every atom is covered by a must-summary in the model: MUST.
             let Some(premises) = covered.into_iter().collect::<Option<Vec<usize>>>() else {
-                return Err(UnknownReason::Incomplete("uncovered atom under must assumptions".into()));
+                return Err(UnknownReason::Incomplete(
+                    "uncovered atom under must assumptions".into(),
+                ));
             };
             let f = self.make_fact(store, r, &m, &premises);
             return Ok(closed(f));
@@ -544,7 +639,11 @@ impl<'a> Run<'a> {
             }
             match cov {
                 Some(f) if under.contains(&k) => {
-                    let t = self.rules[r].fact_copies[k].iter().find(|(fi, _)| fi == f).unwrap().1;
+                    let t = self.rules[r].fact_copies[k]
+                        .iter()
+                        .find(|(fi, _)| fi == f)
+                        .unwrap()
+                        .1;
                     parts.push(t);
                 }
                 _ => {
@@ -560,8 +659,16 @@ impl<'a> Run<'a> {
         let (q, copies) = self.rules[r].body[j].clone();
         let cube = project::project(store, &m, phi, &copies, self.cfg.use_mbp);
         let params = self.preds[q].params.clone();
-        let cube: Vec<TermId> = cube.into_iter().map(|l| rename(store, l, &copies, &params)).collect();
-        self.push_pob(Pob { pred: q, cube, level: b - 1, depth: pob.depth + 1 });
+        let cube: Vec<TermId> = cube
+            .into_iter()
+            .map(|l| rename(store, l, &copies, &params))
+            .collect();
+        self.push_pob(Pob {
+            pred: q,
+            cube,
+            level: b - 1,
+            depth: pob.depth + 1,
+        });
         self.push_pob(pob);
         Ok(Outcome::Done)
     }
@@ -587,15 +694,28 @@ impl<'a> Run<'a> {
     }
 
     fn fired_rule(&self, store: &TermStore, p: PIdx, m: &Model) -> Option<usize> {
-        self.preds[p].rules.iter().copied().find(|&r| m.eval(store, self.rules[r].sel).ok() == Some(Value::Bool(true)))
+        self.preds[p]
+            .rules
+            .iter()
+            .copied()
+            .find(|&r| m.eval(store, self.rules[r].sel).ok() == Some(Value::Bool(true)))
     }
 
     fn covering_fact(&self, store: &TermStore, r: usize, j: usize, m: &Model) -> Option<usize> {
-        self.rules[r].fact_copies[j].iter().find(|(_, t)| m.eval(store, *t).ok() == Some(Value::Bool(true))).map(|(f, _)| *f)
+        self.rules[r].fact_copies[j]
+            .iter()
+            .find(|(_, t)| m.eval(store, *t).ok() == Some(Value::Bool(true)))
+            .map(|(f, _)| *f)
     }
 
     /// After a satisfiable MUST check: the fired rule and the facts covering its body.
-    fn fact_from_model(&mut self, store: &mut TermStore, p: PIdx, m: &Model, _cube: &[TermId]) -> Option<usize> {
+    fn fact_from_model(
+        &mut self,
+        store: &mut TermStore,
+        p: PIdx,
+        m: &Model,
+        _cube: &[TermId],
+    ) -> Option<usize> {
         let r = self.fired_rule(store, p, m)?;
         let mut premises = Vec::new();
         for j in 0..self.rules[r].body.len() {
@@ -606,10 +726,20 @@ impl<'a> Run<'a> {
 
     /// A new must-summary for the head of `r`: the projection of the rule instance with its
     /// body atoms restricted to `premises`, around model `m`.
-    fn make_fact(&mut self, store: &mut TermStore, r: usize, m: &Model, premises: &[usize]) -> usize {
+    fn make_fact(
+        &mut self,
+        store: &mut TermStore,
+        r: usize,
+        m: &Model,
+        premises: &[usize],
+    ) -> usize {
         let mut parts = vec![self.rules[r].enc];
         for (j, f) in premises.iter().enumerate() {
-            let t = self.rules[r].fact_copies[j].iter().find(|(fi, _)| fi == f).unwrap().1;
+            let t = self.rules[r].fact_copies[j]
+                .iter()
+                .find(|(fi, _)| fi == f)
+                .unwrap()
+                .1;
             parts.push(t);
         }
         let phi = store.mk_and(&parts);
@@ -621,21 +751,34 @@ impl<'a> Run<'a> {
 
     /// Drops literals of a blocked cube while it stays blocked at level `b`, using relative
     /// induction for the predicate's own recursive calls.
-    fn generalize(&mut self, store: &mut TermStore, p: PIdx, mut cube: Vec<TermId>, b: usize) -> Result<Vec<TermId>, UnknownReason> {
+    fn generalize(
+        &mut self,
+        store: &mut TermStore,
+        p: PIdx,
+        mut cube: Vec<TermId>,
+        b: usize,
+    ) -> Result<Vec<TermId>, UnknownReason> {
         let mut i = 0;
         while i < cube.len() && cube.len() > 1 {
             if self.ctl.should_stop().is_some() {
                 break;
             }
-            let cand: Vec<TermId> = cube.iter().enumerate().filter(|(k, _)| *k != i).map(|(_, l)| *l).collect();
+            let cand: Vec<TermId> = cube
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| *k != i)
+                .map(|(_, l)| *l)
+                .collect();
             let mut asm = cand.clone();
             asm.extend(self.level_assumptions(store, p, b));
             if let Some(ri) = self.relative_induction(store, p, &cand) {
                 asm.push(ri);
             }
             if !self.check(store, p, &asm)? {
-                let core: FxHashSet<TermId> = self.preds[p].solver.unsat_core().into_iter().collect();
-                let reduced: Vec<TermId> = cand.iter().copied().filter(|l| core.contains(l)).collect();
+                let core: FxHashSet<TermId> =
+                    self.preds[p].solver.unsat_core().into_iter().collect();
+                let reduced: Vec<TermId> =
+                    cand.iter().copied().filter(|l| core.contains(l)).collect();
                 // The core is a subset of `cand`, so the relative-induction argument (which
                 // assumed the weaker `¬cand` on recursive calls) still covers it.
                 cube = if reduced.is_empty() { cand } else { reduced };
@@ -643,11 +786,21 @@ impl<'a> Run<'a> {
             }
             i += 1;
         }
-        if self.cfg.weaken { self.weaken(store, p, cube, b) } else { Ok(cube) }
+        if self.cfg.weaken {
+            self.weaken(store, p, cube, b)
+        } else {
+            Ok(cube)
+        }
     }
 
     /// Is `cand` still blocked at level `b` (with relative induction)?
-    fn blocked(&mut self, store: &mut TermStore, p: PIdx, cand: &[TermId], b: usize) -> Result<bool, UnknownReason> {
+    fn blocked(
+        &mut self,
+        store: &mut TermStore,
+        p: PIdx,
+        cand: &[TermId],
+        b: usize,
+    ) -> Result<bool, UnknownReason> {
         let mut asm = cand.to_vec();
         asm.extend(self.level_assumptions(store, p, b));
         if let Some(ri) = self.relative_induction(store, p, cand) {
@@ -661,7 +814,13 @@ impl<'a> Run<'a> {
     /// `k` (doubling steps, a few checks per literal). A weaker cube is a stronger lemma; the
     /// half-spaces are what lets counting loops converge to `x <= n` instead of one lemma per
     /// value. Every candidate is re-checked, so this only changes which valid lemma is learned.
-    fn weaken(&mut self, store: &mut TermStore, p: PIdx, mut cube: Vec<TermId>, b: usize) -> Result<Vec<TermId>, UnknownReason> {
+    fn weaken(
+        &mut self,
+        store: &mut TermStore,
+        p: PIdx,
+        mut cube: Vec<TermId>,
+        b: usize,
+    ) -> Result<Vec<TermId>, UnknownReason> {
         const BOUND_STEPS: usize = 6;
         for i in 0..cube.len() {
             if self.ctl.should_stop().is_some() {
@@ -672,13 +831,19 @@ impl<'a> Run<'a> {
             if args.len() != 2 || !store.sort(args[0]).is_arith() {
                 continue;
             }
-            let Some(k) = store.as_num(args[1]).cloned() else { continue };
+            let Some(k) = store.as_num(args[1]).cloned() else {
+                continue;
+            };
             let sort = store.sort(args[0]);
             match op {
                 cove_logic::Op::Eq => {
                     for upper in [true, false] {
                         let kt = store.mk_num(k.clone(), sort);
-                        let half = if upper { store.mk_le(args[0], kt) } else { store.mk_ge(args[0], kt) };
+                        let half = if upper {
+                            store.mk_le(args[0], kt)
+                        } else {
+                            store.mk_ge(args[0], kt)
+                        };
                         let half = cove_logic::simplify(store, half);
                         let mut cand = cube.clone();
                         cand[i] = half;
@@ -709,7 +874,12 @@ impl<'a> Run<'a> {
     }
 
     /// `¬cand` on every recursive body atom of `p` (guarded by its rule selector).
-    fn relative_induction(&mut self, store: &mut TermStore, p: PIdx, cand: &[TermId]) -> Option<TermId> {
+    fn relative_induction(
+        &mut self,
+        store: &mut TermStore,
+        p: PIdx,
+        cand: &[TermId],
+    ) -> Option<TermId> {
         if cand.is_empty() {
             return None;
         }
@@ -725,7 +895,11 @@ impl<'a> Run<'a> {
                 }
             }
         }
-        if parts.is_empty() { None } else { Some(store.mk_and(&parts)) }
+        if parts.is_empty() {
+            None
+        } else {
+            Some(store.mk_and(&parts))
+        }
     }
 
     /// Pushes lemmas level by level; returns the level `k` whose emptiness proves that
@@ -783,7 +957,13 @@ impl<'a> Run<'a> {
         Some(d)
     }
 
-    fn concretize(&self, store: &mut TermStore, f: usize, head: Option<&[Value]>, d: &mut Derivation) -> Option<usize> {
+    fn concretize(
+        &self,
+        store: &mut TermStore,
+        f: usize,
+        head: Option<&[Value]>,
+        d: &mut Derivation,
+    ) -> Option<usize> {
         let fact = &self.facts[f];
         let rule = &self.rules[fact.rule];
         let clause = &self.sys.clauses[rule.clause];
@@ -807,7 +987,11 @@ impl<'a> Run<'a> {
             return None;
         }
         let m = solver.model(store);
-        let val = |store: &TermStore, v: VarId| m.get(v).cloned().unwrap_or_else(|| Value::default_of(store.var_sort(v)));
+        let val = |store: &TermStore, v: VarId| {
+            m.get(v)
+                .cloned()
+                .unwrap_or_else(|| Value::default_of(store.var_sort(v)))
+        };
         let mut premises = Vec::new();
         for (j, pf) in fact.premises.iter().enumerate() {
             let vals: Vec<Value> = rule.body[j].1.iter().map(|x| val(store, *x)).collect();
@@ -815,8 +999,15 @@ impl<'a> Run<'a> {
         }
         let val = |v: VarId| val(store, v);
         let assignment = clause.vars.iter().map(|v| (*v, val(*v))).collect();
-        let head = self.preds[fact.pred].func.map(|p| (p, params.iter().map(|x| val(*x)).collect()));
-        d.steps.push(DerivationStep { clause: rule.clause, head, premises, assignment });
+        let head = self.preds[fact.pred]
+            .func
+            .map(|p| (p, params.iter().map(|x| val(*x)).collect()));
+        d.steps.push(DerivationStep {
+            clause: rule.clause,
+            head,
+            premises,
+            assignment,
+        });
         Some(d.steps.len() - 1)
     }
 }
@@ -841,10 +1032,10 @@ impl Engine for Spacer {
         let cfg = self.config.clone();
         let mut run = Run::new(store, sys, &cfg, ctl, &mut self.stats);
         loop {
-            if let Some(max) = cfg.max_level {
-                if run.bound > max {
-                    return ChcResult::Unknown(UnknownReason::Incomplete(format!("bound {max} reached")));
-                }
+            if let Some(max) = cfg.max_level
+                && run.bound > max
+            {
+                return ChcResult::Unknown(UnknownReason::Incomplete(format!("bound {max} reached")));
             }
             if ctl.verbosity > 0 {
                 eprintln!("spacer: bound {}", run.bound);
@@ -854,7 +1045,9 @@ impl Engine for Spacer {
                 Ok(Some(f)) => {
                     return match run.counterexample(store, f) {
                         Some(d) => ChcResult::Unsat(d),
-                        None => ChcResult::Unknown(UnknownReason::Incomplete("could not concretize the counterexample".into())),
+                        None => ChcResult::Unknown(UnknownReason::Incomplete(
+                            "could not concretize the counterexample".into(),
+                        )),
                     };
                 }
                 Ok(None) => {}
@@ -870,7 +1063,11 @@ impl Engine for Spacer {
     }
 
     fn stats(&self) -> Stats {
-        let mut v: Vec<(String, String)> = self.stats.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let mut v: Vec<(String, String)> = self
+            .stats
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
         v.sort();
         v
     }

@@ -7,24 +7,31 @@
 //! Either way the result holds in the model and implies the existential, so must-summaries
 //! stay sound under-approximations.
 
-use cove_logic::{free_vars, simplify, substitute, Model, TermId, TermStore, Value, VarId};
+use cove_logic::{Model, TermId, TermStore, Value, VarId, free_vars, simplify, substitute};
 use rustc_hash::FxHashMap;
 
 /// Projects `phi` onto `keep` under `model` (which must satisfy `phi`) and returns the
 /// result as a cube (list of conjuncts; empty = true).
-pub fn project(store: &mut TermStore, model: &Model, phi: TermId, keep: &[VarId], use_mbp: bool) -> Vec<TermId> {
-    let elim: Vec<VarId> = free_vars(store, phi).into_iter().filter(|v| !keep.contains(v)).collect();
+pub fn project(
+    store: &mut TermStore,
+    model: &Model,
+    phi: TermId,
+    keep: &[VarId],
+    use_mbp: bool,
+) -> Vec<TermId> {
+    let elim: Vec<VarId> = free_vars(store, phi)
+        .into_iter()
+        .filter(|v| !keep.contains(v))
+        .collect();
     let mut formula = None;
-    if use_mbp {
-        if let Ok(r) = cove_smt::mbp::mbp_cube(store, model, phi, &elim) {
-            // Variables MBP could not eliminate get their model values: still an
-            // under-approximation that contains the model.
-            let mut f = r.formula;
-            if !r.kept.is_empty() {
-                f = substitute_values(store, model, f, &r.kept);
-            }
-            formula = Some(f);
+    if use_mbp && let Ok(r) = cove_smt::mbp::mbp_cube(store, model, phi, &elim) {
+        // Variables MBP could not eliminate get their model values: still an
+        // under-approximation that contains the model.
+        let mut f = r.formula;
+        if !r.kept.is_empty() {
+            f = substitute_values(store, model, f, &r.kept);
         }
+        formula = Some(f);
     }
     let f = match formula {
         Some(f) => f,
@@ -45,7 +52,10 @@ pub fn project(store: &mut TermStore, model: &Model, phi: TermId, keep: &[VarId]
 fn substitute_values(store: &mut TermStore, model: &Model, t: TermId, vars: &[VarId]) -> TermId {
     let mut map = FxHashMap::default();
     for &v in vars {
-        let val = model.get(v).cloned().unwrap_or_else(|| Value::default_of(store.var_sort(v)));
+        let val = model
+            .get(v)
+            .cloned()
+            .unwrap_or_else(|| Value::default_of(store.var_sort(v)));
         let term = match val {
             Value::Bool(b) => store.mk_bool(b),
             Value::Num(n) => {
