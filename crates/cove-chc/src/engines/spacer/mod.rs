@@ -48,6 +48,38 @@ pub struct SpacerConfig {
     pub weaken: bool,
     /// Give up (unknown) beyond this bound.
     pub max_level: Option<usize>,
+    /// Record the queries, lemmas and facts in order (see [`Spacer::trace`]).
+    pub trace: bool,
+}
+
+/// One step of a run, with formulas printed over the predicate's parameters `a0, a1, …`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TraceEvent {
+    /// A reachability query `<pred, cube, level>` is processed.
+    Query {
+        /// Predicate (`false` for the query pseudo-predicate).
+        pred: String,
+        /// Level (bound).
+        level: usize,
+        /// The queried states.
+        cube: String,
+    },
+    /// A may-summary (lemma) was learned at `level` (MAY rule).
+    Lemma {
+        /// Predicate.
+        pred: String,
+        /// Level where the query was blocked.
+        level: usize,
+        /// The lemma.
+        lemma: String,
+    },
+    /// A must-summary (reach fact) was learned (MUST rule).
+    Fact {
+        /// Predicate.
+        pred: String,
+        /// The fact.
+        fact: String,
+    },
 }
 
 impl Default for SpacerConfig {
@@ -59,6 +91,7 @@ impl Default for SpacerConfig {
             inductive_generalization: true,
             weaken: true,
             max_level: None,
+            trace: false,
         }
     }
 }
@@ -139,6 +172,7 @@ enum Outcome {
 pub struct Spacer {
     config: SpacerConfig,
     stats: FxHashMap<&'static str, u64>,
+    trace: Vec<TraceEvent>,
 }
 
 impl Spacer {
@@ -147,7 +181,15 @@ impl Spacer {
         Spacer {
             config,
             stats: FxHashMap::default(),
+            trace: Vec::new(),
         }
+    }
+}
+
+impl Spacer {
+    /// The events of the last run (empty unless [`SpacerConfig::trace`] is set).
+    pub fn trace(&self) -> &[TraceEvent] {
+        &self.trace
     }
 }
 
@@ -170,6 +212,7 @@ struct Run<'a> {
     seq: u64,
     bound: usize,
     stats: &'a mut FxHashMap<&'static str, u64>,
+    trace: Vec<TraceEvent>,
 }
 
 fn rename(store: &mut TermStore, t: TermId, from: &[VarId], to: &[VarId]) -> TermId {
@@ -311,7 +354,40 @@ impl<'a> Run<'a> {
             seq: 0,
             bound: 0,
             stats,
+            trace: Vec::new(),
         }
+    }
+
+    fn tracing(&self) -> bool {
+        self.cfg.trace || self.ctl.verbosity > 1
+    }
+
+    fn record(&mut self, ev: TraceEvent) {
+        if self.ctl.verbosity > 1 {
+            eprintln!("{ev:?}");
+        }
+        if self.cfg.trace {
+            self.trace.push(ev);
+        }
+    }
+
+    fn pred_name(&self, store: &TermStore, p: PIdx) -> String {
+        self.preds[p]
+            .func
+            .map_or_else(|| "false".to_string(), |f| store.func(f).name.to_string())
+    }
+
+    /// Prints a formula over `p`'s parameters with the parameters named `a0`, `a1`, ...
+    fn render(&self, store: &TermStore, p: PIdx, t: TermId) -> String {
+        let names: FxHashMap<VarId, String> = self.preds[p]
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (*v, format!("a{i}")))
+            .collect();
+        let mut out = String::new();
+        cove_logic::print::write_term_renamed(&mut out, store, t, &names);
+        out
     }
 
     fn bump(&mut self, key: &'static str) {
@@ -401,6 +477,13 @@ impl<'a> Run<'a> {
     ) -> usize {
         self.bump("facts");
         let formula = store.mk_and(&cube);
+        if self.tracing() {
+            let ev = TraceEvent::Fact {
+                pred: self.pred_name(store, p),
+                fact: self.render(store, p, formula),
+            };
+            self.record(ev);
+        }
         let fi = self.facts.len();
         // Reach solver: tag => formula, chained disjunction of tags.
         let tag = fresh_bool(store, "fact");
@@ -469,19 +552,14 @@ impl<'a> Run<'a> {
             let pob = self.pobs[pi].clone();
             self.open.remove(&(pob.pred, pob.cube.clone(), pob.level));
             self.bump("pobs");
-            if self.ctl.verbosity > 1 {
-                let cube: Vec<String> = pob
-                    .cube
-                    .iter()
-                    .map(|l| cove_logic::print::term_to_string(store, *l))
-                    .collect();
-                eprintln!(
-                    "pob {} level {} depth {}: {}",
-                    pob.pred,
-                    pob.level,
-                    pob.depth,
-                    cube.join(" ")
-                );
+            if self.tracing() {
+                let cube = store.mk_and(&pob.cube);
+                let ev = TraceEvent::Query {
+                    pred: self.pred_name(store, pob.pred),
+                    level: pob.level,
+                    cube: self.render(store, pob.pred, cube),
+                };
+                self.record(ev);
             }
             if let Outcome::Cex(f) = self.process(store, pob)? {
                 return Ok(Some(f));
@@ -558,13 +636,6 @@ impl<'a> Run<'a> {
             } else {
                 cube
             };
-            if self.ctl.verbosity > 1 {
-                let c: Vec<String> = cube
-                    .iter()
-                    .map(|l| cove_logic::print::term_to_string(store, *l))
-                    .collect();
-                eprintln!("  lemma for {p} at {b}: not {}", c.join(" "));
-            }
             // Eager pushing: a lemma that also holds at higher levels blocks the re-queued
             // query there at once instead of being re-derived.
             let mut level = b;
@@ -575,6 +646,17 @@ impl<'a> Run<'a> {
                     break;
                 }
                 level += 1;
+            }
+            if self.tracing() {
+                let c = store.mk_and(&cube);
+                let lemma = store.mk_not(c);
+                let lemma = cove_logic::simplify(store, lemma);
+                let ev = TraceEvent::Lemma {
+                    pred: self.pred_name(store, p),
+                    level: b,
+                    lemma: self.render(store, p, lemma),
+                };
+                self.record(ev);
             }
             self.add_lemma(store, p, cube, level);
             if b < self.bound {
@@ -1031,19 +1113,21 @@ impl Engine for Spacer {
         self.stats.clear();
         let cfg = self.config.clone();
         let mut run = Run::new(store, sys, &cfg, ctl, &mut self.stats);
-        loop {
+        let result = loop {
             if let Some(max) = cfg.max_level
                 && run.bound > max
             {
-                return ChcResult::Unknown(UnknownReason::Incomplete(format!("bound {max} reached")));
+                break ChcResult::Unknown(UnknownReason::Incomplete(format!(
+                    "bound {max} reached"
+                )));
             }
             if ctl.verbosity > 0 {
                 eprintln!("spacer: bound {}", run.bound);
             }
             match run.bounded_safety(store) {
-                Err(r) => return ChcResult::Unknown(r),
+                Err(r) => break ChcResult::Unknown(r),
                 Ok(Some(f)) => {
-                    return match run.counterexample(store, f) {
+                    break match run.counterexample(store, f) {
                         Some(d) => ChcResult::Unsat(d),
                         None => ChcResult::Unknown(UnknownReason::Incomplete(
                             "could not concretize the counterexample".into(),
@@ -1053,13 +1137,17 @@ impl Engine for Spacer {
                 Ok(None) => {}
             }
             match run.propagate(store) {
-                Err(r) => return ChcResult::Unknown(r),
-                Ok(Some(k)) => return ChcResult::Sat(run.invariants(store, k)),
+                Err(r) => break ChcResult::Unknown(r),
+                Ok(Some(k)) => break ChcResult::Sat(run.invariants(store, k)),
                 Ok(None) => {}
             }
             run.bound += 1;
             *run.stats.entry("bound").or_default() = run.bound as u64;
-        }
+        };
+        let trace = std::mem::take(&mut run.trace);
+        drop(run);
+        self.trace = trace;
+        result
     }
 
     fn stats(&self) -> Stats {
