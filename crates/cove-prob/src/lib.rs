@@ -6,6 +6,7 @@
 //! * [`compose`](mod@compose): parallel composition with product distributions.
 //! * [`flow`]: `μ ⊑_R ν` by exact max-flow, Hall violators (corrected CEXDISTREL).
 //! * [`sim`]: strong simulation as a worklist greatest fixed point, and a naive reference.
+//! * [`smt_sim`]: the SMT encoding ENCODESIM/ENCODEDISTREL via `cove-smt` (cross-check).
 //! * [`cex`]: tree counterexamples with execution mappings and their independent check.
 //! * [`dot`]: Graphviz output.
 //!
@@ -46,6 +47,7 @@ pub mod partition;
 pub mod prism;
 pub mod random;
 pub mod sim;
+pub mod smt_sim;
 
 pub use cex::{Counterexample, SimAnswer, check_simulation, verify_counterexample};
 pub use compose::{Product, compose};
