@@ -451,16 +451,16 @@ pub fn smt_simulation_with(
                         k % n2
                     )));
                 }
-                for j in 0..n1 * n2 {
+                for (j, d) in decided.iter_mut().enumerate() {
                     if m.contains(j / n2, j % n2) {
-                        if decided[j] == Some(false) {
+                        if *d == Some(false) {
                             return Err(SmtSimError::ModelRejected(format!(
                                 "model relates the refuted pair ({},{})",
                                 j / n2,
                                 j % n2
                             )));
                         }
-                        decided[j] = Some(true);
+                        *d = Some(true);
                         result.set(j / n2, j % n2, true);
                     }
                 }

@@ -120,20 +120,20 @@ fn shape(states: usize) -> Shape {
 }
 
 /// Number of random pairs in [`random_pairs_smt_agrees_with_fast_and_naive`].
-const RANDOM_PAIRS: u64 = 200;
+const RANDOM_PAIRS: u64 = 300;
 
 #[test]
 fn random_pairs_smt_agrees_with_fast_and_naive() {
-    let (mut holds, mut fails, mut partial) = (0, 0, 0);
+    let (mut holds, mut fails, mut partial, mut checks) = (0, 0, 0, 0);
     for seed in 0..RANDOM_PAIRS {
         let mut rng = Rng::new(1000 + seed);
-        let n2 = 2 + rng.below(3);
+        let n2 = 2 + rng.below(4);
         let l2 = random_lpts(&mut rng, &shape(n2), "t");
         let l1 = if seed % 2 == 0 {
             let copies = 1 + rng.below(2);
             random_sub_lpts(&mut rng, &l2, copies)
         } else {
-            let n1 = 2 + rng.below(3);
+            let n1 = 2 + rng.below(4);
             random_lpts(&mut rng, &shape(n1), "s")
         };
         let fast = Simulation::compute(&l1, &l2).relation;
@@ -145,6 +145,7 @@ fn random_pairs_smt_agrees_with_fast_and_naive() {
         assert_eq!(smt.relation, fast, "{}", ctx());
         assert_eq!(smt.relation, naive, "{}", ctx());
         assert!(smt.checks <= l1.num_states() * l2.num_states());
+        checks += smt.checks;
         let init = fast.contains(l1.initial(), l2.initial());
         assert_eq!(
             smt_simulates(&l1, &l2, &SmtSimLimits::default()).unwrap(),
@@ -161,6 +162,9 @@ fn random_pairs_smt_agrees_with_fast_and_naive() {
             partial += 1;
         }
     }
+    println!(
+        "{RANDOM_PAIRS} pairs: {holds} hold, {fails} fail, {partial} partial relations, {checks} SMT checks"
+    );
     // The sample is not degenerate: both verdicts, and mostly non-trivial relations.
     assert!(holds > 40 && fails > 40, "holds {holds}, fails {fails}");
     assert!(partial > RANDOM_PAIRS as usize / 2, "partial {partial}");
