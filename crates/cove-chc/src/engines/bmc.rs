@@ -7,9 +7,11 @@
 //! `i-1` is kept). The query at layer `k` is checked under an assumption, so the same solver
 //! serves every bound.
 //!
-//! Each layer holds one fact per predicate, so on nonlinear systems (two body atoms of one
-//! predicate needing different facts) the search is incomplete but stays sound: every model
-//! is a real derivation (a DAG that reuses facts). BMC never answers `sat`.
+//! Each layer holds, per predicate, as many facts ("slots") as the predicate has occurrences
+//! in one clause body, so a nonlinear clause can combine different facts of one predicate.
+//! Derivations needing more distinct facts of a predicate per depth are out of reach: the
+//! search is incomplete there but stays sound — every model is a real derivation (a DAG
+//! that may reuse facts). BMC never answers `sat`.
 
 use crate::engine::{Control, Engine, Stats};
 use crate::result::{ChcResult, Derivation, DerivationStep, UnknownReason};
@@ -42,32 +44,70 @@ impl Bmc {
     }
 }
 
+/// A fact slot of a layer: predicate and copy index. A predicate gets as many copies per
+/// layer as it has occurrences in one clause body, so a nonlinear clause can combine
+/// different facts of the same predicate (e.g. two different results of one procedure).
+type Slot = (FuncId, usize);
+
 /// One clause instance in one layer: its selector and its renamed variables.
 struct Instance {
     clause: usize,
     selector: TermId,
     renaming: Vec<(VarId, VarId)>,
+    /// The slot this instance derives (`None` for a query).
+    head: Option<Slot>,
 }
 
 struct Layer {
-    /// Per predicate: chosen flag and argument variables.
-    at: FxHashMap<FuncId, (TermId, Vec<VarId>)>,
-    /// Clause instances with a head (indexed by head predicate).
-    instances: FxHashMap<FuncId, Vec<Instance>>,
+    /// Per slot: chosen flag and argument variables.
+    at: FxHashMap<Slot, (TermId, Vec<VarId>)>,
+    /// Clause instances with a head (indexed by the slot they derive).
+    instances: FxHashMap<Slot, Vec<Instance>>,
     /// Stutter selectors (fact kept from the previous layer).
-    stutter: FxHashMap<FuncId, TermId>,
+    stutter: FxHashMap<Slot, TermId>,
     /// Query instances of this layer.
     queries: Vec<Instance>,
 }
 
 struct Unroller<'a> {
     sys: &'a ChcSystem,
+    /// Copies per predicate per layer.
+    copies: FxHashMap<FuncId, usize>,
     layers: Vec<Layer>,
     /// Constraints produced so far and not yet taken by the caller.
     pending: Vec<TermId>,
 }
 
-impl Unroller<'_> {
+/// For each body atom of a clause, the slot it reads: its predicate and its occurrence index.
+fn body_slots(c: &crate::system::Clause) -> Vec<Slot> {
+    let mut seen: FxHashMap<FuncId, usize> = FxHashMap::default();
+    c.body
+        .iter()
+        .map(|app| {
+            let k = seen.entry(app.pred).or_default();
+            *k += 1;
+            (app.pred, *k - 1)
+        })
+        .collect()
+}
+
+impl<'a> Unroller<'a> {
+    fn new(sys: &'a ChcSystem) -> Unroller<'a> {
+        let mut copies: FxHashMap<FuncId, usize> = sys.preds.iter().map(|p| (*p, 1)).collect();
+        for c in &sys.clauses {
+            for (p, k) in body_slots(c) {
+                let e = copies.entry(p).or_insert(1);
+                *e = (*e).max(k + 1);
+            }
+        }
+        Unroller {
+            sys,
+            copies,
+            layers: Vec::new(),
+            pending: Vec::new(),
+        }
+    }
+
     fn rename(
         store: &mut TermStore,
         sys: &ChcSystem,
@@ -85,22 +125,30 @@ impl Unroller<'_> {
         (ren, map)
     }
 
+    fn slots(&self) -> Vec<Slot> {
+        self.sys
+            .preds
+            .iter()
+            .flat_map(|p| (0..self.copies[p]).map(move |k| (*p, k)))
+            .collect()
+    }
+
     /// Adds the definitions of layer `i` (and its query instances) to `pending`.
     fn add_layer(&mut self, store: &mut TermStore) {
         let i = self.layers.len();
         let sys = self.sys;
         let mut at = FxHashMap::default();
-        for &p in &sys.preds {
+        for (p, k) in self.slots() {
             let name = store.func(p).name.to_string();
-            let flag = store.fresh_var(&format!("at{i}_{name}"), cove_logic::Sort::Bool);
+            let flag = store.fresh_var(&format!("at{i}_{name}#{k}"), cove_logic::Sort::Bool);
             let flag = store.mk_var(flag);
             let sorts = store.func(p).args.clone();
             let args: Vec<VarId> = sorts
                 .iter()
                 .enumerate()
-                .map(|(j, s)| store.fresh_var(&format!("{name}{i}_{j}"), *s))
+                .map(|(j, s)| store.fresh_var(&format!("{name}{i}#{k}_{j}"), *s))
                 .collect();
-            at.insert(p, (flag, args));
+            at.insert((p, k), (flag, args));
         }
         let mut layer = Layer {
             at,
@@ -113,55 +161,65 @@ impl Unroller<'_> {
             if !c.body.is_empty() && i == 0 {
                 continue;
             }
-            let sel = store.fresh_var(&format!("sel{i}_{ci}"), cove_logic::Sort::Bool);
-            let sel = store.mk_var(sel);
-            let (renaming, map) = Self::rename(store, sys, ci, &format!("{i}"));
-            let mut parts = vec![substitute(store, c.constraint, &map)];
-            for app in &c.body {
-                let (flag, args) = &self.layers[i - 1].at[&app.pred];
-                parts.push(*flag);
-                for (a, x) in app.args.iter().zip(args) {
-                    let a = substitute(store, *a, &map);
-                    let x = store.mk_var(*x);
-                    parts.push(store.mk_eq(a, x));
-                }
-            }
-            if let Some(h) = &c.head {
-                let (_, args) = &layer.at[&h.pred];
-                for (a, x) in h.args.iter().zip(args.clone()) {
-                    let a = substitute(store, *a, &map);
-                    let x = store.mk_var(x);
-                    parts.push(store.mk_eq(a, x));
-                }
-            }
-            let body = store.mk_and(&parts);
-            let imp = store.mk_implies(sel, body);
-            self.pending.push(imp);
-            let inst = Instance {
-                clause: ci,
-                selector: sel,
-                renaming,
+            let heads: Vec<Option<Slot>> = match &c.head {
+                Some(h) => (0..self.copies[&h.pred])
+                    .map(|k| Some((h.pred, k)))
+                    .collect(),
+                None => vec![None],
             };
-            match &c.head {
-                Some(h) => layer.instances.entry(h.pred).or_default().push(inst),
-                None => layer.queries.push(inst),
+            let reads = body_slots(c);
+            for head in heads {
+                let sel = store.fresh_var(&format!("sel{i}_{ci}"), cove_logic::Sort::Bool);
+                let sel = store.mk_var(sel);
+                let (renaming, map) = Self::rename(store, sys, ci, &format!("{i}"));
+                let mut parts = vec![substitute(store, c.constraint, &map)];
+                for (app, slot) in c.body.iter().zip(&reads) {
+                    let (flag, args) = &self.layers[i - 1].at[slot];
+                    parts.push(*flag);
+                    for (a, x) in app.args.iter().zip(args) {
+                        let a = substitute(store, *a, &map);
+                        let x = store.mk_var(*x);
+                        parts.push(store.mk_eq(a, x));
+                    }
+                }
+                if let (Some(h), Some(slot)) = (&c.head, head) {
+                    let (_, args) = &layer.at[&slot];
+                    for (a, x) in h.args.iter().zip(args.clone()) {
+                        let a = substitute(store, *a, &map);
+                        let x = store.mk_var(x);
+                        parts.push(store.mk_eq(a, x));
+                    }
+                }
+                let body = store.mk_and(&parts);
+                let imp = store.mk_implies(sel, body);
+                self.pending.push(imp);
+                let inst = Instance {
+                    clause: ci,
+                    selector: sel,
+                    renaming,
+                    head,
+                };
+                match head {
+                    Some(slot) => layer.instances.entry(slot).or_default().push(inst),
+                    None => layer.queries.push(inst),
+                }
             }
         }
-        // at[i][P] => one of its explanations.
-        for &p in &sys.preds {
-            let (flag, args) = layer.at[&p].clone();
+        // at[i][slot] => one of its explanations.
+        for slot in self.slots() {
+            let (flag, args) = layer.at[&slot].clone();
             let mut options: Vec<TermId> = layer
                 .instances
-                .get(&p)
+                .get(&slot)
                 .map(|v| v.iter().map(|x| x.selector).collect())
                 .unwrap_or_default();
             if i > 0 {
                 let st = store.fresh_var(
-                    &format!("stutter{i}_{}", store.func(p).name),
+                    &format!("stutter{i}_{}", store.func(slot.0).name),
                     cove_logic::Sort::Bool,
                 );
                 let st = store.mk_var(st);
-                let (pflag, pargs) = self.layers[i - 1].at[&p].clone();
+                let (pflag, pargs) = self.layers[i - 1].at[&slot].clone();
                 let mut parts = vec![pflag];
                 for (a, b) in args.iter().zip(&pargs) {
                     let (a, b) = (store.mk_var(*a), store.mk_var(*b));
@@ -170,7 +228,7 @@ impl Unroller<'_> {
                 let body = store.mk_and(&parts);
                 let imp = store.mk_implies(st, body);
                 self.pending.push(imp);
-                layer.stutter.insert(p, st);
+                layer.stutter.insert(slot, st);
                 options.push(st);
             }
             let any = store.mk_or(&options);
@@ -190,7 +248,7 @@ impl Unroller<'_> {
         let truth = |t: TermId| model.eval(store, t).ok() == Some(Value::Bool(true));
         let q = self.layers[i].queries.iter().find(|q| truth(q.selector))?;
         let mut d = Derivation::default();
-        let mut memo: FxHashMap<(usize, FuncId), usize> = FxHashMap::default();
+        let mut memo: FxHashMap<(usize, Slot), usize> = FxHashMap::default();
         d.root = self.extract_instance(store, model, i, q, &mut d, &mut memo)?;
         Some(d)
     }
@@ -202,12 +260,12 @@ impl Unroller<'_> {
         i: usize,
         inst: &Instance,
         d: &mut Derivation,
-        memo: &mut FxHashMap<(usize, FuncId), usize>,
+        memo: &mut FxHashMap<(usize, Slot), usize>,
     ) -> Option<usize> {
         let c = &self.sys.clauses[inst.clause];
         let mut premises = Vec::new();
-        for app in &c.body {
-            premises.push(self.extract_fact(store, model, i - 1, app.pred, d, memo)?);
+        for slot in body_slots(c) {
+            premises.push(self.extract_fact(store, model, i - 1, slot, d, memo)?);
         }
         let val = |v: VarId| {
             model
@@ -220,9 +278,9 @@ impl Unroller<'_> {
             .iter()
             .map(|(orig, copy)| (*orig, val(*copy)))
             .collect();
-        let head = c.head.as_ref().map(|h| {
-            let (_, args) = &self.layers[i].at[&h.pred];
-            (h.pred, args.iter().map(|x| val(*x)).collect())
+        let head = inst.head.map(|slot| {
+            let (_, args) = &self.layers[i].at[&slot];
+            (slot.0, args.iter().map(|x| val(*x)).collect())
         });
         d.steps.push(DerivationStep {
             clause: inst.clause,
@@ -238,27 +296,27 @@ impl Unroller<'_> {
         store: &TermStore,
         model: &Model,
         i: usize,
-        p: FuncId,
+        slot: Slot,
         d: &mut Derivation,
-        memo: &mut FxHashMap<(usize, FuncId), usize>,
+        memo: &mut FxHashMap<(usize, Slot), usize>,
     ) -> Option<usize> {
-        if let Some(&s) = memo.get(&(i, p)) {
+        if let Some(&s) = memo.get(&(i, slot)) {
             return Some(s);
         }
         let truth = |t: TermId| model.eval(store, t).ok() == Some(Value::Bool(true));
         let layer = &self.layers[i];
         let step = if let Some(inst) = layer
             .instances
-            .get(&p)
+            .get(&slot)
             .and_then(|v| v.iter().find(|x| truth(x.selector)))
         {
             self.extract_instance(store, model, i, inst, d, memo)?
-        } else if layer.stutter.get(&p).is_some_and(|s| truth(*s)) {
-            self.extract_fact(store, model, i - 1, p, d, memo)?
+        } else if layer.stutter.get(&slot).is_some_and(|s| truth(*s)) {
+            self.extract_fact(store, model, i - 1, slot, d, memo)?
         } else {
             return None;
         };
-        memo.insert((i, p), step);
+        memo.insert((i, slot), step);
         Some(step)
     }
 }
@@ -267,11 +325,7 @@ impl Unroller<'_> {
 /// satisfiable iff `false` is derivable within `depth` steps by the layered encoding. Used to
 /// generate SMT benchmarks from real CHC work (`cove unroll`).
 pub fn unrolling(store: &mut TermStore, sys: &ChcSystem, depth: usize) -> Vec<TermId> {
-    let mut un = Unroller {
-        sys,
-        layers: Vec::new(),
-        pending: Vec::new(),
-    };
+    let mut un = Unroller::new(sys);
     for _ in 0..=depth {
         un.add_layer(store);
     }
@@ -292,11 +346,7 @@ impl Engine for Bmc {
         }
         let mut solver = SmtSolver::new();
         solver.set_limits(ctl.smt_limits());
-        let mut un = Unroller {
-            sys,
-            layers: Vec::new(),
-            pending: Vec::new(),
-        };
+        let mut un = Unroller::new(sys);
         for k in 0.. {
             if let Some(r) = ctl.should_stop() {
                 return ChcResult::Unknown(r);
