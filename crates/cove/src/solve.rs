@@ -54,6 +54,10 @@ pub struct SolveArgs {
     /// Spacer: plain model substitution instead of model-based projection.
     #[arg(long)]
     pub no_mbp: bool,
+    /// Solve the input as given, without preprocessing (simplification, reachability
+    /// slicing, inlining, argument removal).
+    #[arg(long)]
+    pub no_preprocess: bool,
     /// Spacer: do not weaken blocked cubes (literal dropping only).
     #[arg(long)]
     pub no_weaken: bool,
@@ -119,7 +123,20 @@ pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
         verbosity: args.verbose as u32,
         ..Default::default()
     };
-    let mut result = engine.solve(&mut store, &sys, &ctl);
+    // Preprocess, solve the smaller system, and translate the witness back: validation
+    // below is always against the original system.
+    let mut result = if args.no_preprocess {
+        engine.solve(&mut store, &sys, &ctl)
+    } else {
+        let mut opts = cove_chc::preprocess::PreprocessOptions::default();
+        if args.timeout > 0.0 {
+            // Preprocessing may use at most a quarter of the time limit.
+            opts.time_budget = opts
+                .time_budget
+                .min(Duration::from_secs_f64(args.timeout / 4.0));
+        }
+        cove_chc::preprocess::solve_preprocessed(&mut store, &sys, &opts, engine.as_mut(), &ctl)
+    };
     let solve_time = start.elapsed();
 
     // Independent validation: a certificate that does not check is never printed as an answer.
