@@ -10,8 +10,8 @@ pub mod frontend;
 pub mod preprocess;
 pub mod print;
 pub mod result;
-pub mod witness;
 pub mod system;
+pub mod witness;
 
 pub use engine::{Control, Engine};
 pub use result::{ChcResult, Derivation, DerivationStep, Invariants, UnknownReason};
