@@ -17,9 +17,9 @@
 
 use crate::result::{Derivation, DerivationStep, Invariants};
 use crate::system::ChcSystem;
-use cove_logic::print::{numeral, symbol, term_to_string};
+use cove_logic::print::{numeral, symbol, write_term_renamed};
 use cove_logic::smtlib::{Command, Dialect, Parser};
-use cove_logic::{FuncId, Rational, Sort, TermStore, Value};
+use cove_logic::{FuncId, Rational, Sort, TermStore, Value, VarId};
 use std::fmt::Write;
 
 /// Prints invariants as `define-fun` commands, sorted by predicate name.
@@ -27,17 +27,27 @@ pub fn print_invariants(store: &TermStore, inv: &Invariants) -> String {
     let mut out = String::new();
     for (f, def) in inv.sorted(store) {
         let decl = store.func(f);
+        // Parameters are printed as x0, x1, … (the engines' internal names carry `!N`
+        // suffixes); a body mentions nothing else in a valid certificate.
+        let names: rustc_hash::FxHashMap<VarId, String> = def
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (*v, format!("x{i}")))
+            .collect();
         let params: Vec<String> = def
             .params
             .iter()
-            .map(|v| format!("({} {})", symbol(store.var_name(*v)), store.var_sort(*v)))
+            .map(|v| format!("({} {})", names[v], store.var_sort(*v)))
             .collect();
+        let mut body = String::new();
+        write_term_renamed(&mut body, store, def.body, &names);
         let _ = writeln!(
             out,
             "(define-fun {} ({}) Bool {})",
             symbol(&decl.name),
             params.join(" "),
-            term_to_string(store, def.body)
+            body
         );
     }
     out
