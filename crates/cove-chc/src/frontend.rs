@@ -12,7 +12,7 @@
 
 mod clausify;
 
-use crate::system::{ChcSystem, Pos};
+use crate::system::ChcSystem;
 use cove_logic::TermStore;
 use cove_logic::smtlib::{Command, Declared, Dialect, Parser};
 
@@ -28,10 +28,7 @@ pub fn parse_chc(src: &[u8], store: &mut TermStore) -> Result<ChcSystem, ParseEr
     // (clauses, predicates) at each open `push`.
     let mut marks: Vec<(usize, usize)> = vec![];
     while let Some((cmd, pos)) = p.next_command()? {
-        let origin = Pos {
-            line: pos.line,
-            col: pos.col,
-        };
+        let origin = pos;
         match cmd {
             Command::DeclareFun {
                 decl: Declared::Pred(f),

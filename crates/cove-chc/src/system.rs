@@ -12,14 +12,8 @@
 
 use cove_logic::{FuncId, TermId, TermStore, VarId};
 
-/// A source location (1-based line and column).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
-pub struct Pos {
-    /// Line, starting at 1.
-    pub line: u32,
-    /// Column, starting at 1.
-    pub col: u32,
-}
+/// A source location (1-based line and column), shared with the SMT-LIB2 reader.
+pub use cove_logic::smtlib::Pos;
 
 /// `pred(args)`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

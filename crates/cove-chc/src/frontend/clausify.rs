@@ -12,7 +12,7 @@
 //! predicate occurs directly as a literal (not under `=`, `xor`, an `ite` condition,
 //! arithmetic, or as an argument); anything else is a [`ErrorKind::NonHorn`] error.
 
-use crate::system::{Clause, Pos as ChcPos, PredApp};
+use crate::system::{Clause, PredApp};
 use cove_logic::smtlib::vars::free_vars;
 use cove_logic::smtlib::{ErrorKind, ParseError, Parser, Pos};
 use cove_logic::{Op, TermId, TermStore, VarId};
@@ -68,7 +68,7 @@ impl Clausifier {
         t: TermId,
         positive: bool,
         cmd: Pos,
-        origin: ChcPos,
+        origin: Pos,
         out: &mut Vec<Clause>,
     ) -> Result<(), ParseError> {
         let mut used: FxHashSet<VarId> = free_vars(p.store_ref(), &[t]).into_iter().collect();
@@ -273,7 +273,7 @@ impl Clausifier {
         pend: Pending,
         lifted: &[VarId],
         cmd: Pos,
-        origin: ChcPos,
+        origin: Pos,
     ) -> Result<Clause, ParseError> {
         let mut head: Option<PredApp> = None;
         let mut body = vec![];
