@@ -6,25 +6,13 @@
 use cove_logic::TermStore;
 use cove_logic::print::term_to_string;
 use cove_logic::smtlib::{Command, Dialect, Parser};
+use cove_testkit::Rng;
+use cove_testkit::fuzz::{
+    delete_run, duplicate_run, fuzz_secs, insert_from_seed, insert_random_bytes, insert_token,
+    overwrite_byte, random_bytes,
+};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next() % n as u64) as usize
-        }
-    }
-}
 
 const SEEDS: &[&str] = &[
     "(set-logic HORN)\n(declare-fun P (Int Real) Bool)\n(assert (forall ((x Int) (y Real)) (=> (and (P x y) (> x 0)) (P (+ x 1) (/ y 2.5)))))\n(assert (forall ((x Int) (y Real)) (=> (P x y) false)))\n(check-sat)\n(exit)\n",
@@ -80,42 +68,13 @@ fn mutate(rng: &mut Rng, input: &[u8], seeds: &[Vec<u8>]) -> Vec<u8> {
     for _ in 0..1 + rng.below(6) {
         let len = v.len();
         match rng.below(8) {
-            0 if len > 0 => {
-                let i = rng.below(len);
-                v[i] = rng.next() as u8;
-            }
-            1 => {
-                let i = rng.below(len + 1);
-                let t = TOKENS[rng.below(TOKENS.len())].as_bytes();
-                v.splice(i..i, t.iter().copied());
-            }
-            2 if len > 0 => {
-                let i = rng.below(len);
-                let j = (i + 1 + rng.below(32)).min(len);
-                v.drain(i..j);
-            }
-            3 if len > 0 => {
-                let i = rng.below(len);
-                let j = (i + 1 + rng.below(64)).min(len);
-                let chunk = v[i..j].to_vec();
-                let k = rng.below(len + 1);
-                v.splice(k..k, chunk);
-            }
-            4 => {
-                let other = &seeds[rng.below(seeds.len())];
-                if !other.is_empty() {
-                    let i = rng.below(other.len());
-                    let j = (i + 1 + rng.below(200)).min(other.len());
-                    let k = rng.below(len + 1);
-                    v.splice(k..k, other[i..j].iter().copied());
-                }
-            }
+            0 if len > 0 => overwrite_byte(rng, &mut v),
+            1 => insert_token(rng, &mut v, TOKENS),
+            2 if len > 0 => delete_run(rng, &mut v, 32),
+            3 if len > 0 => duplicate_run(rng, &mut v, 64),
+            4 => insert_from_seed(rng, &mut v, seeds, 200),
             5 if len > 0 => v.truncate(rng.below(len)),
-            6 => {
-                let n = rng.below(16);
-                let i = rng.below(len + 1);
-                v.splice(i..i, (0..n).map(|_| rng.next() as u8));
-            }
+            6 => insert_random_bytes(rng, &mut v, 16),
             _ => {
                 if let Some(i) = (0..len).find(|&i| v[i] == b'(') {
                     v.insert(i, b'(');
@@ -158,13 +117,13 @@ fn check(src: &[u8], dialect: Dialect) {
 
 pub fn fuzz(secs: f64, seed: u64) -> (u64, Duration) {
     let seeds: Vec<Vec<u8>> = SEEDS.iter().map(|s| s.as_bytes().to_vec()).collect();
-    let mut rng = Rng(seed);
+    let mut rng = Rng::from_state(seed);
     let start = Instant::now();
     let mut n = 0u64;
     let mut current = seeds[0].clone();
     while start.elapsed().as_secs_f64() < secs {
         let input = if rng.below(20) == 0 {
-            (0..rng.below(200)).map(|_| rng.next() as u8).collect()
+            random_bytes(&mut rng, 200)
         } else {
             if rng.below(8) == 0 {
                 current = seeds[rng.below(seeds.len())].clone();
@@ -190,10 +149,6 @@ pub fn fuzz(secs: f64, seed: u64) -> (u64, Duration) {
 
 #[test]
 fn reader_never_panics() {
-    let secs = std::env::var("COVE_FUZZ_SECS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(3.0);
-    let (n, t) = fuzz(secs, 0x1234_5678_9ABC_DEF1);
+    let (n, t) = fuzz(fuzz_secs(3.0), 0x1234_5678_9ABC_DEF1);
     println!("fuzzed the reader with {n} inputs in {t:?}, no panic");
 }

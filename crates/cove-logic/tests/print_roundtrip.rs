@@ -5,22 +5,7 @@ use cove_logic::print::term_to_string;
 use cove_logic::smtlib::{Command, parse_script};
 use cove_logic::{FuncId, Op, Rational, Sort, TermId, TermStore, VarId};
 
-/// xorshift64*: small, deterministic, dependency free.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn chance(&mut self, pct: u64) -> bool {
-        self.next() % 100 < pct
-    }
-}
+use cove_testkit::Rng;
 
 struct Gen {
     rng: Rng,
@@ -53,14 +38,14 @@ impl Gen {
             .copied()
             .filter(|&v| s.var_sort(v) == sort)
             .collect();
-        if !vars.is_empty() && self.rng.chance(60) {
+        if !vars.is_empty() && self.rng.chance(60, 100) {
             return s.mk_var(vars[self.rng.below(vars.len())]);
         }
         match sort {
-            Sort::Bool => s.mk_bool(self.rng.chance(50)),
+            Sort::Bool => s.mk_bool(self.rng.chance(50, 100)),
             Sort::Int => {
                 let v = self.rng.below(21) as i64 - 10;
-                let v = if self.rng.chance(10) {
+                let v = if self.rng.chance(10, 100) {
                     Rational::from_bigint(num_big(v))
                 } else {
                     Rational::int(v)
@@ -76,12 +61,12 @@ impl Gen {
 
     fn term(&mut self, s: &mut TermStore, sort: Sort, depth: u32) -> TermId {
         if depth > 0
-            && self.rng.chance(25)
+            && self.rng.chance(25, 100)
             && let Some(t) = self.pick(s, sort)
         {
             return t;
         }
-        if depth == 0 || self.rng.chance(15) {
+        if depth == 0 || self.rng.chance(15, 100) {
             return self.leaf(s, sort);
         }
         let d = depth - 1;
@@ -94,13 +79,20 @@ impl Gen {
                 1 | 2 => {
                     let n = 2 + self.rng.below(3);
                     let args: Vec<TermId> = (0..n).map(|_| self.term(s, Sort::Bool, d)).collect();
-                    s.mk(if self.rng.chance(50) { Op::And } else { Op::Or }, &args)
-                        .unwrap()
+                    s.mk(
+                        if self.rng.chance(50, 100) {
+                            Op::And
+                        } else {
+                            Op::Or
+                        },
+                        &args,
+                    )
+                    .unwrap()
                 }
                 3 => {
                     let (a, b) = (self.term(s, Sort::Bool, d), self.term(s, Sort::Bool, d));
                     s.mk(
-                        if self.rng.chance(50) {
+                        if self.rng.chance(50, 100) {
                             Op::Implies
                         } else {
                             Op::Xor
@@ -110,7 +102,7 @@ impl Gen {
                     .unwrap()
                 }
                 4 | 5 => {
-                    let srt = if self.rng.chance(50) {
+                    let srt = if self.rng.chance(50, 100) {
                         Sort::Int
                     } else {
                         Sort::Real
@@ -132,12 +124,12 @@ impl Gen {
                     s.mk(Op::IsInt, &[a]).unwrap()
                 }
                 9 | 10 => {
-                    let forall = self.rng.chance(50);
+                    let forall = self.rng.chance(50, 100);
                     let k = 1 + self.rng.below(2);
                     let vars: Vec<VarId> = (0..k)
                         .map(|_| {
                             self.next_bound += 1;
-                            let srt = if self.rng.chance(70) {
+                            let srt = if self.rng.chance(70, 100) {
                                 Sort::Int
                             } else {
                                 Sort::Real
@@ -171,7 +163,7 @@ impl Gen {
                     let n = 2 + self.rng.below(3);
                     let args: Vec<TermId> = (0..n).map(|_| self.term(s, sort, d)).collect();
                     s.mk(
-                        if self.rng.chance(60) {
+                        if self.rng.chance(60, 100) {
                             Op::Add
                         } else {
                             Op::Mul
@@ -205,7 +197,7 @@ impl Gen {
                     let a = self.term(s, Sort::Int, d);
                     let b = self.term(s, Sort::Int, d);
                     s.mk(
-                        if self.rng.chance(50) {
+                        if self.rng.chance(50, 100) {
                             Op::IntDiv
                         } else {
                             Op::Mod
@@ -246,7 +238,7 @@ fn num_big(v: i64) -> num_bigint::BigInt {
 
 #[test]
 fn random_terms_round_trip() {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::from_state(0x9E37_79B9_7F4A_7C15);
     for round in 0..2000 {
         let mut s = TermStore::new();
         let names = [
@@ -263,7 +255,7 @@ fn random_terms_round_trip() {
             .declare_func("P", &[Sort::Int, Sort::Real], Sort::Bool)
             .unwrap();
         let mut g = Gen {
-            rng: Rng(rng.next() | 1),
+            rng: Rng::from_state(rng.next_u64() | 1),
             free: free.clone(),
             pred,
             pools: vec![vec![]],
