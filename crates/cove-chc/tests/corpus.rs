@@ -13,14 +13,10 @@ use cove_logic::TermStore;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+mod common;
+
 fn corpus_files() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&root)
-        .expect("tests/corpus exists")
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "smt2"))
-        .collect();
-    files.sort();
+    let files = common::corpus_files();
     assert!(files.len() >= 20, "the corpus has shrunk");
     files
 }

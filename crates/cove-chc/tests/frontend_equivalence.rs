@@ -7,22 +7,10 @@
 use cove_chc::frontend::{ErrorKind, parse_chc};
 use cove_logic::print::term_to_string;
 use cove_logic::{FuncId, Op, Sort, TermId, TermStore, VarId};
+use cove_testkit::Rng;
 use rustc_hash::FxHashMap;
 
 const GRID: [i64; 4] = [-1, 0, 1, 2];
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 #[derive(Clone, Copy, PartialEq, Debug)]
 enum Val {
@@ -214,7 +202,7 @@ impl Gen<'_> {
 
 #[test]
 fn clauses_are_equivalent_to_the_assertion() {
-    let mut rng = Rng(0xDEC0_DE00_1234_5679);
+    let mut rng = Rng::from_state(0xDEC0_DE00_1234_5679);
     let (mut checked, mut non_horn, mut clauses_seen) = (0, 0, 0);
     for round in 0..1500 {
         let mut s = TermStore::new();
@@ -224,7 +212,7 @@ fn clauses_are_equivalent_to_the_assertion() {
             .unwrap();
         let outer: Vec<VarId> = ["x", "y"].iter().map(|n| s.var(n, Sort::Int)).collect();
         let mut g = Gen {
-            rng: Rng(rng.next() | 1),
+            rng: Rng::from_state(rng.next_u64() | 1),
             s: &mut s,
             preds: vec![p, q],
             scope: outer.clone(),

@@ -2,31 +2,19 @@
 //! no panic; every accepted system satisfies the representation invariants and prints to a
 //! script that reads back to the same printed system. `COVE_FUZZ_SECS` sets the duration.
 
-use cove_chc::ChcSystem;
 use cove_chc::frontend::parse_chc;
 use cove_chc::print::system_to_smtlib;
-use cove_logic::smtlib::vars::free_vars;
-use cove_logic::{Op, TermStore};
+use cove_logic::TermStore;
+use cove_testkit::Rng;
+use cove_testkit::fuzz::{
+    balanced_span, delete_run, duplicate_run, fuzz_secs, insert_from_seed, insert_token,
+    overwrite_byte,
+};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next() % n as u64) as usize
-        }
-    }
-}
+mod common;
 
 const SEEDS: &[&str] = &[
     "(set-logic HORN)\n(declare-fun P (Int) Bool)\n(declare-fun Q (Int Real) Bool)\n(assert (forall ((x Int) (y Real)) (=> (and (P x) (exists ((z Int)) (Q z y)) (or (> x 0) (< y 1.5))) (Q (+ x 1) (* 2 y)))))\n(assert (forall ((x Int)) (=> (ite (> x 0) (P x) (Q x 0.0)) (P (- x)))))\n(assert (forall ((x Int)) (not (and (P x) (< x (- 3))))))\n(check-sat)\n",
@@ -66,26 +54,6 @@ const TOKENS: &[&str] = &[
     " :named n",
 ];
 
-/// A random balanced `( ... )` span of `v`, if any.
-fn random_span(rng: &mut Rng, v: &[u8]) -> Option<(usize, usize)> {
-    let opens: Vec<usize> = (0..v.len()).filter(|&i| v[i] == b'(').collect();
-    let i = *opens.get(rng.below(opens.len()))?;
-    let mut depth = 0usize;
-    for (j, &b) in v.iter().enumerate().skip(i) {
-        match b {
-            b'(' => depth += 1,
-            b')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some((i, j + 1));
-                }
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
 fn mutate(rng: &mut Rng, input: &[u8], seeds: &[Vec<u8>]) -> Vec<u8> {
     let mut v = input.to_vec();
     for _ in 0..1 + rng.below(3) {
@@ -97,7 +65,8 @@ fn mutate(rng: &mut Rng, input: &[u8], seeds: &[Vec<u8>]) -> Vec<u8> {
             } else {
                 &v.clone()
             };
-            if let (Some((i, j)), Some((k, l))) = (random_span(rng, &v), random_span(rng, other))
+            if let (Some((i, j)), Some((k, l))) =
+                (balanced_span(rng, &v), balanced_span(rng, other))
                 && l - k < 2000
             {
                 v.splice(i..j, other[k..l].iter().copied());
@@ -105,60 +74,15 @@ fn mutate(rng: &mut Rng, input: &[u8], seeds: &[Vec<u8>]) -> Vec<u8> {
             continue;
         }
         match rng.below(6) {
-            0 if len > 0 => {
-                let i = rng.below(len);
-                v[i] = rng.next() as u8;
-            }
-            1 | 2 => {
-                let i = rng.below(len + 1);
-                let t = TOKENS[rng.below(TOKENS.len())].as_bytes();
-                v.splice(i..i, t.iter().copied());
-            }
-            3 if len > 0 => {
-                let i = rng.below(len);
-                let j = (i + 1 + rng.below(24)).min(len);
-                v.drain(i..j);
-            }
-            4 => {
-                let other = &seeds[rng.below(seeds.len())];
-                if !other.is_empty() {
-                    let i = rng.below(other.len());
-                    let j = (i + 1 + rng.below(120)).min(other.len());
-                    let k = rng.below(len + 1);
-                    v.splice(k..k, other[i..j].iter().copied());
-                }
-            }
-            _ if len > 0 => {
-                let i = rng.below(len);
-                let j = (i + 1 + rng.below(64)).min(len);
-                let chunk = v[i..j].to_vec();
-                let k = rng.below(len + 1);
-                v.splice(k..k, chunk);
-            }
+            0 if len > 0 => overwrite_byte(rng, &mut v),
+            1 | 2 => insert_token(rng, &mut v, TOKENS),
+            3 if len > 0 => delete_run(rng, &mut v, 24),
+            4 => insert_from_seed(rng, &mut v, seeds, 120),
+            _ if len > 0 => duplicate_run(rng, &mut v, 64),
             _ => {}
         }
     }
     v
-}
-
-fn invariants(sys: &ChcSystem, store: &TermStore) {
-    for c in &sys.clauses {
-        let mut stack = vec![c.constraint];
-        while let Some(t) = stack.pop() {
-            assert!(
-                !matches!(store.op(t), Op::App(_)),
-                "predicate in a constraint"
-            );
-            stack.extend_from_slice(store.args(t));
-        }
-        let mut terms = vec![c.constraint];
-        for a in c.body.iter().chain(&c.head) {
-            terms.extend(&a.args);
-        }
-        for v in free_vars(store, &terms) {
-            assert!(c.vars.contains(&v), "free variable not listed");
-        }
-    }
 }
 
 /// Checks one input; true if it was accepted.
@@ -166,7 +90,7 @@ fn check(src: &[u8]) -> bool {
     let mut store = TermStore::new();
     let r = parse_chc(src, &mut store);
     if let Ok(sys) = &r {
-        invariants(sys, &store);
+        common::check_representation(sys, &store);
         let text = system_to_smtlib(sys, &store);
         let mut store2 = TermStore::new();
         let sys2 = parse_chc(text.as_bytes(), &mut store2)
@@ -201,13 +125,10 @@ fn shared_seeds() -> Vec<Vec<u8>> {
 
 #[test]
 fn front_end_never_panics() {
-    let secs: f64 = std::env::var("COVE_FUZZ_SECS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(3.0);
+    let secs = fuzz_secs(3.0);
     let mut seeds: Vec<Vec<u8>> = SEEDS.iter().map(|s| s.as_bytes().to_vec()).collect();
     seeds.extend(shared_seeds());
-    let mut rng = Rng(0xC0FF_EE12_3456_789B);
+    let mut rng = Rng::from_state(0xC0FF_EE12_3456_789B);
     let start = Instant::now();
     let (mut n, mut accepted) = (0u64, 0u64);
     while start.elapsed().as_secs_f64() < secs {

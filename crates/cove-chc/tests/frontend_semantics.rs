@@ -4,40 +4,15 @@
 use cove_chc::frontend::parse_chc;
 use cove_chc::print::{clause_to_smtlib, system_to_smtlib};
 use cove_chc::{ChcSystem, Clause, PredApp};
-use cove_logic::smtlib::vars::free_vars;
-use cove_logic::{Op, Sort, TermStore};
+use cove_logic::{Sort, TermStore};
+
+mod common;
 
 fn parse(src: &str) -> (ChcSystem, TermStore) {
     let mut store = TermStore::new();
     let sys = parse_chc(src.as_bytes(), &mut store).unwrap_or_else(|e| panic!("{e}\n{src}"));
-    check_invariants(&sys, &store);
+    common::check_representation(&sys, &store);
     (sys, store)
-}
-
-/// The representation invariants of `ChcSystem`.
-fn check_invariants(sys: &ChcSystem, store: &TermStore) {
-    for c in &sys.clauses {
-        let mut stack = vec![c.constraint];
-        while let Some(t) = stack.pop() {
-            assert!(
-                !matches!(store.op(t), Op::App(_)),
-                "predicate in a constraint"
-            );
-            stack.extend_from_slice(store.args(t));
-        }
-        let mut terms = vec![c.constraint];
-        for a in c.body.iter().chain(&c.head) {
-            assert!(sys.preds.contains(&a.pred));
-            terms.extend(&a.args);
-        }
-        for v in free_vars(store, &terms) {
-            assert!(
-                c.vars.contains(&v),
-                "free variable {} not listed",
-                store.var_name(v)
-            );
-        }
-    }
 }
 
 fn clauses(src: &str) -> Vec<String> {

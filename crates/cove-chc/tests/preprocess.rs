@@ -10,8 +10,10 @@ use cove_chc::preprocess::{
 };
 use cove_chc::{ChcResult, ChcSystem, Control, Engine};
 use cove_logic::TermStore;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
+
+mod common;
 
 fn parse(store: &mut TermStore, src: &str) -> ChcSystem {
     parse_chc(src.as_bytes(), store).unwrap_or_else(|e| panic!("{e}\n{src}"))
@@ -200,20 +202,9 @@ fn full_pipeline_on_the_small_systems() {
     }
 }
 
-fn corpus_files() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&root)
-        .expect("tests/corpus exists")
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "smt2"))
-        .collect();
-    files.sort();
-    files
-}
-
 #[test]
 fn corpus_through_the_pipeline_validates_against_the_original() {
-    for file in corpus_files() {
+    for file in common::corpus_files() {
         let src = std::fs::read_to_string(&file).unwrap();
         let want = if src.contains("; expect: sat") {
             "sat"

@@ -1,0 +1,50 @@
+//! Helpers shared by several integration tests of `cove-chc`: the list of regression-corpus
+//! files and the representation invariants every accepted `ChcSystem` must satisfy (so the
+//! fuzzer and the exact front-end tests check the same thing).
+// Each test binary compiles this module and uses only part of it.
+#![allow(dead_code)]
+
+use cove_chc::ChcSystem;
+use cove_logic::smtlib::vars::free_vars;
+use cove_logic::{Op, TermStore};
+use std::path::{Path, PathBuf};
+
+/// The `.smt2` files of the workspace's `tests/corpus/`, sorted by path.
+pub fn corpus_files() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&root)
+        .expect("tests/corpus exists")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "smt2"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Asserts the representation invariants of `ChcSystem`: no predicate application inside a
+/// constraint, every atom's predicate declared, every free variable of a clause listed in
+/// its `vars`.
+pub fn check_representation(sys: &ChcSystem, store: &TermStore) {
+    for c in &sys.clauses {
+        let mut stack = vec![c.constraint];
+        while let Some(t) = stack.pop() {
+            assert!(
+                !matches!(store.op(t), Op::App(_)),
+                "predicate in a constraint"
+            );
+            stack.extend_from_slice(store.args(t));
+        }
+        let mut terms = vec![c.constraint];
+        for a in c.body.iter().chain(&c.head) {
+            assert!(sys.preds.contains(&a.pred));
+            terms.extend(&a.args);
+        }
+        for v in free_vars(store, &terms) {
+            assert!(
+                c.vars.contains(&v),
+                "free variable {} not listed",
+                store.var_name(v)
+            );
+        }
+    }
+}
