@@ -14,23 +14,11 @@ use std::time::Duration;
 use cove_sat::dimacs::Cnf;
 use cove_sat::{Lit, SolveResult, Var};
 
-/// xorshift64* with an explicit seed.
-struct Rng(u64);
+/// The generators the integration tests use (random k-SAT, pigeonhole), shared by path.
+#[path = "../tests/common/mod.rs"]
+mod common;
 
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+use common::Rng;
 
 /// A CNF under construction, with Tseitin gate helpers.
 #[derive(Default)]
@@ -114,41 +102,15 @@ impl Builder {
 fn random_3sat(n: usize, ratio: f64, seed: u64) -> Cnf {
     let mut rng = Rng::new(seed);
     let m = (n as f64 * ratio).round() as usize;
-    let clauses = (0..m)
-        .map(|_| {
-            let mut c: Vec<Lit> = Vec::new();
-            while c.len() < 3 {
-                let v = Var(rng.below(n as u64) as u32);
-                if c.iter().all(|l| l.var() != v) {
-                    c.push(Lit::new(v, rng.next() & 1 == 1));
-                }
-            }
-            c
-        })
-        .collect();
     Cnf {
         num_vars: n,
-        clauses,
+        clauses: common::random_ksat(&mut rng, n, m, 3),
     }
 }
 
 fn pigeonhole(n: usize) -> Cnf {
-    let var = |p: usize, h: usize| Var((p * n + h) as u32);
-    let mut clauses: Vec<Vec<Lit>> = Vec::new();
-    for p in 0..=n {
-        clauses.push((0..n).map(|h| Lit::new(var(p, h), false)).collect());
-    }
-    for h in 0..n {
-        for p in 0..=n {
-            for q in p + 1..=n {
-                clauses.push(vec![Lit::new(var(p, h), true), Lit::new(var(q, h), true)]);
-            }
-        }
-    }
-    Cnf {
-        num_vars: (n + 1) * n,
-        clauses,
-    }
+    let (num_vars, clauses) = common::pigeonhole(n);
+    Cnf { num_vars, clauses }
 }
 
 fn adder_miter(bits: usize) -> Cnf {
@@ -185,8 +147,8 @@ fn coloring(n: usize, m: usize, k: usize, seed: u64) -> Cnf {
         }
     }
     for _ in 0..m {
-        let a = rng.below(n as u64) as usize;
-        let b = rng.below(n as u64) as usize;
+        let a = rng.below_u64(n as u64) as usize;
+        let b = rng.below_u64(n as u64) as usize;
         if a != b {
             for c in 0..k {
                 clauses.push(vec![Lit::new(col(a, c), true), Lit::new(col(b, c), true)]);

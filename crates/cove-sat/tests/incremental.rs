@@ -8,7 +8,7 @@ use cove_sat::{Lit, SolveResult, Solver, Var};
 
 fn random_assumptions(rng: &mut Rng, n: usize, k: usize) -> Vec<Lit> {
     (0..k)
-        .map(|_| Lit::new(Var(rng.below(n as u64) as u32), rng.flip()))
+        .map(|_| Lit::new(Var(rng.below_u64(n as u64) as u32), rng.flip()))
         .collect()
 }
 
@@ -53,7 +53,7 @@ fn check_answer(s: &Solver, r: SolveResult, clauses: &[Vec<Lit>], assumptions: &
 fn assumptions_and_cores_small() {
     let mut rng = Rng::new(common::seed(11));
     for _ in 0..60 * common::scale() {
-        let n = 8 + rng.below(8) as usize;
+        let n = 8 + rng.below_u64(8) as usize;
         let clauses = random_ksat(&mut rng, n, (n as f64 * 3.0) as usize, 3);
         let mut s = Solver::new();
         for c in &clauses {
@@ -61,7 +61,7 @@ fn assumptions_and_cores_small() {
         }
         let base = brute_force(n, &clauses, |_| true).is_some();
         for _ in 0..15 {
-            let k = 1 + rng.below(6) as usize;
+            let k = 1 + rng.below_u64(6) as usize;
             let a = random_assumptions(&mut rng, n, k);
             let r = s.solve(&a);
             let expected = brute_force(n, &clauses, |m| a.iter().all(|&x| lit_true(m, x)));
@@ -82,7 +82,7 @@ fn assumptions_and_cores_small() {
 fn clauses_added_between_solves() {
     let mut rng = Rng::new(common::seed(5));
     for _ in 0..40 * common::scale() {
-        let n = 10 + rng.below(6) as usize;
+        let n = 10 + rng.below_u64(6) as usize;
         let mut s = Solver::new();
         let mut clauses: Vec<Vec<Lit>> = Vec::new();
         for step in 0..25 {
@@ -91,7 +91,7 @@ fn clauses_added_between_solves() {
                 s.add_clause(c);
             }
             clauses.extend(new);
-            let k = rng.below(3) as usize;
+            let k = rng.below_u64(3) as usize;
             let a = random_assumptions(&mut rng, n, k);
             let r = s.solve(&a);
             let expected = brute_force(n, &clauses, |m| a.iter().all(|&x| lit_true(m, x)));

@@ -43,8 +43,8 @@ fn small_instances_agree_with_brute_force() {
     let mut rng = Rng::new(common::seed(1));
     let (mut sat, mut unsat) = (0, 0);
     for round in 0..400 * common::scale() {
-        let n = 3 + rng.below(14) as usize;
-        let m = (n as f64 * (3.5 + rng.below(20) as f64 / 10.0)) as usize;
+        let n = 3 + rng.below_u64(14) as usize;
+        let m = (n as f64 * (3.5 + rng.below_u64(20) as f64 / 10.0)) as usize;
         let clauses = random_ksat(&mut rng, n, m, 3.min(n));
         let expected = brute_force(n, &clauses, |_| true).is_some();
         let cfg = configs()[round % 3].clone();
@@ -72,10 +72,10 @@ fn small_instances_agree_with_brute_force() {
 fn mixed_width_clauses_with_units_and_binaries() {
     let mut rng = Rng::new(common::seed(7));
     for round in 0..300 * common::scale() {
-        let n = 2 + rng.below(12) as usize;
+        let n = 2 + rng.below_u64(12) as usize;
         let mut clauses = Vec::new();
         for _ in 0..(n * 3) {
-            let k = 1 + rng.below(4.min(n as u64)) as usize;
+            let k = 1 + rng.below_u64(4.min(n as u64)) as usize;
             clauses.extend(random_ksat(&mut rng, n, 1, k));
         }
         let expected = brute_force(n, &clauses, |_| true).is_some();

@@ -195,14 +195,14 @@ struct Instance {
 
 impl Instance {
     fn random(rng: &mut Rng) -> Instance {
-        let n = 4 + rng.below(11) as usize;
-        let m = (n as f64 * (2.0 + rng.below(25) as f64 / 10.0)) as usize;
+        let n = 4 + rng.below_u64(11) as usize;
+        let m = (n as f64 * (2.0 + rng.below_u64(25) as f64 / 10.0)) as usize;
         let clauses = random_ksat(rng, n, m, 3);
         let xs: Vec<Var> = (0..n as u32)
             .map(Var)
-            .filter(|_| rng.below(3) != 0)
+            .filter(|_| rng.below_u64(3) != 0)
             .collect();
-        let k = rng.below(xs.len() as u64 / 2 + 1) as usize;
+        let k = rng.below_u64(xs.len() as u64 / 2 + 1) as usize;
         Instance { n, clauses, xs, k }
     }
 
@@ -279,8 +279,8 @@ fn toy_theory_with_assumptions_and_incremental_solves() {
         let mut s = inst.solver();
         let mut th = AtMostK::new(inst.xs.clone(), inst.k, mode);
         for _ in 0..6 {
-            let a: Vec<Lit> = (0..1 + rng.below(4))
-                .map(|_| Lit::new(Var(rng.below(inst.n as u64) as u32), rng.flip()))
+            let a: Vec<Lit> = (0..1 + rng.below_u64(4))
+                .map(|_| Lit::new(Var(rng.below_u64(inst.n as u64) as u32), rng.flip()))
                 .collect();
             let r = s.solve_limited(&a, &mut th, &Limits::default());
             assert!(th.marks.is_empty());

@@ -1,29 +1,11 @@
-//! Shared helpers for the integration tests: a seeded xorshift generator, formula generators
-//! and an independent brute-force checker.
+//! Shared helpers for the integration tests (and the `bench` example, which includes this
+//! file by path): formula generators over `cove-testkit`'s seeded generator, and an
+//! independent brute-force checker.
 #![allow(dead_code)]
 
 use cove_sat::{Lit, Var};
 
-/// xorshift64* (Vigna), seeded explicitly for reproducibility.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    pub fn flip(&mut self) -> bool {
-        self.next() & 1 == 1
-    }
-}
+pub use cove_testkit::Rng;
 
 /// Uniform random k-SAT with distinct variables per clause.
 pub fn random_ksat(rng: &mut Rng, n: usize, m: usize, k: usize) -> Vec<Vec<Lit>> {
@@ -31,7 +13,7 @@ pub fn random_ksat(rng: &mut Rng, n: usize, m: usize, k: usize) -> Vec<Vec<Lit>>
         .map(|_| {
             let mut c: Vec<Lit> = Vec::with_capacity(k);
             while c.len() < k {
-                let v = Var(rng.below(n as u64) as u32);
+                let v = Var(rng.below_u64(n as u64) as u32);
                 if c.iter().all(|l| l.var() != v) {
                     c.push(Lit::new(v, rng.flip()));
                 }
