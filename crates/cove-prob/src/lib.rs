@@ -45,7 +45,6 @@ pub mod learn;
 pub mod lpts;
 pub mod partition;
 pub mod prism;
-pub mod random;
 pub mod sim;
 pub mod smt_sim;
 

@@ -4,33 +4,10 @@
 use cove_prob::agar::{Budget, Verdict, agar, agar_n, mono};
 use cove_prob::cex::{check_execution_mapping, verify_tree};
 use cove_prob::partition::{Partition, quotient};
-use cove_prob::random::{Rng, Shape, random_lpts};
 use cove_prob::{Lpts, compose, simulates};
 
-fn comp(rng: &mut Rng, prefix: &str, actions: &[&str]) -> Lpts {
-    let base = random_lpts(
-        rng,
-        &Shape {
-            states: 3,
-            actions: actions.len(),
-            max_out: 2,
-            max_support: 2,
-        },
-        prefix,
-    );
-    // rename actions a, b, c… to the given names
-    let mut l = Lpts::new(base.state_name(0));
-    for s in 1..base.num_states() {
-        l.add_state(base.state_name(s));
-    }
-    for a in actions {
-        l.add_action(a);
-    }
-    for t in base.transitions() {
-        l.add_transition(t.src, t.action, t.dist.clone());
-    }
-    l
-}
+mod common;
+use common::{Rng, comp};
 
 fn check(comps: &[Lpts], spec: &Lpts, seed: u64, iters: &mut usize) -> bool {
     let mut full = comps[0].clone();

@@ -6,18 +6,12 @@ use cove_prob::cex::{
     SimAnswer, check_simulation, max_transitions_per_action, verify_counterexample,
 };
 use cove_prob::flow::{DistRel, dist_related, is_hall_violator};
-use cove_prob::random::{Rng, Shape, random_lpts, random_sub_lpts};
 use cove_prob::sim::{Simulation, naive_simulation};
 use cove_prob::{Dist, Lpts, compose, parse_lpts, write_lpts};
 use std::collections::{HashMap, HashSet};
 
-fn r(n: i64, d: i64) -> Rational {
-    Rational::new(n, d)
-}
-
-fn dist(e: &[(usize, i64, i64)]) -> Dist {
-    Dist::new(e.iter().map(|&(s, n, d)| (s, r(n, d))).collect()).unwrap()
-}
+mod common;
+use common::{Rng, Shape, dist, r, random_lpts, random_sub_lpts, shape};
 
 /// Fig. 4.4: μ uniform on {s1,s2}, ν uniform on {t1,t2,t3}, R = {(s1,t1),(s1,t2),(s2,t2),(s2,t3)}.
 #[test]
@@ -94,15 +88,6 @@ fn fig_4_5_simulation() {
     let sim = Simulation::compute(&l1, &l2);
     assert!(sim.related(0, 0));
     assert_eq!(naive_simulation(&l1, &l2), sim.relation);
-}
-
-fn shape(states: usize) -> Shape {
-    Shape {
-        states,
-        actions: 2,
-        max_out: 2,
-        max_support: 3,
-    }
 }
 
 fn check_cex_pair(l1: &Lpts, l2: &Lpts, seed: u64) -> bool {

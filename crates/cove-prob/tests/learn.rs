@@ -4,36 +4,10 @@
 use cove_prob::agar::Verdict;
 use cove_prob::cex::{SimAnswer, check_execution_mapping, check_simulation, verify_tree};
 use cove_prob::learn::{find_consistent, learn_asym};
-use cove_prob::random::{Rng, Shape, random_lpts};
 use cove_prob::{Lpts, compose, simulates};
 
-fn rename(base: &Lpts, actions: &[&str]) -> Lpts {
-    let mut l = Lpts::new(base.state_name(0));
-    for s in 1..base.num_states() {
-        l.add_state(base.state_name(s));
-    }
-    for a in actions {
-        l.add_action(a);
-    }
-    for t in base.transitions() {
-        l.add_transition(t.src, t.action, t.dist.clone());
-    }
-    l
-}
-
-fn comp(rng: &mut Rng, prefix: &str, actions: &[&str]) -> Lpts {
-    let base = random_lpts(
-        rng,
-        &Shape {
-            states: 3,
-            actions: actions.len(),
-            max_out: 2,
-            max_support: 2,
-        },
-        prefix,
-    );
-    rename(&base, actions)
-}
+mod common;
+use common::{Rng, comp};
 
 #[test]
 fn learned_assumptions_agree_with_monolithic() {

@@ -1,22 +1,15 @@
 //! The SMT encoding of strong simulation (ENCODESIM/ENCODEDISTREL) against the worklist
 //! algorithm and the naive reference, on Fig. 4.4 and random small systems.
 
-use cove_logic::Rational;
 use cove_prob::flow::{DistRel, dist_related, is_hall_violator};
-use cove_prob::random::{Rng, Shape, random_lpts, random_sub_lpts};
 use cove_prob::sim::{Simulation, naive_simulation};
 use cove_prob::smt_sim::{
     SmtSimError, SmtSimLimits, smt_dist_related, smt_simulates, smt_simulation, smt_simulation_with,
 };
-use cove_prob::{Dist, parse_lpts, write_lpts};
+use cove_prob::{parse_lpts, write_lpts};
 
-fn r(n: i64, d: i64) -> Rational {
-    Rational::new(n, d)
-}
-
-fn dist(e: &[(usize, i64, i64)]) -> Dist {
-    Dist::new(e.iter().map(|&(s, n, d)| (s, r(n, d))).collect()).unwrap()
-}
+mod common;
+use common::{Rng, dist, r, random_lpts, random_sub_lpts, shape};
 
 /// Fig. 4.4 as a distribution pair: the weight function is unique.
 #[test]
@@ -107,15 +100,6 @@ fn size_guard() {
     if small.num_transitions() > 1 {
         let err = smt_simulation_with(&small, &small, &tight).unwrap_err();
         assert!(matches!(err, SmtSimError::TooLarge { .. }), "{err}");
-    }
-}
-
-fn shape(states: usize) -> Shape {
-    Shape {
-        states,
-        actions: 2,
-        max_out: 2,
-        max_support: 3,
     }
 }
 

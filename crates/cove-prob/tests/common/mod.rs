@@ -1,40 +1,64 @@
-//! Seeded random LPTS generators for property tests and benchmarks.
-//!
-//! Deterministic for a given seed (a xorshift generator; no dependency), so every failing
-//! case can be reproduced from the seed printed by the test.
+//! Helpers shared by the integration tests of `cove-prob`: seeded random LPTS generators
+//! (over `cove-testkit`'s generator, deterministic in the seed, so a failing case is
+//! reproduced from the seed the test prints), small constructors for distributions, and
+//! components with a renamed alphabet for the compositional checks.
+// Each test binary compiles this module and uses only part of it.
+#![allow(dead_code)]
 
-use crate::lpts::{Dist, Lpts};
 use cove_logic::Rational;
+use cove_prob::{Dist, Lpts};
 
-/// A small deterministic pseudo-random generator (xorshift64*).
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
+pub use cove_testkit::Rng;
 
-impl Rng {
-    /// A generator from a seed (any value; zero is remapped).
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+/// The rational `n/d`.
+pub fn r(n: i64, d: i64) -> Rational {
+    Rational::new(n, d)
+}
+
+/// The distribution with entries `(state, n, d)` meaning probability `n/d`.
+pub fn dist(e: &[(usize, i64, i64)]) -> Dist {
+    Dist::new(e.iter().map(|&(s, n, d)| (s, r(n, d))).collect()).unwrap()
+}
+
+/// The shape of the random pairs: two actions, up to two transitions per state, support up
+/// to three.
+pub fn shape(states: usize) -> Shape {
+    Shape {
+        states,
+        actions: 2,
+        max_out: 2,
+        max_support: 3,
     }
+}
 
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+/// `base` with its actions `a, b, …` renamed to `actions`, in order.
+pub fn rename(base: &Lpts, actions: &[&str]) -> Lpts {
+    let mut l = Lpts::new(base.state_name(0));
+    for s in 1..base.num_states() {
+        l.add_state(base.state_name(s));
     }
+    for a in actions {
+        l.add_action(a);
+    }
+    for t in base.transitions() {
+        l.add_transition(t.src, t.action, t.dist.clone());
+    }
+    l
+}
 
-    /// Uniform in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-
-    /// True with probability `num/den`.
-    pub fn chance(&mut self, num: usize, den: usize) -> bool {
-        self.below(den) < num
-    }
+/// A random three-state component over `actions`, states named with `prefix`.
+pub fn comp(rng: &mut Rng, prefix: &str, actions: &[&str]) -> Lpts {
+    let base = random_lpts(
+        rng,
+        &Shape {
+            states: 3,
+            actions: actions.len(),
+            max_out: 2,
+            max_support: 2,
+        },
+        prefix,
+    );
+    rename(&base, actions)
 }
 
 /// Shape parameters for [`random_lpts`].
