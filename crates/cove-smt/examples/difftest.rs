@@ -2,7 +2,7 @@
 //!
 //! `cargo run --release -p cove-smt --example difftest -- N SEED [BATCH] [TIMEOUT_S] [large]`
 //!
-//! Formulas come from `cove_smt::testing` (sizes, coefficient ranges and Boolean depth
+//! Formulas come from the tests' generator, `tests/common/mod.rs` (sizes, coefficient ranges and Boolean depth
 //! vary per formula). Each batch is written as one SMT-LIB2 file of
 //! `(push)(declare..)(assert ..)(check-sat)(pop)` blocks and run through one z3 process;
 //! our answers come from the `SmtSolver` API with every model evaluated against the
@@ -10,7 +10,10 @@
 //! current directory and counted; unknowns (either side) are counted separately.
 
 use cove_logic::{TermStore, Value};
-use cove_smt::testing::{GenConfig, Rng, declarations, generate, term_to_smtlib};
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use common::{GenConfig, declarations, generate, term_to_smtlib};
 use cove_smt::{SmtResult, SmtSolver};
 use std::io::Write;
 use std::process::Command;
@@ -23,7 +26,7 @@ fn main() {
     let batch: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(500);
     let timeout: u64 = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(10);
     let large = args.get(5).is_some_and(|s| s == "large");
-    let mut rng = Rng::new(seed);
+    let mut rng = common::rng(seed);
     let (
         mut done,
         mut sat,

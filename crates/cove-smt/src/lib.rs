@@ -8,8 +8,8 @@
 //! [`SmtSolver`] is the incremental CDCL(T) solver the engines use: `cove-sat` decides the
 //! Boolean structure (Tseitin encoding in `encode`), the simplex decides the arithmetic
 //! (the glue in `theory`), with push/pop, assumptions, unsat cores and checked models.
-//! [`interpolate`] gives Farkas interpolants, [`run_script`] the SMT-LIB2 script mode, and
-//! [`testing`] random formulas for tests and the z3 differential run.
+//! [`interpolate`] gives Farkas interpolants and [`run_script`] the SMT-LIB2 script mode.
+//! (Random formulas for the tests and the z3 differential run live in `tests/common`.)
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -21,7 +21,6 @@ mod encode;
 mod interp;
 pub mod script;
 pub mod solver;
-pub mod testing;
 mod theory;
 
 pub use interp::interpolate;

@@ -3,12 +3,13 @@
 //! must satisfy them, and cores must be unsat on their own.
 
 use cove_logic::{TermId, TermStore, Value};
-use cove_smt::testing::{GenConfig, Rng, generate};
+mod common;
+use common::{GenConfig, generate};
 use cove_smt::{SmtResult, SmtSolver};
 
 #[test]
 fn random_incremental_sequences_match_fresh_solvers() {
-    let mut rng = Rng::new(99);
+    let mut rng = common::rng(99);
     for round in 0..40 {
         let mut store = TermStore::new();
         let int = round % 2 == 0;

@@ -2,7 +2,8 @@
 //! variables — all checked with the solver itself on the original (unsimplified) terms.
 
 use cove_logic::{Op, Rational, Sort, TermId, TermStore, VarId, free_vars};
-use cove_smt::testing::Rng;
+mod common;
+use common::Rng;
 use cove_smt::{SmtResult, SmtSolver, interpolate, is_sat};
 
 fn lin(store: &mut TermStore, rng: &mut Rng, vars: &[TermId], sort: Sort) -> TermId {
@@ -38,7 +39,7 @@ fn side(
 }
 
 fn run(sort: Sort, seed: u64) {
-    let mut rng = Rng::new(seed);
+    let mut rng = common::rng(seed);
     let mut found = 0;
     for _ in 0..300 {
         let mut store = TermStore::new();

@@ -3,7 +3,8 @@
 //! conjuncts is re-solved as unsat by a fresh solver after a different preprocessing).
 
 use cove_logic::{Model, Op, Sort, TermId, TermStore, Value};
-use cove_smt::testing::{GenConfig, Rng, brute_force, generate};
+mod common;
+use common::{GenConfig, brute_force, generate};
 use cove_smt::{SmtResult, SmtSolver};
 
 fn eval_true(store: &TermStore, m: &Model, t: TermId) -> bool {
@@ -12,7 +13,7 @@ fn eval_true(store: &TermStore, m: &Model, t: TermId) -> bool {
 
 #[test]
 fn small_lia_against_brute_force() {
-    let mut rng = Rng::new(1);
+    let mut rng = common::rng(1);
     let (mut sat, mut unsat) = (0, 0);
     for i in 0..300 {
         let mut store = TermStore::new();
@@ -51,7 +52,7 @@ fn small_lia_against_brute_force() {
 }
 
 fn check_family(int: bool, seed: u64, n: usize) {
-    let mut rng = Rng::new(seed);
+    let mut rng = common::rng(seed);
     let (mut sat, mut unsat, mut unknown) = (0, 0, 0);
     for i in 0..n {
         let mut store = TermStore::new();

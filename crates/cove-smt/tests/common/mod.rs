@@ -1,45 +1,23 @@
-//! Random QF_LIA / QF_LRA formulas with Boolean structure, for tests and differential
-//! fuzzing (`examples/difftest.rs`), plus an SMT-LIB2 printer and a brute-force decider.
+//! Random QF_LIA / QF_LRA formulas with Boolean structure, for the integration tests and
+//! the differential run against z3 (`examples/difftest.rs` includes this file by path), plus
+//! an SMT-LIB2 printer and a brute-force decider.
 //!
 //! The generator is deterministic in its seed. With [`GenConfig::box_bound`] set, every
 //! integer variable is constrained to `[-B, B]`, so [`brute_force`] decides the formula
 //! exactly by enumeration — an oracle independent of the solver.
 
+// Each test binary (and the example) compiles this module and uses only part of it.
+#![allow(dead_code)]
+
 use cove_logic::{Model, Op, Rational, Sort, TermId, TermStore, Value, VarId};
 use std::fmt::Write;
 
-/// xorshift64*: small, deterministic, dependency-free.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
+pub use cove_testkit::Rng;
 
-impl Rng {
-    /// A generator from a seed (any value).
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5_4A32_D192_ED03 | 1)
-    }
-
-    /// Next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// Uniform in `lo..=hi`.
-    pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + (self.next_u64() % ((hi - lo + 1) as u64)) as i64
-    }
-
-    /// Uniform index below `n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-
-    /// True with probability `num/den`.
-    pub fn chance(&mut self, num: u64, den: u64) -> bool {
-        self.next_u64() % den < num
-    }
+/// The generator for `seed`, scrambled the way this suite has always seeded it (the
+/// golden-ratio multiply of [`Rng::new`] plus a fixed xor), so every seed keeps its cases.
+pub fn rng(seed: u64) -> Rng {
+    Rng::from_state(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5_4A32_D192_ED03 | 1)
 }
 
 /// Shape of the generated formulas.
