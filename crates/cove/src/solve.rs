@@ -61,6 +61,9 @@ pub struct SolveArgs {
     /// Spacer: do not weaken blocked cubes (literal dropping only).
     #[arg(long)]
     pub no_weaken: bool,
+    /// Spacer: do not replace blocked cubes by negated Farkas interpolants.
+    #[arg(long)]
+    pub no_farkas: bool,
     /// Progress messages on stderr.
     #[arg(short, long, action = clap::ArgAction::Count)]
     pub verbose: u8,
@@ -113,6 +116,7 @@ pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
                 bottom_up: args.bottom_up,
                 use_mbp: !args.no_mbp,
                 weaken: !args.no_weaken,
+                farkas: !args.no_farkas,
                 ..Default::default()
             },
         )),

@@ -275,7 +275,9 @@ pub fn preprocess(
 }
 
 /// Preprocesses `sys`, solves the result with `engine` and translates the answer back to
-/// `sys` (a witness that cannot be translated becomes `unknown`).
+/// `sys`. A witness that cannot be translated back (the quantifier elimination of an inlined
+/// predicate's invariant can exceed its budget) is not lost: `sys` itself is then solved with
+/// the time that is left.
 pub fn solve_preprocessed(
     store: &mut TermStore,
     sys: &ChcSystem,
@@ -284,6 +286,14 @@ pub fn solve_preprocessed(
     ctl: &Control,
 ) -> ChcResult {
     let (small, pipe) = preprocess(store, sys, opts);
-    let r = engine.solve(store, &small, ctl);
-    pipe.result(store, r)
+    let back = match engine.solve(store, &small, ctl) {
+        ChcResult::Sat(inv) => pipe.invariants(store, inv).map(ChcResult::Sat),
+        ChcResult::Unsat(d) => pipe.derivation(store, d).map(ChcResult::Unsat),
+        u @ ChcResult::Unknown(_) => return u,
+    };
+    match back {
+        Ok(r) => r,
+        Err(_) if ctl.should_stop().is_none() => engine.solve(store, sys, ctl),
+        Err(e) => ChcResult::Unknown(UnknownReason::Incomplete(format!("preprocessing: {e}"))),
+    }
 }

@@ -21,6 +21,7 @@
 //!   re-derived from its justification (clause + premise facts); the counterexample is built
 //!   that way, with concrete values, and checked independently by `cert`.
 
+mod generalize;
 mod project;
 
 use crate::engine::{Control, Engine, Stats};
@@ -46,6 +47,9 @@ pub struct SpacerConfig {
     pub inductive_generalization: bool,
     /// Weaken blocked cubes (equalities to half-spaces, relaxed bounds) after dropping literals.
     pub weaken: bool,
+    /// Replace blocked cubes by the negation of Farkas interpolants before dropping literals
+    /// (relational lemmas such as `x - y <= 0` instead of one lemma per value).
+    pub farkas: bool,
     /// Give up (unknown) beyond this bound.
     pub max_level: Option<usize>,
     /// Record the queries, lemmas and facts in order (see [`Spacer::trace`]).
@@ -90,6 +94,7 @@ impl Default for SpacerConfig {
             use_mbp: true,
             inductive_generalization: true,
             weaken: true,
+            farkas: true,
             max_level: None,
             trace: false,
         }
@@ -829,159 +834,6 @@ impl<'a> Run<'a> {
         let params = self.preds[h].params.clone();
         let cube = project::project(store, m, phi, &params, self.cfg.use_mbp);
         self.add_fact(store, h, cube, r, premises.to_vec())
-    }
-
-    /// Drops literals of a blocked cube while it stays blocked at level `b`, using relative
-    /// induction for the predicate's own recursive calls.
-    fn generalize(
-        &mut self,
-        store: &mut TermStore,
-        p: PIdx,
-        mut cube: Vec<TermId>,
-        b: usize,
-    ) -> Result<Vec<TermId>, UnknownReason> {
-        let mut i = 0;
-        while i < cube.len() && cube.len() > 1 {
-            if self.ctl.should_stop().is_some() {
-                break;
-            }
-            let cand: Vec<TermId> = cube
-                .iter()
-                .enumerate()
-                .filter(|(k, _)| *k != i)
-                .map(|(_, l)| *l)
-                .collect();
-            let mut asm = cand.clone();
-            asm.extend(self.level_assumptions(store, p, b));
-            if let Some(ri) = self.relative_induction(store, p, &cand) {
-                asm.push(ri);
-            }
-            if !self.check(store, p, &asm)? {
-                let core: FxHashSet<TermId> =
-                    self.preds[p].solver.unsat_core().into_iter().collect();
-                let reduced: Vec<TermId> =
-                    cand.iter().copied().filter(|l| core.contains(l)).collect();
-                // The core is a subset of `cand`, so the relative-induction argument (which
-                // assumed the weaker `¬cand` on recursive calls) still covers it.
-                cube = if reduced.is_empty() { cand } else { reduced };
-                continue;
-            }
-            i += 1;
-        }
-        if self.cfg.weaken {
-            self.weaken(store, p, cube, b)
-        } else {
-            Ok(cube)
-        }
-    }
-
-    /// Is `cand` still blocked at level `b` (with relative induction)?
-    fn blocked(
-        &mut self,
-        store: &mut TermStore,
-        p: PIdx,
-        cand: &[TermId],
-        b: usize,
-    ) -> Result<bool, UnknownReason> {
-        let mut asm = cand.to_vec();
-        asm.extend(self.level_assumptions(store, p, b));
-        if let Some(ri) = self.relative_induction(store, p, cand) {
-            asm.push(ri);
-        }
-        Ok(!self.check(store, p, &asm)?)
-    }
-
-    /// Weakens the literals of a blocked cube while it stays blocked: an equality `s = k`
-    /// becomes a half-space `s <= k` or `s >= k`, and a bound `s <= k` is relaxed to a larger
-    /// `k` (doubling steps, a few checks per literal). A weaker cube is a stronger lemma; the
-    /// half-spaces are what lets counting loops converge to `x <= n` instead of one lemma per
-    /// value. Every candidate is re-checked, so this only changes which valid lemma is learned.
-    fn weaken(
-        &mut self,
-        store: &mut TermStore,
-        p: PIdx,
-        mut cube: Vec<TermId>,
-        b: usize,
-    ) -> Result<Vec<TermId>, UnknownReason> {
-        const BOUND_STEPS: usize = 6;
-        for i in 0..cube.len() {
-            if self.ctl.should_stop().is_some() {
-                break;
-            }
-            let lit = cube[i];
-            let (op, args) = (store.op(lit).clone(), store.args(lit).to_vec());
-            if args.len() != 2 || !store.sort(args[0]).is_arith() {
-                continue;
-            }
-            let Some(k) = store.as_num(args[1]).cloned() else {
-                continue;
-            };
-            let sort = store.sort(args[0]);
-            match op {
-                cove_logic::Op::Eq => {
-                    for upper in [true, false] {
-                        let kt = store.mk_num(k.clone(), sort);
-                        let half = if upper {
-                            store.mk_le(args[0], kt)
-                        } else {
-                            store.mk_ge(args[0], kt)
-                        };
-                        let half = cove_logic::simplify(store, half);
-                        let mut cand = cube.clone();
-                        cand[i] = half;
-                        if self.blocked(store, p, &cand, b)? {
-                            cube = cand;
-                            break;
-                        }
-                    }
-                }
-                cove_logic::Op::Le if sort == Sort::Int => {
-                    let mut step = cove_logic::Rational::ONE;
-                    for _ in 0..BOUND_STEPS {
-                        let kt = store.mk_num(&k + &step, sort);
-                        let cand_lit = store.mk_le(args[0], kt);
-                        let mut cand = cube.clone();
-                        cand[i] = cand_lit;
-                        if !self.blocked(store, p, &cand, b)? {
-                            break;
-                        }
-                        cube = cand;
-                        step = &step + &step;
-                    }
-                }
-                _ => {}
-            }
-        }
-        Ok(cube)
-    }
-
-    /// `¬cand` on every recursive body atom of `p` (guarded by its rule selector).
-    fn relative_induction(
-        &mut self,
-        store: &mut TermStore,
-        p: PIdx,
-        cand: &[TermId],
-    ) -> Option<TermId> {
-        if cand.is_empty() {
-            return None;
-        }
-        let conj = store.mk_and(cand);
-        let neg = store.mk_not(conj);
-        let params = self.preds[p].params.clone();
-        let mut parts = Vec::new();
-        for &r in &self.preds[p].rules {
-            for (q, copies) in &self.rules[r].body {
-                if *q == p {
-                    let t = rename(store, neg, &params, copies);
-                    parts.push(store.mk_implies(self.rules[r].sel, t));
-                }
-            }
-        }
-        if parts.is_empty() {
-            None
-        } else {
-            Some(store.mk_and(&parts))
-        }
     }
 
     /// Pushes lemmas level by level; returns the level `k` whose emptiness proves that

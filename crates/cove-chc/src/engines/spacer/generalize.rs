@@ -1,0 +1,262 @@
+//! Generalization of blocked queries into lemmas.
+//!
+//! A query cube `c` blocked at level `b` gives the lemma `¬c`. The smaller (weaker) the cube,
+//! the stronger the lemma and the fewer lemmas a proof needs. Three steps, each re-checked
+//! with the SMT solver so that only which *valid* lemma is learned changes:
+//! 1. **Farkas**: replace the cube by the negation of an interpolant between the rule
+//!    instances at level `b-1` and the cube. Interpolants combine the cube's literals
+//!    linearly, which is what turns "one lemma per value" on counting loops into one
+//!    relational half-space (Spacer's IUC/Farkas lemmas).
+//! 2. **Dropping**: drop literals while the cube stays blocked (unsat cores shrink it
+//!    faster), with relative induction on the predicate's own recursive calls.
+//! 3. **Weakening**: equalities become half-spaces, bounds are relaxed.
+
+use super::{PIdx, Run, rename};
+use crate::result::UnknownReason;
+use cove_logic::{Sort, TermId, TermStore};
+use rustc_hash::FxHashSet;
+
+impl Run<'_> {
+    /// Drops literals of a blocked cube while it stays blocked at level `b`, using relative
+    /// induction for the predicate's own recursive calls.
+    pub(super) fn generalize(
+        &mut self,
+        store: &mut TermStore,
+        p: PIdx,
+        mut cube: Vec<TermId>,
+        b: usize,
+    ) -> Result<Vec<TermId>, UnknownReason> {
+        if self.cfg.farkas
+            && let Some(k) = self.farkas_cube(store, p, &cube, b)?
+        {
+            self.bump("farkas-lemmas");
+            cube = k;
+        }
+        let mut i = 0;
+        while i < cube.len() && cube.len() > 1 {
+            if self.ctl.should_stop().is_some() {
+                break;
+            }
+            let cand: Vec<TermId> = cube
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| *k != i)
+                .map(|(_, l)| *l)
+                .collect();
+            let mut asm = cand.clone();
+            asm.extend(self.level_assumptions(store, p, b));
+            if let Some(ri) = self.relative_induction(store, p, &cand) {
+                asm.push(ri);
+            }
+            if !self.check(store, p, &asm)? {
+                let core: FxHashSet<TermId> =
+                    self.preds[p].solver.unsat_core().into_iter().collect();
+                let reduced: Vec<TermId> =
+                    cand.iter().copied().filter(|l| core.contains(l)).collect();
+                // The core is a subset of `cand`, so the relative-induction argument (which
+                // assumed the weaker `¬cand` on recursive calls) still covers it.
+                cube = if reduced.is_empty() { cand } else { reduced };
+                continue;
+            }
+            i += 1;
+        }
+        if self.cfg.weaken {
+            self.weaken(store, p, cube, b)
+        } else {
+            Ok(cube)
+        }
+    }
+
+    /// Is `cand` still blocked at level `b` (with relative induction)?
+    fn blocked(
+        &mut self,
+        store: &mut TermStore,
+        p: PIdx,
+        cand: &[TermId],
+        b: usize,
+    ) -> Result<bool, UnknownReason> {
+        let mut asm = cand.to_vec();
+        asm.extend(self.level_assumptions(store, p, b));
+        if let Some(ri) = self.relative_induction(store, p, cand) {
+            asm.push(ri);
+        }
+        Ok(!self.check(store, p, &asm)?)
+    }
+
+    /// Weakens the literals of a blocked cube while it stays blocked: an equality `s = k`
+    /// becomes a half-space `s <= k` or `s >= k`, and a bound `s <= k` is relaxed to a larger
+    /// `k` (doubling steps, a few checks per literal). A weaker cube is a stronger lemma; the
+    /// half-spaces are what lets counting loops converge to `x <= n` instead of one lemma per
+    /// value. Every candidate is re-checked, so this only changes which valid lemma is learned.
+    fn weaken(
+        &mut self,
+        store: &mut TermStore,
+        p: PIdx,
+        mut cube: Vec<TermId>,
+        b: usize,
+    ) -> Result<Vec<TermId>, UnknownReason> {
+        const BOUND_STEPS: usize = 6;
+        for i in 0..cube.len() {
+            if self.ctl.should_stop().is_some() {
+                break;
+            }
+            let lit = cube[i];
+            let (op, args) = (store.op(lit).clone(), store.args(lit).to_vec());
+            if args.len() != 2 || !store.sort(args[0]).is_arith() {
+                continue;
+            }
+            let Some(k) = store.as_num(args[1]).cloned() else {
+                continue;
+            };
+            let sort = store.sort(args[0]);
+            match op {
+                cove_logic::Op::Eq => {
+                    for upper in [true, false] {
+                        let kt = store.mk_num(k.clone(), sort);
+                        let half = if upper {
+                            store.mk_le(args[0], kt)
+                        } else {
+                            store.mk_ge(args[0], kt)
+                        };
+                        let half = cove_logic::simplify(store, half);
+                        let mut cand = cube.clone();
+                        cand[i] = half;
+                        if self.blocked(store, p, &cand, b)? {
+                            cube = cand;
+                            break;
+                        }
+                    }
+                }
+                cove_logic::Op::Le if sort == Sort::Int => {
+                    let mut step = cove_logic::Rational::ONE;
+                    for _ in 0..BOUND_STEPS {
+                        let kt = store.mk_num(&k + &step, sort);
+                        let cand_lit = store.mk_le(args[0], kt);
+                        let mut cand = cube.clone();
+                        cand[i] = cand_lit;
+                        if !self.blocked(store, p, &cand, b)? {
+                            break;
+                        }
+                        cube = cand;
+                        step = &step + &step;
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(cube)
+    }
+
+    /// `¬cand` on every recursive body atom of `p` (guarded by its rule selector).
+    fn relative_induction(
+        &mut self,
+        store: &mut TermStore,
+        p: PIdx,
+        cand: &[TermId],
+    ) -> Option<TermId> {
+        if cand.is_empty() {
+            return None;
+        }
+        let conj = store.mk_and(cand);
+        let neg = store.mk_not(conj);
+        let params = self.preds[p].params.clone();
+        let mut parts = Vec::new();
+        for &r in &self.preds[p].rules {
+            for (q, copies) in &self.rules[r].body {
+                if *q == p {
+                    let t = rename(store, neg, &params, copies);
+                    parts.push(store.mk_implies(self.rules[r].sel, t));
+                }
+            }
+        }
+        if parts.is_empty() {
+            None
+        } else {
+            Some(store.mk_and(&parts))
+        }
+    }
+
+    /// Step 1: a cube `¬I` where `I = h₁ ∨ … ∨ hₙ` interpolates between the rule instances
+    /// of `p` at level `b-1` (A) and the blocked `cube` (B): `A ⇒ I` and `I ∧ B` is
+    /// unsatisfiable. Each `hᵢ` is a Farkas interpolant of one implicant of A (one way the
+    /// rules reach `p`) with B; implicants are enumerated from models of `A ∧ ¬I` until
+    /// none is left. Hence `cube ⇒ ¬I` (the new lemma still blocks the query) and the lemma
+    /// `I` holds at level `b`. `None` when a step leaves linear arithmetic (Booleans, `mod`,
+    /// integer reasoning without a Farkas certificate) or needs too many disjuncts.
+    fn farkas_cube(
+        &mut self,
+        store: &mut TermStore,
+        p: PIdx,
+        cube: &[TermId],
+        b: usize,
+    ) -> Result<Option<Vec<TermId>>, UnknownReason> {
+        const MAX_DISJUNCTS: usize = 4;
+        let arith: Vec<TermId> = cube
+            .iter()
+            .copied()
+            .filter(|&l| is_arith_literal(store, l))
+            .collect();
+        if arith.is_empty() {
+            return Ok(None);
+        }
+        let mut negated: Vec<TermId> = Vec::new();
+        loop {
+            let mut asm = negated.clone();
+            asm.extend(self.level_assumptions(store, p, b));
+            if !self.check(store, p, &asm)? {
+                break;
+            }
+            if negated.len() == MAX_DISJUNCTS {
+                return Ok(None);
+            }
+            let m = self.preds[p].solver.model(store);
+            let Some(r) = self.fired_rule(store, p, &m) else {
+                return Ok(None);
+            };
+            let mut parts = vec![self.rules[r].enc];
+            for k in 0..self.rules[r].body.len() {
+                let (q, copies) = self.rules[r].body[k].clone();
+                let o = self.over_approx(store, q, b.saturating_sub(1));
+                let params = self.preds[q].params.clone();
+                parts.push(rename(store, o, &params, &copies));
+            }
+            let a = store.mk_and(&parts);
+            let Ok(implicant) = cove_smt::mbp::implicant(store, &m, a) else {
+                return Ok(None);
+            };
+            let implicant: Vec<TermId> = implicant
+                .into_iter()
+                .filter(|&l| is_arith_literal(store, l))
+                .collect();
+            let Some(h) = cove_smt::interpolate(store, &implicant, &arith) else {
+                return Ok(None);
+            };
+            let not_h = store.mk_not(h);
+            let not_h = cove_logic::simplify(store, not_h);
+            if store.as_bool(not_h) == Some(true) || negated.contains(&not_h) {
+                // `h` is false (A's implicant alone is contradictory) or no progress.
+                return Ok(None);
+            }
+            negated.push(not_h);
+        }
+        if negated.is_empty() || negated == cube {
+            return Ok(None);
+        }
+        Ok(Some(negated))
+    }
+}
+
+/// A comparison between arithmetic terms (what Farkas interpolation understands).
+fn is_arith_literal(store: &TermStore, l: TermId) -> bool {
+    use cove_logic::Op;
+    let (l, negated) = match store.op(l) {
+        Op::Not => (store.args(l)[0], true),
+        _ => (l, false),
+    };
+    let cmp = match store.op(l) {
+        Op::Le | Op::Lt | Op::Ge | Op::Gt => true,
+        Op::Eq => !negated,
+        _ => false,
+    };
+    cmp && store.sort(store.args(l)[0]).is_arith()
+}
