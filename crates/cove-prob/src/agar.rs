@@ -21,7 +21,6 @@
 
 use crate::cex::{Counterexample, Node, build_counterexample, child_transition, to_lpts};
 use crate::compose::{Product, TooLarge, compose_limited};
-use crate::flow::{DistRel, dist_related};
 use crate::lpts::{Lpts, StateId};
 use crate::partition::{Partition, quotient};
 use crate::sim::{ActionIndex, Relation, Simulation};
@@ -145,10 +144,9 @@ pub fn analyze_and_refine(
         for &t in c.outgoing(x) {
             let tr = c.transition(t);
             for s in r.image(x) {
-                let sim = idx.by[s][tr.action].iter().any(|&u| {
-                    dist_related(&tr.dist, &l.transition(u).dist, &|a, b| r.contains(a, b))
-                        .is_related()
-                });
+                let sim = idx
+                    .first_match(l, s, tr.action, &tr.dist, &|a, b| r.contains(a, b))
+                    .is_some();
                 if !sim {
                     r.set(x, s, false);
                 }
@@ -227,13 +225,9 @@ pub fn obtain_cex_with_mapping(c: &Lpts, l: &Lpts, r: &Relation) -> Counterexamp
         let s = nodes[node].l1;
         for &t in c.outgoing(x) {
             let tr = c.transition(t);
-            let found = idx.by[s][tr.action].iter().find_map(|&u| {
-                match dist_related(&tr.dist, &l.transition(u).dist, &|a, b| r.contains(a, b)) {
-                    DistRel::Related(w) => Some((u, w)),
-                    DistRel::Violator(_) => None,
-                }
-            });
-            let (u, w) = found.expect("r is a strong simulation");
+            let (u, w) = idx
+                .first_match(l, s, tr.action, &tr.dist, &|a, b| r.contains(a, b))
+                .expect("r is a strong simulation");
             let pos = child_transition(&mut nodes, node, l, u);
             let dl = &l.transition(u).dist;
             for (y, sl, _) in w {

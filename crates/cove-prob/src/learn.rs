@@ -33,7 +33,6 @@
 use crate::agar::{Failure, Stats, Verdict, project};
 use crate::cex::{SimAnswer, build_counterexample, check_simulation};
 use crate::compose::{TooLarge, compose_limited};
-use crate::flow::{DistRel, dist_related};
 use crate::lpts::{Lpts, StateId, TransId};
 use crate::sim::{ActionIndex, Simulation};
 use cove_sat::{LBool, Lit, SolveResult, Solver, Var};
@@ -141,13 +140,9 @@ fn simulation_support(n: &Lpts, q: &Lpts, u: &Lpts, origin: &[TransId]) -> Optio
         }
         for &t in n.outgoing(x) {
             let tr = n.transition(t);
-            let m = idx.by[g][tr.action].iter().find_map(|&qt| {
-                match dist_related(&tr.dist, &q.transition(qt).dist, &|a, b| sim.related(a, b)) {
-                    DistRel::Related(w) => Some((qt, w)),
-                    DistRel::Violator(_) => None,
-                }
-            });
-            let (qt, w) = m.expect("related pairs are matched");
+            let (qt, w) = idx
+                .first_match(q, g, tr.action, &tr.dist, &|a, b| sim.related(a, b))
+                .expect("related pairs are matched");
             let ut = u.transition(origin[qt]);
             used.insert(ut.src);
             used.extend(ut.dist.support());

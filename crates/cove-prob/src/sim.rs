@@ -19,7 +19,7 @@
 //! serves as the reference in tests and in the independent counterexample check.
 
 use crate::flow::{DistRel, dist_related};
-use crate::lpts::{Dist, Lpts, StateId, TransId};
+use crate::lpts::{ActionId, Dist, Lpts, StateId, TransId};
 use cove_logic::Rational;
 use std::collections::{HashMap, VecDeque};
 
@@ -88,6 +88,9 @@ pub struct Witness {
     pub violators: Vec<(TransId, Vec<StateId>, Vec<StateId>)>,
 }
 
+/// A weight function as `(s1, s2, w(s1, s2))` triples (the witness of [`DistRel::Related`]).
+pub(crate) type Weights = Vec<(StateId, StateId, Rational)>;
+
 /// `s2 −a→` transitions grouped per (state, left action) for fast lookup.
 pub(crate) struct ActionIndex {
     /// `by[s2][a1]` = transitions of `s2` on the right action named like left action `a1`.
@@ -110,6 +113,25 @@ impl ActionIndex {
             }
         }
         ActionIndex { by }
+    }
+
+    /// The first transition of `l2` out of `s2` on (the counterpart of) left action `a1`
+    /// whose distribution is related to `mu` under `related`, with the weight function that
+    /// witnesses it; `None` if no such transition matches `mu`.
+    pub(crate) fn first_match(
+        &self,
+        l2: &Lpts,
+        s2: StateId,
+        a1: ActionId,
+        mu: &Dist,
+        related: &dyn Fn(StateId, StateId) -> bool,
+    ) -> Option<(TransId, Weights)> {
+        self.by[s2][a1].iter().find_map(|&u| {
+            match dist_related(mu, &l2.transition(u).dist, related) {
+                DistRel::Related(w) => Some((u, w)),
+                DistRel::Violator(_) => None,
+            }
+        })
     }
 }
 
