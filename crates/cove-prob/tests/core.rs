@@ -11,7 +11,7 @@ use cove_prob::{Dist, Lpts, compose, parse_lpts, write_lpts};
 use std::collections::{HashMap, HashSet};
 
 mod common;
-use common::{Rng, Shape, dist, r, random_lpts, random_sub_lpts, shape};
+use common::{Rng, Shape, dist, r, random_lpts, random_pair, random_sub_lpts, shape, small_shape};
 
 /// Fig. 4.4: μ uniform on {s1,s2}, ν uniform on {t1,t2,t3}, R = {(s1,t1),(s1,t2),(s2,t2),(s2,t3)}.
 #[test]
@@ -115,15 +115,7 @@ fn random_pairs_fast_agrees_with_naive_and_cex_check() {
     let mut fails = 0;
     for seed in 0..300u64 {
         let mut rng = Rng::new(seed);
-        let n2 = 2 + rng.below(4);
-        let l2 = random_lpts(&mut rng, &shape(n2), "t");
-        let l1 = if seed % 2 == 0 {
-            let copies = 1 + rng.below(2);
-            random_sub_lpts(&mut rng, &l2, copies)
-        } else {
-            let n1 = 2 + rng.below(4);
-            random_lpts(&mut rng, &shape(n1), "s")
-        };
+        let (l1, l2) = random_pair(&mut rng, seed % 2 == 0);
         let fast = Simulation::compute(&l1, &l2);
         let naive = naive_simulation(&l1, &l2);
         assert_eq!(fast.relation, naive, "seed {seed}");
@@ -220,26 +212,8 @@ fn assert_swap_isomorphic(a: &cove_prob::Product, b: &cove_prob::Product) {
 fn composition_commutes_up_to_isomorphism() {
     for seed in 0..100u64 {
         let mut rng = Rng::new(seed + 7);
-        let mut a = random_lpts(
-            &mut rng,
-            &Shape {
-                states: 3,
-                actions: 3,
-                max_out: 2,
-                max_support: 2,
-            },
-            "x",
-        );
-        let mut b = random_lpts(
-            &mut rng,
-            &Shape {
-                states: 3,
-                actions: 2,
-                max_out: 2,
-                max_support: 2,
-            },
-            "y",
-        );
+        let mut a = random_lpts(&mut rng, &small_shape(3), "x");
+        let mut b = random_lpts(&mut rng, &small_shape(2), "y");
         // give each a private action too
         let pa = a.add_action("pa");
         a.add_transition(0, pa, Dist::dirac(1));
@@ -260,16 +234,7 @@ fn composition_of_a_simulated_component_is_simulated() {
         let mut rng = Rng::new(seed + 99);
         let l2 = random_lpts(&mut rng, &shape(3), "t");
         let l1 = random_sub_lpts(&mut rng, &l2, 2);
-        let l = random_lpts(
-            &mut rng,
-            &Shape {
-                states: 3,
-                actions: 3,
-                max_out: 2,
-                max_support: 2,
-            },
-            "u",
-        );
+        let l = random_lpts(&mut rng, &small_shape(3), "u");
         let left = compose(&l1, &l).lpts;
         let right = compose(&l2, &l).lpts;
         assert!(cove_prob::simulates(&left, &right), "seed {seed}");

@@ -9,7 +9,7 @@ use cove_prob::smt_sim::{
 use cove_prob::{parse_lpts, write_lpts};
 
 mod common;
-use common::{Rng, dist, r, random_lpts, random_sub_lpts, shape};
+use common::{Rng, dist, r, random_lpts, random_pair, shape};
 
 /// Fig. 4.4 as a distribution pair: the weight function is unique.
 #[test]
@@ -111,15 +111,7 @@ fn random_pairs_smt_agrees_with_fast_and_naive() {
     let (mut holds, mut fails, mut partial, mut checks) = (0, 0, 0, 0);
     for seed in 0..RANDOM_PAIRS {
         let mut rng = Rng::new(1000 + seed);
-        let n2 = 2 + rng.below(4);
-        let l2 = random_lpts(&mut rng, &shape(n2), "t");
-        let l1 = if seed % 2 == 0 {
-            let copies = 1 + rng.below(2);
-            random_sub_lpts(&mut rng, &l2, copies)
-        } else {
-            let n1 = 2 + rng.below(4);
-            random_lpts(&mut rng, &shape(n1), "s")
-        };
+        let (l1, l2) = random_pair(&mut rng, seed % 2 == 0);
         let fast = Simulation::compute(&l1, &l2).relation;
         let naive = naive_simulation(&l1, &l2);
         let smt = smt_simulation_with(&l1, &l2, &SmtSimLimits::default()).unwrap_or_else(|e| {

@@ -31,6 +31,33 @@ pub fn shape(states: usize) -> Shape {
     }
 }
 
+/// Three states over `actions` actions, at most two transitions per state and support two:
+/// the shape of the components in the compositional tests.
+pub fn small_shape(actions: usize) -> Shape {
+    Shape {
+        states: 3,
+        actions,
+        max_out: 2,
+        max_support: 2,
+    }
+}
+
+/// A random pair `(l1, l2)` for the simulation tests: `l2` random with 2 to 5 states; `l1`
+/// a sub-system of `l2` (so simulated by construction) if `sub`, else an independent random
+/// system.
+pub fn random_pair(rng: &mut Rng, sub: bool) -> (Lpts, Lpts) {
+    let n2 = 2 + rng.below(4);
+    let l2 = random_lpts(rng, &shape(n2), "t");
+    let l1 = if sub {
+        let copies = 1 + rng.below(2);
+        random_sub_lpts(rng, &l2, copies)
+    } else {
+        let n1 = 2 + rng.below(4);
+        random_lpts(rng, &shape(n1), "s")
+    };
+    (l1, l2)
+}
+
 /// `base` with its actions `a, b, …` renamed to `actions`, in order.
 pub fn rename(base: &Lpts, actions: &[&str]) -> Lpts {
     let mut l = Lpts::new(base.state_name(0));
@@ -48,16 +75,7 @@ pub fn rename(base: &Lpts, actions: &[&str]) -> Lpts {
 
 /// A random three-state component over `actions`, states named with `prefix`.
 pub fn comp(rng: &mut Rng, prefix: &str, actions: &[&str]) -> Lpts {
-    let base = random_lpts(
-        rng,
-        &Shape {
-            states: 3,
-            actions: actions.len(),
-            max_out: 2,
-            max_support: 2,
-        },
-        prefix,
-    );
+    let base = random_lpts(rng, &small_shape(actions.len()), prefix);
     rename(&base, actions)
 }
 
