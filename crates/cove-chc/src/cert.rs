@@ -14,7 +14,7 @@
 
 use crate::result::{Derivation, Invariants};
 use crate::system::ChcSystem;
-use cove_logic::{Model, Sort, TermStore, Value, expand_funcs, free_vars};
+use cove_logic::{Model, Sort, TermId, TermStore, Value, expand_funcs, free_vars};
 use cove_smt::{SmtResult, SmtSolver};
 use std::fmt;
 
@@ -205,11 +205,20 @@ pub fn check_derivation(
                 )));
             }
         }
-        let eval_bool = |t| {
+        let eval = |t| {
             m.eval(store, t)
                 .map_err(|e| CertError(format!("{what}: {e}")))
         };
-        if eval_bool(c.constraint)? != Value::Bool(true) {
+        // Whether the argument terms evaluate to exactly the derived values.
+        let values_are = |args: &[TermId], vals: &[Value]| -> Result<bool, CertError> {
+            for (a, want) in args.iter().zip(vals) {
+                if &eval(*a)? != want {
+                    return Ok(false);
+                }
+            }
+            Ok(true)
+        };
+        if eval(c.constraint)? != Value::Bool(true) {
             return Err(CertError(format!("{what}: the constraint does not hold")));
         }
         if step.premises.len() != c.body.len() {
@@ -228,16 +237,10 @@ pub fn check_derivation(
                     "{what}: premise {k} derives another predicate"
                 )));
             }
-            for (a, want) in app.args.iter().zip(vals) {
-                if &m
-                    .eval(store, *a)
-                    .map_err(|e| CertError(format!("{what}: {e}")))?
-                    != want
-                {
-                    return Err(CertError(format!(
-                        "{what}: body atom {k} does not match its premise"
-                    )));
-                }
+            if !values_are(&app.args, vals)? {
+                return Err(CertError(format!(
+                    "{what}: body atom {k} does not match its premise"
+                )));
             }
         }
         match (&c.head, &step.head) {
@@ -245,16 +248,10 @@ pub fn check_derivation(
             (Some(app), Some((pred, vals)))
                 if *pred == app.pred && vals.len() == app.args.len() =>
             {
-                for (a, want) in app.args.iter().zip(vals) {
-                    if &m
-                        .eval(store, *a)
-                        .map_err(|e| CertError(format!("{what}: {e}")))?
-                        != want
-                    {
-                        return Err(CertError(format!(
-                            "{what}: the head values are not the clause's"
-                        )));
-                    }
+                if !values_are(&app.args, vals)? {
+                    return Err(CertError(format!(
+                        "{what}: the head values are not the clause's"
+                    )));
                 }
             }
             _ => {

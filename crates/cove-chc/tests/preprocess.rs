@@ -6,7 +6,7 @@ use cove_chc::cert::{check_derivation, check_invariants};
 use cove_chc::engines::spacer::Spacer;
 use cove_chc::frontend::parse_chc;
 use cove_chc::preprocess::{
-    self, BackTranslate, PreprocessOptions, SystemSize, args, inline, reach, simp,
+    self, BackTranslate, Pipeline, PreprocessOptions, SystemSize, args, inline, reach, simp,
 };
 use cove_chc::{ChcResult, ChcSystem, Control, Engine};
 use cove_logic::TermStore;
@@ -21,6 +21,39 @@ fn parse(store: &mut TermStore, src: &str) -> ChcSystem {
 
 fn far() -> Instant {
     Instant::now() + Duration::from_secs(30)
+}
+
+/// Solves `small` (the result of preprocessing `orig`) with Spacer for `secs` seconds,
+/// translates the answer back through `pipe` and, unless it is unknown, validates it with the
+/// independent checker against `orig`, panicking with `ctx` and the checker's message.
+fn solve_through_pipeline(
+    store: &mut TermStore,
+    orig: &ChcSystem,
+    small: &ChcSystem,
+    pipe: &Pipeline,
+    secs: u64,
+    ctx: &dyn std::fmt::Display,
+) -> ChcResult {
+    let ctl = Control {
+        deadline: Some(Instant::now() + Duration::from_secs(secs)),
+        ..Default::default()
+    };
+    let r = Spacer::default().solve(store, small, &ctl);
+    let r = pipe.result(store, r);
+    let limits = cove_sat::Limits {
+        deadline: Some(far()),
+        ..Default::default()
+    };
+    match &r {
+        ChcResult::Sat(inv) => {
+            check_invariants(store, orig, inv, &limits).unwrap_or_else(|e| panic!("{ctx}: {e}"))
+        }
+        ChcResult::Unsat(d) => {
+            check_derivation(store, orig, d).unwrap_or_else(|e| panic!("{ctx}: {e}"))
+        }
+        ChcResult::Unknown(_) => {}
+    }
+    r
 }
 
 /// Solves `small` with Spacer, back-translates with `bt` and validates against `orig`.
@@ -214,29 +247,11 @@ fn corpus_through_the_pipeline_validates_against_the_original() {
         let mut store = TermStore::new();
         let sys = parse(&mut store, &src);
         let (small, pipe) = preprocess::preprocess(&mut store, &sys, &PreprocessOptions::default());
-        let ctl = Control {
-            deadline: Some(Instant::now() + Duration::from_secs(4)),
-            ..Default::default()
-        };
-        let r = Spacer::default().solve(&mut store, &small, &ctl);
-        let r = pipe.result(&mut store, r);
-        let limits = cove_sat::Limits {
-            deadline: Some(far()),
-            ..Default::default()
-        };
         let name = file.display();
-        match &r {
-            ChcResult::Sat(inv) => {
-                check_invariants(&mut store, &sys, inv, &limits)
-                    .unwrap_or_else(|e| panic!("{name}: {e}"));
-            }
-            ChcResult::Unsat(d) => {
-                check_derivation(&store, &sys, d).unwrap_or_else(|e| panic!("{name}: {e}"));
-            }
-            ChcResult::Unknown(why) => {
-                assert!(name.to_string().contains("gcnr"), "{name}: unknown ({why})");
-                continue;
-            }
+        let r = solve_through_pipeline(&mut store, &sys, &small, &pipe, 4, &name);
+        if let ChcResult::Unknown(why) = &r {
+            assert!(name.to_string().contains("gcnr"), "{name}: unknown ({why})");
+            continue;
         }
         assert_eq!(r.verdict(), want, "{name}");
     }
@@ -278,23 +293,9 @@ fn bench_manifest_shrinks_and_validates() {
         after.clauses += a.clauses;
         after.preds += a.preds;
         after.args += a.args;
-        let ctl = Control {
-            deadline: Some(Instant::now() + Duration::from_secs(2)),
-            ..Default::default()
-        };
-        let r = Spacer::default().solve(&mut store, &small, &ctl);
-        let r = pipe.result(&mut store, r);
-        let limits = cove_sat::Limits {
-            deadline: Some(far()),
-            ..Default::default()
-        };
-        match &r {
-            ChcResult::Sat(inv) => check_invariants(&mut store, &sys, inv, &limits)
-                .unwrap_or_else(|e| panic!("{}: {e}", cols[1])),
-            ChcResult::Unsat(d) => {
-                check_derivation(&store, &sys, d).unwrap_or_else(|e| panic!("{}: {e}", cols[1]))
-            }
-            ChcResult::Unknown(_) => continue,
+        let r = solve_through_pipeline(&mut store, &sys, &small, &pipe, 2, &cols[1]);
+        if matches!(r, ChcResult::Unknown(_)) {
+            continue;
         }
         answered += 1;
         assert!(
@@ -418,10 +419,6 @@ impl Gen {
 
 #[test]
 fn random_systems_agree_and_validate() {
-    let limits = || cove_sat::Limits {
-        deadline: Some(far()),
-        ..Default::default()
-    };
     let mut decided = 0;
     let mut verdicts = std::collections::BTreeMap::new();
     let n: u64 = std::env::var("PREP_SEEDS")
@@ -432,21 +429,14 @@ fn random_systems_agree_and_validate() {
         let src = Gen(seed * 7919 + 13).system();
         let mut store = TermStore::new();
         let sys = parse(&mut store, &src);
-        let ctl = || Control {
+        let ctl = Control {
             deadline: Some(Instant::now() + Duration::from_secs(2)),
             ..Default::default()
         };
-        let plain = Spacer::default().solve(&mut store, &sys, &ctl());
+        let plain = Spacer::default().solve(&mut store, &sys, &ctl);
         let (small, pipe) = preprocess::preprocess(&mut store, &sys, &PreprocessOptions::default());
-        let r = Spacer::default().solve(&mut store, &small, &ctl());
-        let r = pipe.result(&mut store, r);
-        match &r {
-            ChcResult::Sat(inv) => check_invariants(&mut store, &sys, inv, &limits())
-                .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{src}")),
-            ChcResult::Unsat(d) => check_derivation(&store, &sys, d)
-                .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{src}")),
-            ChcResult::Unknown(_) => {}
-        }
+        let ctx = format!("seed {seed}\n{src}");
+        let r = solve_through_pipeline(&mut store, &sys, &small, &pipe, 2, &ctx);
         *verdicts.entry((plain.verdict(), r.verdict())).or_insert(0) += 1;
         if plain.verdict() != "unknown" && r.verdict() != "unknown" {
             assert_eq!(plain.verdict(), r.verdict(), "seed {seed}\n{src}");
