@@ -3,9 +3,10 @@
 //! must satisfy them, and cores must be unsat on their own.
 
 use cove_logic::{TermId, TermStore, Value};
+use cove_smt::{SmtResult, SmtSolver};
+
 mod common;
 use common::{GenConfig, generate};
-use cove_smt::{SmtResult, SmtSolver};
 
 #[test]
 fn random_incremental_sequences_match_fresh_solvers() {

@@ -2,9 +2,10 @@
 //! variables — all checked with the solver itself on the original (unsimplified) terms.
 
 use cove_logic::{Op, Rational, Sort, TermId, TermStore, VarId, free_vars};
+use cove_smt::{SmtResult, SmtSolver, interpolate, is_sat};
+
 mod common;
 use common::Rng;
-use cove_smt::{SmtResult, SmtSolver, interpolate, is_sat};
 
 fn lin(store: &mut TermStore, rng: &mut Rng, vars: &[TermId], sort: Sort) -> TermId {
     let n = rng.range(1, 3) as usize;

@@ -3,9 +3,10 @@
 //! conjuncts is re-solved as unsat by a fresh solver after a different preprocessing).
 
 use cove_logic::{Model, Op, Sort, TermId, TermStore, Value};
+use cove_smt::{SmtResult, SmtSolver};
+
 mod common;
 use common::{GenConfig, brute_force, generate};
-use cove_smt::{SmtResult, SmtSolver};
 
 fn eval_true(store: &TermStore, m: &Model, t: TermId) -> bool {
     matches!(m.eval(store, t), Ok(Value::Bool(true)))
