@@ -101,6 +101,13 @@ pub enum Verdict {
     Fails(Box<Failure>),
 }
 
+impl Verdict {
+    /// `Fails` with counterexample `cex`, whose execution mapping goes into `system`.
+    pub fn fails(cex: Counterexample, system: Lpts) -> Verdict {
+        Verdict::Fails(Box::new(Failure { cex, system }))
+    }
+}
+
 /// A refutation: a tree counterexample whose execution mapping goes into `system`.
 #[derive(Clone, Debug)]
 pub struct Failure {
@@ -256,7 +263,7 @@ pub fn mono(comps: &[Lpts], spec: &Lpts, budget: &Budget) -> Result<(Verdict, St
             spec.initial(),
             budget.max_tree_nodes,
         )?;
-        Verdict::Fails(Box::new(Failure { cex, system: sys }))
+        Verdict::fails(cex, sys)
     };
     stats.time = start.elapsed();
     Ok((v, stats))
@@ -308,13 +315,7 @@ pub fn agar(
             Analysis::Spurious => continue,
             Analysis::Real(_) => {
                 stats.time = start.elapsed();
-                return Ok((
-                    Verdict::Fails(Box::new(Failure {
-                        cex,
-                        system: prod.lpts,
-                    })),
-                    stats,
-                ));
+                return Ok((Verdict::fails(cex, prod.lpts), stats));
             }
         }
     }
@@ -338,10 +339,7 @@ pub fn agar_n(comps: &[Lpts], spec: &Lpts, budget: &Budget) -> Result<(Verdict, 
     }
     let v = match level(comps, comps.len() - 1, None, spec, budget, &mut stats)? {
         Level::Holds => Verdict::Holds,
-        Level::Fails(b) => Verdict::Fails(Box::new(Failure {
-            cex: b.1,
-            system: b.2,
-        })),
+        Level::Fails(b) => Verdict::fails(b.1, b.2),
     };
     stats.time = start.elapsed();
     Ok((v, stats))

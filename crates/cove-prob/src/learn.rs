@@ -30,7 +30,7 @@
 //! is a negative sample unless `N ⪯ L2`, in which case `C` is a real counterexample (the
 //! argument of Lemma 28). Premise 2 `L2 ⪯ A` failing gives a positive sample.
 
-use crate::agar::{Failure, Stats, Verdict, project};
+use crate::agar::{Stats, Verdict, project};
 use crate::cex::{SimAnswer, build_counterexample, check_simulation};
 use crate::compose::{TooLarge, compose_limited};
 use crate::lpts::{Lpts, StateId, TransId};
@@ -374,13 +374,7 @@ pub fn learn_asym(
             let n = project(&cex, &prod, &a);
             if crate::sim::simulates(&n.tree, l2) {
                 stats.time = start.elapsed();
-                return Ok((
-                    Verdict::Fails(Box::new(Failure {
-                        cex,
-                        system: prod.lpts,
-                    })),
-                    stats,
-                ));
+                return Ok((Verdict::fails(cex, prod.lpts), stats));
             }
             neg.push(n.tree);
             continue;
