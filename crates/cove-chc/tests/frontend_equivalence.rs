@@ -4,6 +4,7 @@
 //! small integer grid (lifting quantifiers is exact over any domain, so a finite one
 //! checks it pointwise). Assertions the front end rejects as non-Horn are skipped.
 
+use cove_chc::PredApp;
 use cove_chc::frontend::{ErrorKind, parse_chc};
 use cove_logic::print::term_to_string;
 use cove_logic::{FuncId, Op, Sort, TermId, TermStore, VarId};
@@ -244,7 +245,7 @@ fn clauses_are_equivalent_to_the_assertion() {
                     let extra: Vec<VarId> =
                         c.vars.iter().copied().filter(|v| !x2.contains(v)).collect();
                     all_assignments(&extra, &mut env2.clone(), &mut |e| {
-                        let body = c.body.iter().all(|a| {
+                        let atom_holds = |a: &PredApp, e: &mut FxHashMap<VarId, i64>| {
                             let vals: Vec<i64> = a
                                 .args
                                 .iter()
@@ -254,19 +255,10 @@ fn clauses_are_equivalent_to_the_assertion() {
                                 })
                                 .collect();
                             interp(seed, a.pred, &vals)
-                        });
+                        };
+                        let body = c.body.iter().all(|a| atom_holds(a, e));
                         let cons = eval(&s2, c.constraint, e, seed) == Val::B(true);
-                        let head = c.head.as_ref().is_some_and(|h| {
-                            let vals: Vec<i64> = h
-                                .args
-                                .iter()
-                                .map(|&t| match eval(&s2, t, e, seed) {
-                                    Val::I(i) => i,
-                                    Val::B(_) => panic!(),
-                                })
-                                .collect();
-                            interp(seed, h.pred, &vals)
-                        });
+                        let head = c.head.as_ref().is_some_and(|h| atom_holds(h, e));
                         !(body && cons) || head
                     })
                 });
