@@ -212,18 +212,7 @@ impl<'a> Parser<'a, '_> {
                         format!("reserved word '{s}' cannot be used as a term"),
                     );
                 }
-                if let Some(th) = unsupported_symbol(s) {
-                    return err(
-                        pos,
-                        ErrorKind::UnsupportedTheory,
-                        format!("'{s}' is not supported (theory of {th})"),
-                    );
-                }
-                err(
-                    pos,
-                    ErrorKind::UnknownSymbol,
-                    format!("unknown symbol '{s}'"),
-                )
+                unknown_symbol(pos, s, "symbol")
             }
         }
     }
@@ -428,18 +417,7 @@ impl<'a> Parser<'a, '_> {
                 format!("'{s}' is a constant, not a function"),
             );
         }
-        if let Some(th) = unsupported_symbol(s) {
-            return err(
-                pos,
-                ErrorKind::UnsupportedTheory,
-                format!("'{s}' is not supported (theory of {th})"),
-            );
-        }
-        err(
-            pos,
-            ErrorKind::UnknownSymbol,
-            format!("unknown function symbol '{s}'"),
-        )
+        unknown_symbol(pos, s, "function symbol")
     }
 
     fn apply(
@@ -651,4 +629,21 @@ impl<'a> Parser<'a, '_> {
         }
         Ok(())
     }
+}
+
+/// The error for `s`, which is neither builtin nor declared: it names the theory when `s`
+/// belongs to an unsupported one (so the user learns why), else "unknown `what` 's'".
+fn unknown_symbol<T>(pos: Pos, s: &str, what: &str) -> Result<T, ParseError> {
+    if let Some(th) = unsupported_symbol(s) {
+        return err(
+            pos,
+            ErrorKind::UnsupportedTheory,
+            format!("'{s}' is not supported (theory of {th})"),
+        );
+    }
+    err(
+        pos,
+        ErrorKind::UnknownSymbol,
+        format!("unknown {what} '{s}'"),
+    )
 }
