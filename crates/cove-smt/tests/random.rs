@@ -2,14 +2,19 @@
 //! re-checked (brute force over a box for small LIA; otherwise the unsat core of the
 //! conjuncts is re-solved as unsat by a fresh solver after a different preprocessing).
 
-use cove_logic::{Model, Op, Sort, TermId, TermStore, Value};
+use cove_logic::{Op, Sort, TermId, TermStore, Value};
 use cove_smt::{SmtResult, SmtSolver};
 
 mod common;
 use common::{GenConfig, brute_force, generate};
 
-fn eval_true(store: &TermStore, m: &Model, t: TermId) -> bool {
-    matches!(m.eval(store, t), Ok(Value::Bool(true)))
+/// Asserts that the model of `s` (which answered sat) makes `formula` true.
+fn assert_model_satisfies(store: &TermStore, s: &SmtSolver, formula: TermId, case: usize) {
+    let m = s.model(store);
+    assert!(
+        matches!(m.eval(store, formula), Ok(Value::Bool(true))),
+        "case {case}: model does not satisfy"
+    );
 }
 
 #[test]
@@ -29,11 +34,7 @@ fn small_lia_against_brute_force() {
         let bf = brute_force(&store, g.formula, &g.vars, &g.bools, 4);
         match r {
             SmtResult::Sat => {
-                let m = s.model(&store);
-                assert!(
-                    eval_true(&store, &m, g.formula),
-                    "case {i}: model does not satisfy"
-                );
+                assert_model_satisfies(&store, &s, g.formula, i);
                 sat += 1;
             }
             SmtResult::Unsat => {
@@ -70,11 +71,7 @@ fn check_family(int: bool, seed: u64, n: usize) {
         let r = s.check_assuming(&mut store, &conj);
         match r {
             SmtResult::Sat => {
-                let m = s.model(&store);
-                assert!(
-                    eval_true(&store, &m, g.formula),
-                    "case {i}: model does not satisfy"
-                );
+                assert_model_satisfies(&store, &s, g.formula, i);
                 sat += 1;
             }
             SmtResult::Unsat => {
