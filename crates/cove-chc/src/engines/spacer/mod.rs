@@ -21,11 +21,12 @@
 //!   re-derived from its justification (clause + premise facts); the counterexample is built
 //!   that way, with concrete values, and checked independently by `cert`.
 
+mod cex;
 mod generalize;
 mod project;
 
 use crate::engine::{Control, Engine, Stats};
-use crate::result::{ChcResult, Derivation, DerivationStep, Invariants, UnknownReason};
+use crate::result::{ChcResult, Invariants, UnknownReason};
 use crate::system::ChcSystem;
 use cove_logic::{FuncId, Model, Sort, TermId, TermStore, Value, VarId, substitute};
 use cove_smt::{SmtResult, SmtSolver};
@@ -883,74 +884,6 @@ impl<'a> Run<'a> {
         }
         inv
     }
-
-    /// Builds a concrete derivation from a reach fact of `⊥`.
-    fn counterexample(&self, store: &mut TermStore, root: usize) -> Option<Derivation> {
-        let mut d = Derivation::default();
-        d.root = self.concretize(store, root, None, &mut d)?;
-        Some(d)
-    }
-
-    fn concretize(
-        &self,
-        store: &mut TermStore,
-        f: usize,
-        head: Option<&[Value]>,
-        d: &mut Derivation,
-    ) -> Option<usize> {
-        let fact = &self.facts[f];
-        let rule = &self.rules[fact.rule];
-        let clause = &self.sys.clauses[rule.clause];
-        let mut solver = SmtSolver::new();
-        solver.set_limits(self.ctl.smt_limits());
-        solver.assert(store, rule.enc);
-        let params = self.preds[fact.pred].params.clone();
-        if let Some(vals) = head {
-            for (x, v) in params.iter().zip(vals) {
-                let xt = store.mk_var(*x);
-                let vt = value_term(store, v, store.var_sort(*x));
-                let eq = store.mk_eq(xt, vt);
-                solver.assert(store, eq);
-            }
-        }
-        for (j, pf) in fact.premises.iter().enumerate() {
-            let t = rule.fact_copies[j].iter().find(|(fi, _)| fi == pf)?.1;
-            solver.assert(store, t);
-        }
-        if solver.check(store) != SmtResult::Sat {
-            return None;
-        }
-        let m = solver.model(store);
-        let val = |store: &TermStore, v: VarId| {
-            m.get(v)
-                .cloned()
-                .unwrap_or_else(|| Value::default_of(store.var_sort(v)))
-        };
-        let mut premises = Vec::new();
-        for (j, pf) in fact.premises.iter().enumerate() {
-            let vals: Vec<Value> = rule.body[j].1.iter().map(|x| val(store, *x)).collect();
-            premises.push(self.concretize(store, *pf, Some(&vals), d)?);
-        }
-        let val = |v: VarId| val(store, v);
-        let assignment = clause.vars.iter().map(|v| (*v, val(*v))).collect();
-        let head = self.preds[fact.pred]
-            .func
-            .map(|p| (p, params.iter().map(|x| val(*x)).collect()));
-        d.steps.push(DerivationStep {
-            clause: rule.clause,
-            head,
-            premises,
-            assignment,
-        });
-        Some(d.steps.len() - 1)
-    }
-}
-
-fn value_term(store: &mut TermStore, v: &Value, sort: Sort) -> TermId {
-    match v {
-        Value::Bool(b) => store.mk_bool(*b),
-        Value::Num(n) => store.mk_num(n.clone(), sort),
-    }
 }
 
 impl Engine for Spacer {
@@ -996,6 +929,19 @@ impl Engine for Spacer {
             run.bound += 1;
             *run.stats.entry("bound").or_default() = run.bound as u64;
         };
+        for p in &run.preds {
+            for st in [p.solver.stats(), p.reach.stats()] {
+                for (k, v) in [
+                    ("smt-decisions", st.decisions),
+                    ("smt-conflicts", st.conflicts),
+                    ("smt-atoms", st.atoms),
+                    ("smt-pivots", st.pivots),
+                    ("smt-ms", st.time.as_millis() as u64),
+                ] {
+                    *run.stats.entry(k).or_default() += v;
+                }
+            }
+        }
         let trace = std::mem::take(&mut run.trace);
         drop(run);
         self.trace = trace;
