@@ -218,20 +218,25 @@ impl Projection<'_> {
 
     /// The next variable: one with a unit-coefficient equality, else one with any
     /// equality, else the first.
-    fn pick(&self, store: &mut TermStore, todo: &[VarId]) -> usize {
+    fn pick(&self, store: &TermStore, todo: &[VarId]) -> usize {
+        // One pass over the equalities (not one per candidate): many variables and many
+        // constraints are common in CHC rules with long argument lists.
+        let mut eq_coeff: FxHashMap<VarId, u8> = FxHashMap::default();
+        for c in self.cons.iter().filter(|c| c.rel == Rel::Eq) {
+            for (a, k) in &c.sum.terms {
+                let Some(v) = store.as_var(*a) else { continue };
+                let unit = if k.abs().is_one() { 2 } else { 1 };
+                let e = eq_coeff.entry(v).or_insert(0);
+                *e = (*e).max(unit);
+            }
+        }
         let mut best = (0, 0);
         for (i, &x) in todo.iter().enumerate() {
-            let xt = store.mk_var(x);
-            let real = store.var_sort(x) == Sort::Real;
-            let score = self
-                .cons
-                .iter()
-                .filter(|c| c.rel == Rel::Eq)
-                .map(|c| c.coeff(xt))
-                .filter(|a| !a.is_zero())
-                .map(|a| if real || a.abs().is_one() { 2 } else { 1 })
-                .max()
-                .unwrap_or(0);
+            let score = match eq_coeff.get(&x) {
+                Some(_) if store.var_sort(x) == Sort::Real => 2,
+                Some(&s) => s,
+                None => 0,
+            };
             if score > best.1 {
                 best = (i, score);
             }
