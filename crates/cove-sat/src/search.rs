@@ -170,7 +170,10 @@ impl Solver {
             let next = match next {
                 Some(p) => p,
                 None => match self.pick_branch_lit() {
-                    Some(p) => p,
+                    Some(p) => match theory.decision_phase(p.var()) {
+                        Some(positive) => Lit::new(p.var(), !positive),
+                        None => p,
+                    },
                     None => {
                         // Complete assignment, seen fully by the theory.
                         self.stats.final_checks += 1;

@@ -63,6 +63,13 @@ pub trait Theory {
     fn propagate(&mut self, new_lits: &[Lit], out: &mut TheoryOut);
     /// The Boolean assignment is complete; report conflicts or lemmas, or nothing to accept.
     fn final_check(&mut self, out: &mut TheoryOut);
+    /// The polarity the theory prefers when the search decides `v` (`Some(true)`: the
+    /// positive literal), or `None` to use the saved phase. A theory typically answers for
+    /// its atoms with the value the atom has in its current model, so that decisions agree
+    /// with the theory state instead of contradicting it.
+    fn decision_phase(&self, _v: Var) -> Option<bool> {
+        None
+    }
 }
 
 /// The empty theory: plain SAT.
@@ -153,5 +160,35 @@ mod tests {
         out.reset(7);
         assert!(out.is_empty());
         assert_eq!(out.new_var(), Var(7));
+    }
+
+    /// A theory that prefers the positive literal of even variables.
+    struct EvenTrue;
+
+    impl Theory for EvenTrue {
+        fn push(&mut self) {}
+        fn pop(&mut self, _n: usize) {}
+        fn propagate(&mut self, _new_lits: &[Lit], _out: &mut TheoryOut) {}
+        fn final_check(&mut self, _out: &mut TheoryOut) {}
+        fn decision_phase(&self, v: Var) -> Option<bool> {
+            v.index().is_multiple_of(2).then_some(true)
+        }
+    }
+
+    #[test]
+    fn decisions_follow_the_theory_phase() {
+        use crate::{Limits, SolveResult, Solver};
+        let mut s = Solver::new();
+        let vs: Vec<Var> = (0..6).map(|_| s.new_var()).collect();
+        // One clause so the problem is not trivially empty; every variable stays free.
+        s.add_clause(&[vs[0].positive(), vs[1].positive()]);
+        let r = s.solve_limited(&[], &mut EvenTrue, &Limits::default());
+        assert_eq!(r, SolveResult::Sat);
+        let m = s.model();
+        for v in &vs {
+            // Even variables follow the theory; odd ones keep the default negative phase
+            // (variable 1 may be forced by nothing, since variable 0 is true).
+            assert_eq!(m[v.index()], v.index() % 2 == 0, "variable {}", v.index());
+        }
     }
 }

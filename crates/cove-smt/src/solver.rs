@@ -298,9 +298,12 @@ impl SmtSolver {
 
     /// Solves under `lits`. With integer variables, branch and bound can diverge on
     /// unbounded problems; after a conflict budget the search is repeated inside growing
-    /// boxes `-B <= x <= B` given as extra assumptions. Inside a box the search is finite;
-    /// `Sat` there is a real model, and `Unsat` is only final when no box literal is among
-    /// the failed assumptions. The last round has no box.
+    /// boxes `-B <= x <= B` given as extra assumptions. Only the variables branched on so
+    /// far are boxed (the others cannot drift through branching, and boxing every integer
+    /// variable of a large unrolling added thousands of atoms and assumption levels per
+    /// round). Branching on boxed variables is finite; `Sat` in a box is a real model, and
+    /// `Unsat` is only final when no box literal is among the failed assumptions. The last
+    /// round has no box.
     fn solve_lits(&mut self, lits: &[Lit]) -> SolveResult {
         if self.th.int_vars.is_empty() {
             return self.sat.solve_limited(lits, &mut self.th, &self.limits);
@@ -323,7 +326,9 @@ impl SmtSolver {
             let mut all = lits.to_vec();
             let mut boxed: FxHashSet<Lit> = FxHashSet::default();
             if !last && bound > 32 {
-                for v in self.th.int_vars.clone() {
+                // Only variables branched on can make branch and bound drift; boxing the
+                // others would only add atoms and assumption levels.
+                for v in self.th.branched.clone() {
                     let k = Rational::int(bound);
                     let up = self.le_atom(&[(v, Rational::ONE)], &-k.clone(), false);
                     let lo = !self.le_atom(&[(v, Rational::ONE)], &k, true);

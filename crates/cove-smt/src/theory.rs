@@ -66,6 +66,10 @@ pub(crate) struct ArithTheory {
     qhead: usize,
     /// Integer problem variables (branch-and-bound candidates).
     pub int_vars: Vec<TVar>,
+    /// Integer variables branched on so far, in first-branch order (no duplicates).
+    pub branched: Vec<TVar>,
+    /// Per simplex variable: whether it is in `branched`.
+    is_branched: Vec<bool>,
     /// Concrete values of all simplex variables at the last accepted final check.
     pub model: Option<Vec<Rational>>,
     pub stats: TheoryStats,
@@ -94,6 +98,8 @@ impl ArithTheory {
             trail_lim: Vec::new(),
             qhead: 0,
             int_vars: Vec::new(),
+            branched: Vec::new(),
+            is_branched: Vec::new(),
             model: None,
             stats: TheoryStats::default(),
             int: IntChecker::default(),
@@ -369,6 +375,13 @@ impl ArithTheory {
     /// bound diverge on unbounded problems.
     fn branch(&mut self, var: TVar, floor: Rational, out: &mut TheoryOut) {
         self.stats.branches += 1;
+        if self.is_branched.len() <= var.idx() {
+            self.is_branched.resize(var.idx() + 1, false);
+        }
+        if !self.is_branched[var.idx()] {
+            self.is_branched[var.idx()] = true;
+            self.branched.push(var);
+        }
         let up = DeltaRational::from_rational(&floor + &Rational::ONE);
         let down = DeltaRational::from_rational(floor.clone());
         let prefer_down =
@@ -526,6 +539,22 @@ impl Theory for ArithTheory {
         while self.qhead > 0 && self.asserted_at[self.qhead - 1] as usize > new_level {
             self.qhead -= 1;
         }
+    }
+
+    /// The polarity of the atom that the current simplex assignment satisfies: asserting
+    /// it needs no pivot and cannot conflict with the bounds the assignment already meets.
+    fn decision_phase(&self, v: Var) -> Option<bool> {
+        let a = *self.atom_of_var.get(v.index())?;
+        if a == NONE {
+            return None;
+        }
+        let at = &self.atoms[a as usize];
+        let x = self.sx.value(at.var);
+        let (kind, b) = &at.pos;
+        Some(match kind {
+            BoundKind::Upper => x <= b,
+            BoundKind::Lower => x >= b,
+        })
     }
 
     fn propagate(&mut self, new_lits: &[Lit], out: &mut TheoryOut) {
