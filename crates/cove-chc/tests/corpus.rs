@@ -114,6 +114,10 @@ fn spacer_ablations_never_answer_wrongly() {
             inductive_generalization: false,
             ..Default::default()
         },
+        SpacerConfig {
+            farkas: false,
+            ..Default::default()
+        },
     ];
     for file in corpus_files() {
         if file.to_string_lossy().contains("gcnr") {
@@ -141,7 +145,7 @@ fn bmc_finds_the_corpus_counterexamples() {
         let mut bmc = Bmc::new(BmcConfig {
             max_depth: Some(max_depth),
         });
-        let deep = ["mccarthy", "tree", "deep"]
+        let deep = ["mccarthy", "tree", "deep", "fib"]
             .iter()
             .any(|k| file.to_string_lossy().contains(k));
         let (got, want) = run(&mut bmc, &file, if safe || deep { 3 } else { 10 });

@@ -11,7 +11,7 @@
 //!    faster), with relative induction on the predicate's own recursive calls.
 //! 3. **Weakening**: equalities become half-spaces, bounds are relaxed.
 
-use super::{PIdx, Run, rename};
+use super::{PIdx, Run, Why, rename};
 use crate::result::UnknownReason;
 use cove_logic::{Sort, TermId, TermStore};
 use rustc_hash::FxHashSet;
@@ -48,7 +48,7 @@ impl Run<'_> {
             if let Some(ri) = self.relative_induction(store, p, &cand) {
                 asm.push(ri);
             }
-            if !self.check(store, p, &asm)? {
+            if !self.check(store, p, &asm, Why::Drop)? {
                 let core: FxHashSet<TermId> =
                     self.preds[p].solver.unsat_core().into_iter().collect();
                 let reduced: Vec<TermId> =
@@ -80,7 +80,7 @@ impl Run<'_> {
         if let Some(ri) = self.relative_induction(store, p, cand) {
             asm.push(ri);
         }
-        Ok(!self.check(store, p, &asm)?)
+        Ok(!self.check(store, p, &asm, Why::Drop)?)
     }
 
     /// Weakens the literals of a blocked cube while it stays blocked: an equality `s = k`
@@ -196,14 +196,17 @@ impl Run<'_> {
             .copied()
             .filter(|&l| is_arith_literal(store, l))
             .collect();
-        if arith.is_empty() {
+        if arith.len() < 2 {
+            // One literal: the interpolant is that literal (possibly tightened); the
+            // enumeration would cost SMT checks for nothing.
             return Ok(None);
         }
+        self.bump("farkas-attempts");
         let mut negated: Vec<TermId> = Vec::new();
         loop {
             let mut asm = negated.clone();
             asm.extend(self.level_assumptions(store, p, b));
-            if !self.check(store, p, &asm)? {
+            if !self.check(store, p, &asm, Why::Farkas)? {
                 break;
             }
             if negated.len() == MAX_DISJUNCTS {
@@ -242,6 +245,12 @@ impl Run<'_> {
         if negated.is_empty() || negated == cube {
             return Ok(None);
         }
+        self.bump(match negated.len() {
+            1 => "farkas-1",
+            2 => "farkas-2",
+            3 => "farkas-3",
+            _ => "farkas-4+",
+        });
         Ok(Some(negated))
     }
 }

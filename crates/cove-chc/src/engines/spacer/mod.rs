@@ -102,6 +102,32 @@ impl Default for SpacerConfig {
     }
 }
 
+/// What an SMT check is for (statistics: count and time per purpose).
+#[derive(Clone, Copy)]
+enum Why {
+    Must,
+    May,
+    Query,
+    Farkas,
+    Drop,
+    Push,
+    Propagate,
+}
+
+impl Why {
+    fn keys(self) -> (&'static str, &'static str) {
+        match self {
+            Why::Must => ("checks-must", "us-must"),
+            Why::May => ("checks-may", "us-may"),
+            Why::Query => ("checks-query", "us-query"),
+            Why::Farkas => ("checks-farkas", "us-farkas"),
+            Why::Drop => ("checks-drop", "us-drop"),
+            Why::Push => ("checks-push", "us-push"),
+            Why::Propagate => ("checks-propagate", "us-propagate"),
+        }
+    }
+}
+
 /// Index of a predicate; the last one is the query pseudo-predicate `⊥`.
 type PIdx = usize;
 
@@ -410,7 +436,22 @@ impl<'a> Run<'a> {
     }
 
     /// Assumptions selecting `O^{b-1}` for the bodies of `p`'s rules (or facts only at b = 0).
+    /// Bounded lemmas are off for atoms under must-summaries, so every atom is also assumed
+    /// not to be (`¬must`).
     fn level_assumptions(&mut self, store: &mut TermStore, p: PIdx, b: usize) -> Vec<TermId> {
+        let mut asm = self.level_literals(store, p, b);
+        if b > 0 {
+            for &r in &self.preds[p].rules {
+                for &mm in &self.rules[r].must {
+                    asm.push(store.mk_not(mm));
+                }
+            }
+        }
+        asm
+    }
+
+    /// The level part of [`Self::level_assumptions`] alone.
+    fn level_literals(&mut self, store: &mut TermStore, p: PIdx, b: usize) -> Vec<TermId> {
         if b == 0 {
             return vec![self.preds[p].init_only];
         }
@@ -423,9 +464,15 @@ impl<'a> Run<'a> {
         store: &mut TermStore,
         p: PIdx,
         assumptions: &[TermId],
+        why: Why,
     ) -> Result<bool, UnknownReason> {
         self.bump("smt-checks");
-        match self.preds[p].solver.check_assuming(store, assumptions) {
+        let start = std::time::Instant::now();
+        let r = self.preds[p].solver.check_assuming(store, assumptions);
+        let (count, micros) = why.keys();
+        self.bump(count);
+        *self.stats.entry(micros).or_default() += start.elapsed().as_micros() as u64;
+        match r {
             SmtResult::Sat => Ok(true),
             SmtResult::Unsat => Ok(false),
             SmtResult::Unknown(r) => Err(self
@@ -448,11 +495,16 @@ impl<'a> Run<'a> {
             // must only disable the rules that call `q`, not the whole solver.
             let t = rename(store, lemma, &params, &copies);
             let sel = self.rules[r].sel;
+            // A bounded lemma does not constrain an atom restricted to its must-summaries
+            // (`must[j]`): facts are reachable states, possibly of a greater depth than the
+            // level, and the QUERY rule must see that a child query it created was reached
+            // by such a fact (otherwise it re-creates the same child forever).
             let guard = if level == INF {
                 sel
             } else {
                 let l = self.lvl(store, h, level);
-                store.mk_and(&[l, sel])
+                let not_must = store.mk_not(self.rules[r].must[j]);
+                store.mk_and(&[l, sel, not_must])
             };
             let t = store.mk_implies(guard, t);
             self.preds[h].solver.assert(store, t);
@@ -598,6 +650,9 @@ impl<'a> Run<'a> {
                         m.eval(store, tag).ok() == Some(Value::Bool(true))
                     });
                     if let Some(f) = f {
+                        if self.ctl.verbosity > 2 {
+                            eprintln!("closed by fact {f}");
+                        }
                         return Ok(closed(f));
                     }
                 }
@@ -618,7 +673,7 @@ impl<'a> Run<'a> {
                     asm.extend(self.must_assumptions(store, r, j));
                 }
             }
-            if self.check(store, p, &asm)? {
+            if self.check(store, p, &asm, Why::Must)? {
                 let m = self.preds[p].solver.model(store);
                 if let Some(f) = self.fact_from_model(store, p, &m, &pob.cube) {
                     return Ok(closed(f));
@@ -629,7 +684,7 @@ impl<'a> Run<'a> {
         let b = pob.level;
         let mut asm = pob.cube.clone();
         asm.extend(self.level_assumptions(store, p, b));
-        if !self.check(store, p, &asm)? {
+        if !self.check(store, p, &asm, Why::May)? {
             let core: FxHashSet<TermId> = self.preds[p].solver.unsat_core().into_iter().collect();
             let cube: Vec<TermId> = pob
                 .cube
@@ -648,7 +703,7 @@ impl<'a> Run<'a> {
             while level < self.bound {
                 let mut asm = cube.clone();
                 asm.extend(self.level_assumptions(store, p, level + 1));
-                if self.check(store, p, &asm)? {
+                if self.check(store, p, &asm, Why::Push)? {
                     break;
                 }
                 level += 1;
@@ -694,11 +749,15 @@ impl<'a> Run<'a> {
         for &j in &order {
             let mut asm = pob.cube.clone();
             asm.push(self.rules[r].sel);
-            asm.extend(self.level_assumptions(store, p, b));
-            for &k in under.iter().chain(std::iter::once(&j)) {
-                asm.extend(self.must_assumptions(store, r, k));
+            asm.extend(self.level_literals(store, p, b));
+            for k in 0..n {
+                if k == j || under.contains(&k) {
+                    asm.extend(self.must_assumptions(store, r, k));
+                } else {
+                    asm.push(store.mk_not(self.rules[r].must[k]));
+                }
             }
-            if self.check(store, p, &asm)? {
+            if self.check(store, p, &asm, Why::Query)? {
                 m = self.preds[p].solver.model(store);
                 under.push(j);
             } else {
@@ -709,6 +768,9 @@ impl<'a> Run<'a> {
         let covered: Vec<Option<usize>> = (0..n)
             .map(|k| self.covering_fact(store, r, k, &m))
             .collect();
+        if self.ctl.verbosity > 2 {
+            eprintln!("QUERY rule {r} child {child:?} under {under:?}");
+        }
         let Some(j) = child else {
             // Every atom is covered by a must-summary in the model: MUST.
             let Some(premises) = covered.into_iter().collect::<Option<Vec<usize>>>() else {
@@ -849,7 +911,7 @@ impl<'a> Run<'a> {
                     }
                     let mut asm = self.preds[p].lemmas[i].cube.clone();
                     asm.extend(self.level_assumptions(store, p, k + 1));
-                    if self.check(store, p, &asm)? {
+                    if self.check(store, p, &asm, Why::Propagate)? {
                         level_empty = false;
                     } else {
                         self.preds[p].lemmas[i].level = k + 1;

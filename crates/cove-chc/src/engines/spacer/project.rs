@@ -7,8 +7,8 @@
 //! Either way the result holds in the model and implies the existential, so must-summaries
 //! stay sound under-approximations.
 
-use cove_logic::{Model, TermId, TermStore, Value, VarId, free_vars, simplify, substitute};
-use rustc_hash::FxHashMap;
+use cove_logic::{Model, Op, TermId, TermStore, Value, VarId, free_vars, simplify, substitute};
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Projects `phi` onto `keep` under `model` (which must satisfy `phi`) and returns the
 /// result as a cube (list of conjuncts; empty = true).
@@ -46,7 +46,42 @@ pub fn project(
         }
     };
     let f = simplify(store, f);
-    store.conjuncts(f)
+    drop_weaker_bounds(store, store.conjuncts(f))
+}
+
+/// Removes bounds implied by a tighter bound on the same linear term (`s <= 3` next to
+/// `s <= 1`). Projections conjoin the lemmas they pass through, so without this, cubes grow
+/// with every level and equal state sets get different cubes (which defeats the
+/// de-duplication of queries).
+fn drop_weaker_bounds(store: &TermStore, cube: Vec<TermId>) -> Vec<TermId> {
+    let bound = |l: TermId| -> Option<(TermId, bool, cove_logic::Rational)> {
+        let strict = match store.op(l) {
+            Op::Le => false,
+            Op::Lt => true,
+            _ => return None,
+        };
+        let args = store.args(l);
+        Some((args[0], strict, store.as_num(args[1])?.clone()))
+    };
+    let mut best: FxHashMap<(TermId, bool), (cove_logic::Rational, TermId)> = FxHashMap::default();
+    for &l in &cube {
+        if let Some((s, strict, k)) = bound(l) {
+            match best.get(&(s, strict)) {
+                Some((k0, _)) if *k0 <= k => {}
+                _ => {
+                    best.insert((s, strict), (k, l));
+                }
+            }
+        }
+    }
+    let mut seen = FxHashSet::default();
+    cube.into_iter()
+        .filter(|&l| match bound(l) {
+            Some((s, strict, _)) => best[&(s, strict)].1 == l,
+            None => true,
+        })
+        .filter(|&l| seen.insert(l))
+        .collect()
 }
 
 fn substitute_values(store: &mut TermStore, model: &Model, t: TermId, vars: &[VarId]) -> TermId {
