@@ -109,6 +109,10 @@ struct Assertion {
 struct Frame {
     act: Option<Lit>,
     assertions: Vec<Assertion>,
+    /// Variables first asserted in this frame (the model reports exactly the variables of
+    /// the active assertions; collecting them once per assertion instead of once per `Sat`
+    /// matters for engines that check thousands of times against large assertion sets).
+    vars: Vec<VarId>,
 }
 
 /// Incremental CDCL(T) solver for linear arithmetic with full Boolean structure.
@@ -120,6 +124,8 @@ pub struct SmtSolver {
     simp: Simplifier,
     limits: Limits,
     frames: Vec<Frame>,
+    /// Union of the frames' `vars`.
+    asserted_vars: FxHashSet<VarId>,
     assumptions: Vec<(Assertion, Lit)>,
     core: Vec<TermId>,
     model: Option<Model>,
@@ -150,9 +156,11 @@ impl SmtSolver {
             true_lit: t,
             simp: Simplifier::new(),
             limits: Limits::default(),
+            asserted_vars: FxHashSet::default(),
             frames: vec![Frame {
                 act: None,
                 assertions: Vec::new(),
+                vars: Vec::new(),
             }],
             assumptions: Vec::new(),
             core: Vec::new(),
@@ -179,11 +187,13 @@ impl SmtSolver {
             Some(act) => self.sat.add_clause(&[!act, l]),
             None => self.sat.add_clause(&[l]),
         };
-        self.frames
-            .last_mut()
-            .expect("base frame")
-            .assertions
-            .push(a);
+        let frame = self.frames.last_mut().expect("base frame");
+        frame.assertions.push(a);
+        for v in free_vars(store, t) {
+            if self.asserted_vars.insert(v) {
+                frame.vars.push(v);
+            }
+        }
     }
 
     /// Opens a frame.
@@ -192,6 +202,7 @@ impl SmtSolver {
         self.frames.push(Frame {
             act: Some(act),
             assertions: Vec::new(),
+            vars: Vec::new(),
         });
     }
 
@@ -199,6 +210,9 @@ impl SmtSolver {
     pub fn pop(&mut self, n: usize) {
         for _ in 0..n.min(self.num_frames()) {
             let f = self.frames.pop().expect("open frame");
+            for v in &f.vars {
+                self.asserted_vars.remove(v);
+            }
             if let Some(act) = f.act {
                 self.sat.add_clause(&[!act]);
             }
@@ -427,12 +441,16 @@ impl SmtSolver {
     }
 
     fn build_model(&self, store: &mut TermStore) -> Model {
-        let mut vars: Vec<VarId> = Vec::new();
+        let mut vars: Vec<VarId> = self
+            .frames
+            .iter()
+            .flat_map(|f| f.vars.iter().copied())
+            .collect();
         let mut seen = FxHashSet::default();
-        let roots: Vec<TermId> = self.active().map(|a| a.orig).collect();
+        let roots: Vec<TermId> = self.assumptions.iter().map(|(a, _)| a.orig).collect();
         for t in roots {
             for v in free_vars(store, t) {
-                if seen.insert(v) {
+                if !self.asserted_vars.contains(&v) && seen.insert(v) {
                     vars.push(v);
                 }
             }
