@@ -18,13 +18,27 @@ use cove_logic::{Model, Sort, TermId, TermStore, Value, expand_funcs, free_vars}
 use cove_smt::{SmtResult, SmtSolver};
 use std::fmt;
 
-/// Why a certificate was rejected.
+/// Why a certificate was not accepted.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CertError(pub String);
+pub enum CertError {
+    /// The certificate is wrong (with the reason, e.g. a counterexample to a clause).
+    Invalid(String),
+    /// The checker could not decide (time or resource limit): neither accepted nor refuted.
+    Undecided(String),
+}
+
+impl CertError {
+    /// Whether the certificate was shown to be wrong (not merely left undecided).
+    pub fn is_invalid(&self) -> bool {
+        matches!(self, CertError::Invalid(_))
+    }
+}
 
 impl fmt::Display for CertError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            CertError::Invalid(s) | CertError::Undecided(s) => f.write_str(s),
+        }
     }
 }
 
@@ -46,21 +60,21 @@ pub fn check_invariants(
 ) -> Result<(), CertError> {
     for &p in &sys.preds {
         let Some(def) = inv.defs.get(&p) else {
-            return Err(CertError(format!(
+            return Err(CertError::Invalid(format!(
                 "no definition for predicate '{}'",
                 store.func(p).name
             )));
         };
         let decl = store.func(p).clone();
         if def.params.len() != decl.args.len() {
-            return Err(CertError(format!(
+            return Err(CertError::Invalid(format!(
                 "definition of '{}' has the wrong number of parameters",
                 decl.name
             )));
         }
         for (v, s) in def.params.iter().zip(decl.args.iter()) {
             if store.var_sort(*v) != *s {
-                return Err(CertError(format!(
+                return Err(CertError::Invalid(format!(
                     "parameter '{}' of '{}' has the wrong sort",
                     store.var_name(*v),
                     decl.name
@@ -68,7 +82,7 @@ pub fn check_invariants(
             }
         }
         if store.sort(def.body) != Sort::Bool {
-            return Err(CertError(format!(
+            return Err(CertError::Invalid(format!(
                 "definition of '{}' is not Boolean",
                 decl.name
             )));
@@ -77,14 +91,14 @@ pub fn check_invariants(
             .into_iter()
             .find(|v| !def.params.contains(v))
         {
-            return Err(CertError(format!(
+            return Err(CertError::Invalid(format!(
                 "definition of '{}' mentions '{}', which is not a parameter",
                 decl.name,
                 store.var_name(v)
             )));
         }
         if cove_logic::subst::has_app(store, def.body) {
-            return Err(CertError(format!(
+            return Err(CertError::Invalid(format!(
                 "definition of '{}' mentions a predicate",
                 decl.name
             )));
@@ -119,14 +133,14 @@ pub fn check_invariants(
                     .filter_map(|v| m.get(*v).map(|x| format!("{}={}", store.var_name(*v), x)))
                     .collect();
                 vals.sort();
-                return Err(CertError(format!(
+                return Err(CertError::Invalid(format!(
                     "{} is not valid under the invariants; counterexample: {}",
                     clause_name(sys, i),
                     vals.join(" ")
                 )));
             }
             SmtResult::Unknown(r) => {
-                return Err(CertError(format!(
+                return Err(CertError::Undecided(format!(
                     "could not decide validity of {}: {r:?}",
                     clause_name(sys, i)
                 )));
@@ -144,7 +158,7 @@ pub fn check_derivation(
 ) -> Result<(), CertError> {
     let n = d.steps.len();
     if d.root >= n {
-        return Err(CertError("derivation has no root step".into()));
+        return Err(CertError::Invalid("derivation has no root step".into()));
     }
     // Acyclicity: every premise must be derivable before its use (DFS with colors).
     let mut state = vec![0u8; n];
@@ -156,17 +170,25 @@ pub fn check_derivation(
         }
         match state[s] {
             2 => continue,
-            1 => return Err(CertError(format!("derivation is cyclic at step {s}"))),
+            1 => {
+                return Err(CertError::Invalid(format!(
+                    "derivation is cyclic at step {s}"
+                )));
+            }
             _ => {}
         }
         state[s] = 1;
         stack.push((s, true));
         for &p in &d.steps[s].premises {
             if p >= n {
-                return Err(CertError(format!("step {s} refers to missing step {p}")));
+                return Err(CertError::Invalid(format!(
+                    "step {s} refers to missing step {p}"
+                )));
             }
             if state[p] == 1 {
-                return Err(CertError(format!("derivation is cyclic at step {p}")));
+                return Err(CertError::Invalid(format!(
+                    "derivation is cyclic at step {p}"
+                )));
             }
             if state[p] == 0 {
                 stack.push((p, false));
@@ -174,14 +196,16 @@ pub fn check_derivation(
         }
     }
     if d.steps[d.root].head.is_some() {
-        return Err(CertError("the root step does not derive false".into()));
+        return Err(CertError::Invalid(
+            "the root step does not derive false".into(),
+        ));
     }
     for (si, step) in d.steps.iter().enumerate() {
         if state[si] != 2 {
             continue; // unreachable steps are ignored
         }
         let Some(c) = sys.clauses.get(step.clause) else {
-            return Err(CertError(format!(
+            return Err(CertError::Invalid(format!(
                 "step {si} uses clause {} which does not exist",
                 step.clause
             )));
@@ -190,7 +214,7 @@ pub fn check_derivation(
         let mut m = Model::new();
         for (v, val) in &step.assignment {
             if !value_fits(store.var_sort(*v), val) {
-                return Err(CertError(format!(
+                return Err(CertError::Invalid(format!(
                     "{what}: value {val} does not fit the sort of '{}'",
                     store.var_name(*v)
                 )));
@@ -199,7 +223,7 @@ pub fn check_derivation(
         }
         for v in &c.vars {
             if m.get(*v).is_none() {
-                return Err(CertError(format!(
+                return Err(CertError::Invalid(format!(
                     "{what}: no value for variable '{}'",
                     store.var_name(*v)
                 )));
@@ -207,7 +231,7 @@ pub fn check_derivation(
         }
         let eval = |t| {
             m.eval(store, t)
-                .map_err(|e| CertError(format!("{what}: {e}")))
+                .map_err(|e| CertError::Invalid(format!("{what}: {e}")))
         };
         // Whether the argument terms evaluate to exactly the derived values.
         let values_are = |args: &[TermId], vals: &[Value]| -> Result<bool, CertError> {
@@ -219,10 +243,12 @@ pub fn check_derivation(
             Ok(true)
         };
         if eval(c.constraint)? != Value::Bool(true) {
-            return Err(CertError(format!("{what}: the constraint does not hold")));
+            return Err(CertError::Invalid(format!(
+                "{what}: the constraint does not hold"
+            )));
         }
         if step.premises.len() != c.body.len() {
-            return Err(CertError(format!(
+            return Err(CertError::Invalid(format!(
                 "{what}: {} premises for {} body atoms",
                 step.premises.len(),
                 c.body.len()
@@ -230,15 +256,17 @@ pub fn check_derivation(
         }
         for (k, (app, &p)) in c.body.iter().zip(&step.premises).enumerate() {
             let Some((pred, vals)) = &d.steps[p].head else {
-                return Err(CertError(format!("{what}: premise {k} derives false")));
+                return Err(CertError::Invalid(format!(
+                    "{what}: premise {k} derives false"
+                )));
             };
             if *pred != app.pred || vals.len() != app.args.len() {
-                return Err(CertError(format!(
+                return Err(CertError::Invalid(format!(
                     "{what}: premise {k} derives another predicate"
                 )));
             }
             if !values_are(&app.args, vals)? {
-                return Err(CertError(format!(
+                return Err(CertError::Invalid(format!(
                     "{what}: body atom {k} does not match its premise"
                 )));
             }
@@ -249,13 +277,13 @@ pub fn check_derivation(
                 if *pred == app.pred && vals.len() == app.args.len() =>
             {
                 if !values_are(&app.args, vals)? {
-                    return Err(CertError(format!(
+                    return Err(CertError::Invalid(format!(
                         "{what}: the head values are not the clause's"
                     )));
                 }
             }
             _ => {
-                return Err(CertError(format!(
+                return Err(CertError::Invalid(format!(
                     "{what}: the head does not match the clause head"
                 )));
             }

@@ -35,8 +35,8 @@ pub const EXIT_INTERNAL: u8 = 4;
 pub struct ExitCodeOf(pub u8);
 
 const EXIT_HELP: &str = "Exit codes: 0 answer printed (sat/unsat/unknown), 1 usage or I/O error, \
-2 bad input (parse/sort error, non-Horn clause, unsupported theory), 3 certificate failed \
-validation, 4 internal error. `cove sat`: 10 SAT, 20 UNSAT, 0 unknown.";
+2 bad input (parse/sort error, non-Horn clause, unsupported theory), 3 certificate shown \
+invalid (a validation that runs out of time gives unknown and 0), 4 internal error. `cove sat`: 10 SAT, 20 UNSAT, 0 unknown.";
 
 #[derive(Parser)]
 #[command(name = "cove", version, about = "Cove: compositional verification engine", after_help = EXIT_HELP)]

@@ -162,6 +162,16 @@ pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
         };
         match verdict {
             Some(Ok(())) => validation = "valid".into(),
+            Some(Err(e)) if !e.is_invalid() => {
+                // Not refuted, but not confirmed in time either: the honest answer is unknown
+                // (this is not a certificate failure).
+                eprintln!(
+                    "warning: the {} certificate could not be validated: {e}",
+                    result.verdict()
+                );
+                validation = format!("undecided: {e}");
+                result = ChcResult::Unknown(UnknownReason::Timeout);
+            }
             Some(Err(e)) => {
                 eprintln!(
                     "error: the {} certificate failed validation: {e}",
@@ -241,7 +251,7 @@ pub fn check(args: &CheckArgs) -> Result<u8, ExitCodeOf> {
     let is_derivation = first == "unsat" || text.contains("(derivation");
     let outcome = if is_derivation {
         match parse_derivation(&witness, &store, &sys) {
-            Ok(d) => cert::check_derivation(&store, &sys, &d).map_err(|e| e.to_string()),
+            Ok(d) => cert::check_derivation(&store, &sys, &d),
             Err(e) => {
                 eprintln!("{}: error: {e}", args.witness.display());
                 return Err(ExitCodeOf(EXIT_BAD_INPUT));
@@ -254,7 +264,7 @@ pub fn check(args: &CheckArgs) -> Result<u8, ExitCodeOf> {
                     deadline: deadline(args.timeout),
                     ..Default::default()
                 };
-                cert::check_invariants(&mut store, &sys, &inv, &limits).map_err(|e| e.to_string())
+                cert::check_invariants(&mut store, &sys, &inv, &limits)
             }
             Err(e) => {
                 eprintln!("{}:{e}", args.witness.display());
@@ -265,6 +275,12 @@ pub fn check(args: &CheckArgs) -> Result<u8, ExitCodeOf> {
     match outcome {
         Ok(()) => {
             println!("valid");
+            Ok(EXIT_OK)
+        }
+        Err(e) if !e.is_invalid() => {
+            // Neither accepted nor refuted within the limits.
+            println!("unknown");
+            eprintln!("{e}");
             Ok(EXIT_OK)
         }
         Err(e) => {
