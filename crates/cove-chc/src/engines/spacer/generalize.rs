@@ -14,11 +14,11 @@
 use super::{PIdx, Run, Why, rename};
 use crate::result::UnknownReason;
 use cove_logic::{Sort, TermId, TermStore};
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 impl Run<'_> {
-    /// Drops literals of a blocked cube while it stays blocked at level `b`, using relative
-    /// induction for the predicate's own recursive calls.
+    /// Generalizes a cube blocked at level `b` (steps 1-3 of the module docs); the result
+    /// is still blocked at `b`, with relative induction for the predicate's own calls.
     pub(super) fn generalize(
         &mut self,
         store: &mut TermStore,
@@ -43,12 +43,7 @@ impl Run<'_> {
                 .filter(|(k, _)| *k != i)
                 .map(|(_, l)| *l)
                 .collect();
-            let mut asm = cand.clone();
-            asm.extend(self.level_assumptions(store, p, b));
-            if let Some(ri) = self.relative_induction(store, p, &cand) {
-                asm.push(ri);
-            }
-            if !self.check(store, p, &asm, Why::Drop)? {
+            if self.blocked(store, p, &cand, b)? {
                 let core: FxHashSet<TermId> =
                     self.preds[p].solver.unsat_core().into_iter().collect();
                 let reduced: Vec<TermId> =
@@ -67,7 +62,8 @@ impl Run<'_> {
         }
     }
 
-    /// Is `cand` still blocked at level `b` (with relative induction)?
+    /// Is `cand` still blocked at level `b` (with relative induction)? After `true` the
+    /// solver's unsat core is a subset of `cand` plus assumption literals.
     fn blocked(
         &mut self,
         store: &mut TermStore,
@@ -202,10 +198,13 @@ impl Run<'_> {
             return Ok(None);
         }
         self.bump("farkas-attempts");
+        let level = self.level_assumptions(store, p, b);
+        // Rule r's instance at level b-1 (A's disjunct for r), built once per rule.
+        let mut rule_part: FxHashMap<usize, TermId> = FxHashMap::default();
         let mut negated: Vec<TermId> = Vec::new();
         loop {
             let mut asm = negated.clone();
-            asm.extend(self.level_assumptions(store, p, b));
+            asm.extend_from_slice(&level);
             if !self.check(store, p, &asm, Why::Farkas)? {
                 break;
             }
@@ -216,14 +215,21 @@ impl Run<'_> {
             let Some(r) = self.fired_rule(store, p, &m) else {
                 return Ok(None);
             };
-            let mut parts = vec![self.rules[r].enc];
-            for k in 0..self.rules[r].body.len() {
-                let (q, copies) = self.rules[r].body[k].clone();
-                let o = self.over_approx(store, q, b.saturating_sub(1));
-                let params = self.preds[q].params.clone();
-                parts.push(rename(store, o, &params, &copies));
-            }
-            let a = store.mk_and(&parts);
+            let a = match rule_part.get(&r) {
+                Some(&a) => a,
+                None => {
+                    let mut parts = vec![self.rules[r].enc];
+                    for k in 0..self.rules[r].body.len() {
+                        let (q, copies) = self.rules[r].body[k].clone();
+                        let o = self.over_approx(store, q, b.saturating_sub(1));
+                        let params = self.preds[q].params.clone();
+                        parts.push(rename(store, o, &params, &copies));
+                    }
+                    let a = store.mk_and(&parts);
+                    rule_part.insert(r, a);
+                    a
+                }
+            };
             let Ok(implicant) = cove_smt::mbp::implicant(store, &m, a) else {
                 return Ok(None);
             };

@@ -175,6 +175,8 @@ struct Rule {
     sel: TermId,
     /// Per body atom: assuming it restricts the atom to the must-summaries (facts).
     must: Vec<TermId>,
+    /// `¬must[j]`: body atom `j` under its may-summaries (part of every level assumption).
+    not_must: Vec<TermId>,
     must_rest: Vec<TermId>,
     /// Per body atom: (fact, fact formula on the copies).
     fact_copies: Vec<Vec<(usize, TermId)>>,
@@ -340,6 +342,7 @@ impl<'a> Run<'a> {
             preds[head].solver.assert(store, imp);
             let mut must_rest = Vec::new();
             let mut must = Vec::new();
+            let mut not_must = Vec::new();
             for _ in &body {
                 let r0 = fresh_bool(store, "mrest");
                 let mm = fresh_bool(store, "must");
@@ -348,6 +351,7 @@ impl<'a> Run<'a> {
                 preds[head].solver.assert(store, imp);
                 must_rest.push(r0);
                 must.push(mm);
+                not_must.push(store.mk_not(mm));
             }
             if !body.is_empty() {
                 let io = preds[head].init_only;
@@ -364,6 +368,7 @@ impl<'a> Run<'a> {
                 enc,
                 sel,
                 must,
+                not_must,
                 must_rest,
                 fact_copies: vec![Vec::new(); nb],
             });
@@ -442,9 +447,7 @@ impl<'a> Run<'a> {
         let mut asm = self.level_literals(store, p, b);
         if b > 0 {
             for &r in &self.preds[p].rules {
-                for &mm in &self.rules[r].must {
-                    asm.push(store.mk_not(mm));
-                }
+                asm.extend_from_slice(&self.rules[r].not_must);
             }
         }
         asm
@@ -503,8 +506,7 @@ impl<'a> Run<'a> {
                 sel
             } else {
                 let l = self.lvl(store, h, level);
-                let not_must = store.mk_not(self.rules[r].must[j]);
-                store.mk_and(&[l, sel, not_must])
+                store.mk_and(&[l, sel, self.rules[r].not_must[j]])
             };
             let t = store.mk_implies(guard, t);
             self.preds[h].solver.assert(store, t);
@@ -650,9 +652,6 @@ impl<'a> Run<'a> {
                         m.eval(store, tag).ok() == Some(Value::Bool(true))
                     });
                     if let Some(f) = f {
-                        if self.ctl.verbosity > 2 {
-                            eprintln!("closed by fact {f}");
-                        }
                         return Ok(closed(f));
                     }
                 }
@@ -754,7 +753,7 @@ impl<'a> Run<'a> {
                 if k == j || under.contains(&k) {
                     asm.extend(self.must_assumptions(store, r, k));
                 } else {
-                    asm.push(store.mk_not(self.rules[r].must[k]));
+                    asm.push(self.rules[r].not_must[k]);
                 }
             }
             if self.check(store, p, &asm, Why::Query)? {
@@ -768,9 +767,6 @@ impl<'a> Run<'a> {
         let covered: Vec<Option<usize>> = (0..n)
             .map(|k| self.covering_fact(store, r, k, &m))
             .collect();
-        if self.ctl.verbosity > 2 {
-            eprintln!("QUERY rule {r} child {child:?} under {under:?}");
-        }
         let Some(j) = child else {
             // Every atom is covered by a must-summary in the model: MUST.
             let Some(premises) = covered.into_iter().collect::<Option<Vec<usize>>>() else {
