@@ -11,8 +11,9 @@
 //! re-encoding the rule for every step.
 
 use super::Run;
+use super::project::value_term;
 use crate::result::{Derivation, DerivationStep};
-use cove_logic::{FuncId, Sort, TermId, TermStore, Value, VarId};
+use cove_logic::{FuncId, TermStore, Value, VarId};
 use cove_smt::{SmtResult, SmtSolver};
 use rustc_hash::FxHashMap;
 
@@ -149,12 +150,5 @@ impl Run<'_> {
             next: 0,
             premises: Vec::new(),
         })
-    }
-}
-
-fn value_term(store: &mut TermStore, v: &Value, sort: Sort) -> TermId {
-    match v {
-        Value::Bool(b) => store.mk_bool(*b),
-        Value::Num(n) => store.mk_num(n.clone(), sort),
     }
 }

@@ -7,7 +7,9 @@
 //! Either way the result holds in the model and implies the existential, so must-summaries
 //! stay sound under-approximations.
 
-use cove_logic::{Model, Op, TermId, TermStore, Value, VarId, free_vars, simplify, substitute};
+use cove_logic::{
+    Model, Op, Sort, TermId, TermStore, Value, VarId, free_vars, simplify, substitute,
+};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Projects `phi` onto `keep` under `model` (which must satisfy `phi`) and returns the
@@ -91,15 +93,17 @@ fn substitute_values(store: &mut TermStore, model: &Model, t: TermId, vars: &[Va
             .get(v)
             .cloned()
             .unwrap_or_else(|| Value::default_of(store.var_sort(v)));
-        let term = match val {
-            Value::Bool(b) => store.mk_bool(b),
-            Value::Num(n) => {
-                let s = store.var_sort(v);
-                store.mk_num(n, s)
-            }
-        };
+        let term = value_term(store, &val, store.var_sort(v));
         map.insert(v, term);
     }
     let r = substitute(store, t, &map);
     simplify(store, r)
+}
+
+/// The constant term of a model value of the given sort.
+pub(super) fn value_term(store: &mut TermStore, v: &Value, sort: Sort) -> TermId {
+    match v {
+        Value::Bool(b) => store.mk_bool(*b),
+        Value::Num(n) => store.mk_num(n.clone(), sort),
+    }
 }
