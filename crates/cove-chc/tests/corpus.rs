@@ -118,6 +118,10 @@ fn spacer_ablations_never_answer_wrongly() {
             farkas: false,
             ..Default::default()
         },
+        SpacerConfig {
+            global: false,
+            ..Default::default()
+        },
     ];
     for file in corpus_files() {
         if file.to_string_lossy().contains("gcnr") {

@@ -64,6 +64,9 @@ pub struct SolveArgs {
     /// Spacer: do not replace blocked cubes by negated Farkas interpolants.
     #[arg(long)]
     pub no_farkas: bool,
+    /// Spacer: no global generalization (lemma clusters replaced by their projection).
+    #[arg(long)]
+    pub no_global: bool,
     /// Progress messages on stderr.
     #[arg(short, long, action = clap::ArgAction::Count)]
     pub verbose: u8,
@@ -117,6 +120,7 @@ pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
                 use_mbp: !args.no_mbp,
                 weaken: !args.no_weaken,
                 farkas: !args.no_farkas,
+                global: !args.no_global,
                 ..Default::default()
             },
         )),

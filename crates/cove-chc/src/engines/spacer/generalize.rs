@@ -64,7 +64,7 @@ impl Run<'_> {
 
     /// Is `cand` still blocked at level `b` (with relative induction)? After `true` the
     /// solver's unsat core is a subset of `cand` plus assumption literals.
-    fn blocked(
+    pub(super) fn blocked(
         &mut self,
         store: &mut TermStore,
         p: PIdx,

@@ -23,6 +23,7 @@
 
 mod cex;
 mod generalize;
+mod global;
 mod project;
 
 use crate::engine::{Control, Engine, Stats};
@@ -51,6 +52,9 @@ pub struct SpacerConfig {
     /// Replace blocked cubes by the negation of Farkas interpolants before dropping literals
     /// (relational lemmas such as `x - y <= 0` instead of one lemma per value).
     pub farkas: bool,
+    /// Replace a lemma that joins a cluster of lemmas differing only in their constants by
+    /// the cluster's projection on its parameter (global generalization, `global.rs`).
+    pub global: bool,
     /// Give up (unknown) beyond this bound.
     pub max_level: Option<usize>,
     /// Record the queries, lemmas and facts in order (see [`Spacer::trace`]).
@@ -96,6 +100,7 @@ impl Default for SpacerConfig {
             inductive_generalization: true,
             weaken: true,
             farkas: true,
+            global: true,
             max_level: None,
             trace: false,
         }
@@ -137,6 +142,8 @@ struct Lemma {
     /// The lemma is `¬(∧ cube)`.
     cube: Vec<TermId>,
     level: usize,
+    /// The cube's shape, for clustering (global generalization).
+    shape: Option<global::CubeShape>,
 }
 
 struct Fact {
@@ -247,6 +254,7 @@ struct Run<'a> {
     bound: usize,
     stats: &'a mut FxHashMap<&'static str, u64>,
     trace: Vec<TraceEvent>,
+    global_failed: global::FailedSet,
 }
 
 fn rename(store: &mut TermStore, t: TermId, from: &[VarId], to: &[VarId]) -> TermId {
@@ -392,6 +400,7 @@ impl<'a> Run<'a> {
             bound: 0,
             stats,
             trace: Vec::new(),
+            global_failed: global::FailedSet::default(),
         }
     }
 
@@ -522,7 +531,12 @@ impl<'a> Run<'a> {
             }
             return;
         }
-        self.preds[p].lemmas.push(Lemma { cube, level });
+        let shape = if self.cfg.global {
+            global::shape_of(store, &cube)
+        } else {
+            None
+        };
+        self.preds[p].lemmas.push(Lemma { cube, level, shape });
         let i = self.preds[p].lemmas.len() - 1;
         self.install_lemma(store, p, i, level);
     }
@@ -693,6 +707,11 @@ impl<'a> Run<'a> {
                 .collect();
             let cube = if self.cfg.inductive_generalization {
                 self.generalize(store, p, cube, b)?
+            } else {
+                cube
+            };
+            let cube = if self.cfg.global {
+                self.subsume(store, p, cube, b)?
             } else {
                 cube
             };
