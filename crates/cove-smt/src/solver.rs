@@ -174,6 +174,11 @@ impl SmtSolver {
         self.limits = limits;
     }
 
+    /// Turns theory propagation through tableau rows (implied bounds) on or off.
+    pub fn set_row_propagation(&mut self, on: bool) {
+        self.th.set_row_propagation(on);
+    }
+
     /// Number of open `push` frames.
     pub fn num_frames(&self) -> usize {
         self.frames.len() - 1

@@ -18,7 +18,7 @@
 //!   unassigned in the SAT solver too.
 
 use crate::lia::{IntChecker, IntStep};
-use crate::simplex::{BoundKind, BoundTag, Conflict, DeltaRational, FarkasTerm, Simplex, TVar};
+use crate::simplex::{BoundKind, BoundTag, Conflict, DeltaRational, RowBound, Simplex, TVar};
 use cove_logic::Rational;
 use cove_sat::{Lit, Theory, TheoryOut, Var};
 use rustc_hash::FxHashMap;
@@ -59,6 +59,11 @@ pub(crate) struct ArithTheory {
     upper_key: FxHashMap<(TVar, DeltaRational), Lit>,
     /// Per atom: 0 unassigned, 1 positive literal true, -1 negative literal true.
     val: Vec<i8>,
+    /// Per simplex variable: number of its atoms that are unassigned.
+    unassigned: Vec<u32>,
+    /// Scratch buffers of row propagation.
+    rb_buf: Vec<RowBound>,
+    lit_buf: Vec<Lit>,
     trail: Vec<Lit>,
     /// Simplex level at which `trail[i]` was asserted (meaningful below `qhead`).
     asserted_at: Vec<u32>,
@@ -93,6 +98,9 @@ impl ArithTheory {
             var_atoms: Vec::new(),
             upper_key: FxHashMap::default(),
             val: Vec::new(),
+            unassigned: Vec::new(),
+            rb_buf: Vec::new(),
+            lit_buf: Vec::new(),
             trail: Vec::new(),
             asserted_at: Vec::new(),
             trail_lim: Vec::new(),
@@ -107,6 +115,11 @@ impl ArithTheory {
         }
     }
 
+    /// Turns theory propagation through tableau rows on or off.
+    pub fn set_row_propagation(&mut self, on: bool) {
+        self.sx.set_propagation(on);
+    }
+
     /// A new simplex problem variable.
     pub fn add_var(&mut self, is_int: bool) -> TVar {
         let v = self.sx.add_var(is_int);
@@ -119,6 +132,7 @@ impl ArithTheory {
     fn ensure_var_atoms(&mut self, v: TVar) {
         if self.var_atoms.len() <= v.idx() {
             self.var_atoms.resize(v.idx() + 1, Vec::new());
+            self.unassigned.resize(v.idx() + 1, 0);
         }
     }
 
@@ -131,6 +145,7 @@ impl ArithTheory {
         self.atom_of_var[bvar.index()] = a;
         self.ensure_var_atoms(var);
         self.var_atoms[var.idx()].push(a);
+        self.unassigned[var.idx()] += 1;
         let (nk, nb) = complement(kind, &bound);
         let pos = (kind, round_bound(&self.sx, var, kind, bound));
         let neg = (nk, round_bound(&self.sx, var, nk, nb));
@@ -235,6 +250,7 @@ impl ArithTheory {
     /// Records that `l` (a literal of atom `a`) is true at the current level.
     fn record(&mut self, a: usize, l: Lit) {
         self.val[a] = if l.is_neg() { -1 } else { 1 };
+        self.unassigned[self.atoms[a].var.idx()] -= 1;
         self.trail.push(l);
         self.asserted_at.push(0);
     }
@@ -255,6 +271,58 @@ impl ArithTheory {
         Ok(())
     }
 
+    /// Literals of unassigned atoms on `var` implied by `var kind value`, appended to `out`.
+    fn implied_lits(&self, var: TVar, kind: BoundKind, value: &DeltaRational, out: &mut Vec<Lit>) {
+        let Some(list) = self.var_atoms.get(var.idx()) else {
+            return;
+        };
+        if self.unassigned.get(var.idx()).is_none_or(|&n| n == 0) {
+            return;
+        }
+        let rounded;
+        let value = if self.sx.is_int(var) {
+            rounded = round_bound(&self.sx, var, kind, value.clone());
+            &rounded
+        } else {
+            value
+        };
+        for &a in list {
+            let a = a as usize;
+            if self.val[a] != 0 {
+                continue;
+            }
+            let at = &self.atoms[a];
+            for positive in [true, false] {
+                let (k, b) = if positive { &at.pos } else { &at.neg };
+                if *k != kind {
+                    continue;
+                }
+                let implied = match kind {
+                    BoundKind::Upper => value <= b,
+                    BoundKind::Lower => value >= b,
+                };
+                if implied {
+                    out.push(Lit::new(at.bvar, !positive));
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Propagates the literals `lits` (unassigned atoms) with the reason literals `reason`
+    /// (true now, implying each of them).
+    fn propagate_lits(&mut self, lits: &[Lit], reason: &[Lit], out: &mut TheoryOut) {
+        for &lit in lits {
+            let a = self.atom_of(lit).expect("atom literal");
+            let mut clause = Vec::with_capacity(reason.len() + 1);
+            clause.push(lit);
+            clause.extend(reason.iter().map(|&r| !r));
+            out.propagate(lit, clause);
+            self.record(a, lit);
+            self.stats.propagations += 1;
+        }
+    }
+
     /// Propagates atoms on `var` implied by `var kind value`; `reason` are literals (true
     /// now) that imply the bound.
     fn propagate_bound(
@@ -265,40 +333,43 @@ impl ArithTheory {
         reason: &[Lit],
         out: &mut TheoryOut,
     ) {
-        let Some(list) = self.var_atoms.get(var.idx()) else {
-            return;
-        };
-        if list.is_empty() {
-            return;
+        let mut lits = std::mem::take(&mut self.lit_buf);
+        self.implied_lits(var, kind, value, &mut lits);
+        self.propagate_lits(&lits, reason, out);
+        lits.clear();
+        self.lit_buf = lits;
+    }
+
+    /// Atoms implied through tableau rows touched since the last call. Only variables
+    /// with unassigned atoms are considered, and a reason is built only for bounds that
+    /// imply at least one atom.
+    fn propagate_rows(&mut self, out: &mut TheoryOut) {
+        let mut rbs = std::mem::take(&mut self.rb_buf);
+        let mut lits = std::mem::take(&mut self.lit_buf);
+        let mut tags = Vec::new();
+        {
+            let unassigned = &self.unassigned;
+            self.sx.row_bounds(
+                |v| unassigned.get(v.idx()).is_some_and(|&n| n > 0),
+                &mut rbs,
+            );
         }
-        let value = round_bound(&self.sx, var, kind, value.clone());
-        for i in 0..self.var_atoms[var.idx()].len() {
-            let a = self.var_atoms[var.idx()][i] as usize;
-            if self.val[a] != 0 {
+        for rb in rbs.drain(..) {
+            lits.clear();
+            self.implied_lits(rb.var, rb.kind, &rb.bound, &mut lits);
+            if lits.is_empty() {
                 continue;
             }
-            for positive in [true, false] {
-                let at = &self.atoms[a];
-                let (k, b) = if positive { &at.pos } else { &at.neg };
-                if *k != kind {
-                    continue;
-                }
-                let implied = match kind {
-                    BoundKind::Upper => value <= *b,
-                    BoundKind::Lower => value >= *b,
-                };
-                if implied {
-                    let lit = Lit::new(self.atoms[a].bvar, !positive);
-                    let mut clause = Vec::with_capacity(reason.len() + 1);
-                    clause.push(lit);
-                    clause.extend(reason.iter().map(|&r| !r));
-                    out.propagate(lit, clause);
-                    self.record(a, lit);
-                    self.stats.propagations += 1;
-                    break;
-                }
-            }
+            tags.clear();
+            self.sx.row_bound_tags(&rb, &mut tags);
+            let mut reason: Vec<Lit> = tags.iter().map(|t| Lit::from_index(t.0 as usize)).collect();
+            reason.sort_unstable();
+            reason.dedup();
+            self.propagate_lits(&lits, &reason, out);
         }
+        lits.clear();
+        self.lit_buf = lits;
+        self.rb_buf = rbs;
     }
 
     fn conflict_clause(c: &Conflict) -> Vec<Lit> {
@@ -306,16 +377,6 @@ impl ArithTheory {
             .into_iter()
             .map(|t| !Lit::from_index(t.0 as usize))
             .collect()
-    }
-
-    fn reason_lits(terms: &[FarkasTerm]) -> Vec<Lit> {
-        let mut v: Vec<Lit> = terms
-            .iter()
-            .map(|t| Lit::from_index(t.tag.0 as usize))
-            .collect();
-        v.sort_unstable();
-        v.dedup();
-        v
     }
 
     fn report(&mut self, c: Conflict, out: &mut TheoryOut) {
@@ -347,17 +408,7 @@ impl ArithTheory {
             return false;
         }
         // Atoms implied through tableau rows.
-        for ib in self.sx.implied_bounds() {
-            if self
-                .var_atoms
-                .get(ib.var.idx())
-                .is_none_or(|l| l.is_empty())
-            {
-                continue;
-            }
-            let reason = Self::reason_lits(&ib.reason);
-            self.propagate_bound(ib.var, ib.kind, &ib.bound, &reason, out);
-        }
+        self.propagate_rows(out);
         true
     }
 
@@ -533,6 +584,7 @@ impl Theory for ArithTheory {
             self.asserted_at.pop();
             let a = self.atom_of(l).expect("atom");
             self.val[a] = 0;
+            self.unassigned[self.atoms[a].var.idx()] += 1;
         }
         self.qhead = self.qhead.min(keep);
         // Survivors asserted at a popped simplex level lost their bound: re-assert them.
