@@ -13,6 +13,9 @@ fn main() {
         match a.as_str() {
             "rowprop=0" => solver.set_row_propagation(false),
             "rowprop=1" => solver.set_row_propagation(true),
+            s if s.starts_with("chain=") => {
+                solver.set_bound_chaining(s[6..].parse().expect("chain=N"))
+            }
             _ => panic!("unknown option {a}"),
         }
     }
@@ -20,7 +23,7 @@ fn main() {
     let (code, st) =
         cove_smt::run_script_with(solver, &src, &mut std::io::stdout().lock()).expect("output");
     eprintln!(
-        "stats: time {:.3}s conflicts {} decisions {} th_conflicts {} th_props {} pivots {} branches {} cuts {} atoms {}",
+        "stats: time {:.3}s conflicts {} decisions {} th_conflicts {} th_props {} pivots {} branches {} cuts {} atoms {} derived {}",
         st.time.as_secs_f64(),
         st.conflicts,
         st.decisions,
@@ -29,7 +32,8 @@ fn main() {
         st.pivots,
         st.branches,
         st.cuts,
-        st.atoms
+        st.atoms,
+        st.derived_bounds
     );
     std::process::exit(code);
 }

@@ -24,6 +24,8 @@ use cove_sat::{Lit, Theory, TheoryOut, Var};
 use rustc_hash::FxHashMap;
 
 const NONE: u32 = u32::MAX;
+/// Tag bit of derived bounds (asserted implied bounds); the rest indexes `derived`.
+const DERIVED: u32 = 1 << 31;
 
 /// One theory atom: `var kind bound` when its Boolean variable is true.
 #[derive(Clone, Debug)]
@@ -45,6 +47,7 @@ pub(crate) struct TheoryStats {
     pub cuts: u64,
     pub cubes: u64,
     pub final_checks: u64,
+    pub derived: u64,
 }
 
 /// The simplex plus the atom bookkeeping that connects it to the SAT solver.
@@ -64,6 +67,12 @@ pub(crate) struct ArithTheory {
     /// Scratch buffers of row propagation.
     rb_buf: Vec<RowBound>,
     lit_buf: Vec<Lit>,
+    /// Leaf literals of derived bounds (tag `DERIVED | i`), truncated on pop.
+    derived: Vec<Vec<Lit>>,
+    /// `derived.len()` at each open level.
+    derived_lim: Vec<usize>,
+    /// Rounds of derived-bound chaining per propagation (0: no chaining).
+    chain_rounds: u32,
     trail: Vec<Lit>,
     /// Simplex level at which `trail[i]` was asserted (meaningful below `qhead`).
     asserted_at: Vec<u32>,
@@ -101,6 +110,9 @@ impl ArithTheory {
             unassigned: Vec::new(),
             rb_buf: Vec::new(),
             lit_buf: Vec::new(),
+            derived: Vec::new(),
+            derived_lim: Vec::new(),
+            chain_rounds: 0,
             trail: Vec::new(),
             asserted_at: Vec::new(),
             trail_lim: Vec::new(),
@@ -118,6 +130,11 @@ impl ArithTheory {
     /// Turns theory propagation through tableau rows on or off.
     pub fn set_row_propagation(&mut self, on: bool) {
         self.sx.set_propagation(on);
+    }
+
+    /// Rounds of derived-bound chaining per propagation (0 turns chaining off).
+    pub fn set_chain_rounds(&mut self, rounds: u32) {
+        self.chain_rounds = rounds;
     }
 
     /// A new simplex problem variable.
@@ -342,40 +359,95 @@ impl ArithTheory {
 
     /// Atoms implied through tableau rows touched since the last call. Only variables
     /// with unassigned atoms are considered, and a reason is built only for bounds that
-    /// imply at least one atom.
-    fn propagate_rows(&mut self, out: &mut TheoryOut) {
+    /// imply at least one atom. With chaining on, strictly tighter bounds on variables
+    /// without atoms are asserted as derived bounds (tagged with their leaf literals), so
+    /// that bounds travel along chains of equalities; this repeats for a few rounds.
+    /// Returns false after reporting a conflict.
+    fn propagate_rows(&mut self, out: &mut TheoryOut) -> bool {
         let mut rbs = std::mem::take(&mut self.rb_buf);
         let mut lits = std::mem::take(&mut self.lit_buf);
         let mut tags = Vec::new();
-        {
-            let unassigned = &self.unassigned;
-            self.sx.row_bounds(
-                |v| unassigned.get(v.idx()).is_some_and(|&n| n > 0),
-                &mut rbs,
-            );
-        }
-        for rb in rbs.drain(..) {
-            lits.clear();
-            self.implied_lits(rb.var, rb.kind, &rb.bound, &mut lits);
-            if lits.is_empty() {
-                continue;
+        let mut ok = true;
+        for _round in 0..self.chain_rounds.max(1) {
+            {
+                let (unassigned, var_atoms) = (&self.unassigned, &self.var_atoms);
+                let chain = self.chain_rounds > 0;
+                self.sx.row_bounds(
+                    |v| match unassigned.get(v.idx()) {
+                        Some(&n) => n > 0 || (chain && var_atoms[v.idx()].is_empty()),
+                        None => chain,
+                    },
+                    &mut rbs,
+                );
             }
-            tags.clear();
-            self.sx.row_bound_tags(&rb, &mut tags);
-            let mut reason: Vec<Lit> = tags.iter().map(|t| Lit::from_index(t.0 as usize)).collect();
-            reason.sort_unstable();
-            reason.dedup();
-            self.propagate_lits(&lits, &reason, out);
+            let mut derived_any = false;
+            for rb in rbs.drain(..) {
+                if !self
+                    .var_atoms
+                    .get(rb.var.idx())
+                    .is_none_or(|l| l.is_empty())
+                {
+                    lits.clear();
+                    self.implied_lits(rb.var, rb.kind, &rb.bound, &mut lits);
+                    if lits.is_empty() {
+                        continue;
+                    }
+                    tags.clear();
+                    self.sx.row_bound_tags(&rb, &mut tags);
+                    let reason = self.leaf_lits(tags.iter().copied());
+                    self.propagate_lits(&lits, &reason, out);
+                } else if ok {
+                    // The row bound is only valid while bounds are unchanged: explain it
+                    // before asserting anything (earlier derived bounds of this round may
+                    // have tightened bounds it used, which only strengthens the truth of
+                    // the bound but changes its explanation, so re-check improvement).
+                    tags.clear();
+                    self.sx.row_bound_tags(&rb, &mut tags);
+                    let leaves = self.leaf_lits(tags.iter().copied());
+                    let tag = BoundTag(DERIVED | self.derived.len() as u32);
+                    self.derived.push(leaves);
+                    self.stats.derived += 1;
+                    derived_any = true;
+                    if let Err(c) = self.sx.assert_bound(rb.var, rb.kind, rb.bound, tag) {
+                        self.report(c, out);
+                        ok = false;
+                    }
+                }
+            }
+            if !ok || !derived_any {
+                break;
+            }
+            if let Err(c) = self.sx.check() {
+                self.report(c, out);
+                ok = false;
+                break;
+            }
         }
         lits.clear();
         self.lit_buf = lits;
         self.rb_buf = rbs;
+        ok
     }
 
-    fn conflict_clause(c: &Conflict) -> Vec<Lit> {
-        c.tags()
+    /// The atom literals behind bound tags (derived bounds expanded), sorted, deduplicated.
+    fn leaf_lits(&self, tags: impl IntoIterator<Item = BoundTag>) -> Vec<Lit> {
+        let mut v = Vec::new();
+        for t in tags {
+            if t.0 & DERIVED != 0 {
+                v.extend_from_slice(&self.derived[(t.0 & !DERIVED) as usize]);
+            } else {
+                v.push(Lit::from_index(t.0 as usize));
+            }
+        }
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    fn conflict_clause(&self, c: &Conflict) -> Vec<Lit> {
+        self.leaf_lits(c.terms.iter().map(|t| t.tag))
             .into_iter()
-            .map(|t| !Lit::from_index(t.0 as usize))
+            .map(|l| !l)
             .collect()
     }
 
@@ -385,7 +457,7 @@ impl ArithTheory {
             "simplex conflict certificate must verify"
         );
         self.stats.conflicts += 1;
-        out.conflict(Self::conflict_clause(&c));
+        out.conflict(self.conflict_clause(&c));
     }
 
     /// Asserts pending bounds, checks feasibility, and propagates implied atoms.
@@ -408,8 +480,7 @@ impl ArithTheory {
             return false;
         }
         // Atoms implied through tableau rows.
-        self.propagate_rows(out);
-        true
+        self.propagate_rows(out)
     }
 
     /// Plain branching when the integer step produced nothing usable.
@@ -567,6 +638,7 @@ impl ArithTheory {
 impl Theory for ArithTheory {
     fn push(&mut self) {
         self.trail_lim.push(self.trail.len());
+        self.derived_lim.push(self.derived.len());
         self.sx.push();
     }
 
@@ -578,6 +650,8 @@ impl Theory for ArithTheory {
         let new_level = self.trail_lim.len() - n;
         let keep = self.trail_lim[new_level];
         self.trail_lim.truncate(new_level);
+        self.derived.truncate(self.derived_lim[new_level]);
+        self.derived_lim.truncate(new_level);
         self.sx.pop(n);
         while self.trail.len() > keep {
             let l = self.trail.pop().expect("trail");
@@ -657,10 +731,10 @@ impl Theory for ArithTheory {
             IntStep::Cut(cut) => {
                 // deps -> lin >= bound
                 self.stats.cuts += 1;
-                let mut clause: Vec<Lit> = cut
-                    .deps
-                    .iter()
-                    .map(|t| !Lit::from_index(t.0 as usize))
+                let mut clause: Vec<Lit> = self
+                    .leaf_lits(cut.deps.iter().copied())
+                    .into_iter()
+                    .map(|l| !l)
                     .collect();
                 match self.form_atom(&cut.lin, false, &cut.bound, false, &mut || out.new_var()) {
                     Ok(l) => clause.push(l),
@@ -673,9 +747,10 @@ impl Theory for ArithTheory {
             }
             IntStep::Conflict(tags) => {
                 self.stats.conflicts += 1;
-                let mut clause: Vec<Lit> = tags
-                    .iter()
-                    .map(|t| !Lit::from_index(t.0 as usize))
+                let mut clause: Vec<Lit> = self
+                    .leaf_lits(tags.iter().copied())
+                    .into_iter()
+                    .map(|l| !l)
                     .collect();
                 clause.sort_unstable();
                 clause.dedup();
