@@ -1,7 +1,39 @@
-//! Runs an SMT-LIB2 script file through `cove_smt::run_script` (what `cove smt FILE` does).
+//! Runs an SMT-LIB2 script file through `cove_smt::run_script_with` (what `cove smt FILE`
+//! does) and prints the solver's counters to stderr.
+//!
+//! `smtfile FILE.smt2 [rowprop=0|1]`: the optional second argument overrides the default of
+//! theory propagation through tableau rows (for A/B measurements).
+use cove_smt::SmtSolver;
+
 fn main() {
-    let path = std::env::args().nth(1).expect("usage: smtfile FILE.smt2");
+    let mut args = std::env::args().skip(1);
+    let path = args.next().expect("usage: smtfile FILE.smt2 [rowprop=0|1]");
+    let mut solver = SmtSolver::new();
+    for a in args {
+        match a.as_str() {
+            "rowprop=0" => solver.set_row_propagation(false),
+            "rowprop=1" => solver.set_row_propagation(true),
+            s if s.starts_with("chain=") => {
+                solver.set_bound_chaining(s[6..].parse().expect("chain=N"))
+            }
+            _ => panic!("unknown option {a}"),
+        }
+    }
     let src = std::fs::read(&path).expect("read file");
-    let code = cove_smt::run_script(&src, &mut std::io::stdout().lock()).expect("write output");
+    let (code, st) =
+        cove_smt::run_script_with(solver, &src, &mut std::io::stdout().lock()).expect("output");
+    eprintln!(
+        "stats: time {:.3}s conflicts {} decisions {} th_conflicts {} th_props {} pivots {} branches {} cuts {} atoms {} derived {}",
+        st.time.as_secs_f64(),
+        st.conflicts,
+        st.decisions,
+        st.theory_conflicts,
+        st.theory_propagations,
+        st.pivots,
+        st.branches,
+        st.cuts,
+        st.atoms,
+        st.derived_bounds
+    );
     std::process::exit(code);
 }

@@ -24,5 +24,5 @@ pub mod solver;
 mod theory;
 
 pub use interp::interpolate;
-pub use script::{ScriptError, run_script};
+pub use script::{ScriptError, run_script, run_script_with};
 pub use solver::{SmtResult, SmtSolver, SmtStats, UnknownReason, is_sat, is_valid};

@@ -7,7 +7,7 @@
 //! directly. Errors are reported as `(error "...")` responses; the run continues after
 //! command errors (e.g. `get-model` without a model) and stops after a parse error.
 
-use crate::solver::{SmtResult, SmtSolver, UnknownReason};
+use crate::solver::{SmtResult, SmtSolver, SmtStats, UnknownReason};
 use cove_logic::print::{numeral, symbol, term_to_string};
 use cove_logic::smtlib::{Command, Declared, Dialect, Parser};
 use cove_logic::{Sort, TermId, TermStore, Value, VarId};
@@ -38,16 +38,26 @@ struct Runner {
 /// Runs an SMT-LIB2 script, writing the responses to `out`. Returns the process exit code:
 /// 0 when every command succeeded, 1 when an `(error ..)` response was printed.
 pub fn run_script(src: &[u8], out: &mut impl Write) -> Result<i32, ScriptError> {
+    run_script_with(SmtSolver::new(), src, out).map(|(code, _)| code)
+}
+
+/// [`run_script`] on a caller-configured solver; also returns the solver's counters
+/// (summed over all checks of the script).
+pub fn run_script_with(
+    solver: SmtSolver,
+    src: &[u8],
+    out: &mut impl Write,
+) -> Result<(i32, SmtStats), ScriptError> {
     let mut store = TermStore::new();
     let mut parser = match Parser::new(src, &mut store, Dialect::Smt) {
         Ok(p) => p,
         Err(e) => {
             error(out, &e.to_string())?;
-            return Ok(1);
+            return Ok((1, solver.stats().clone()));
         }
     };
     let mut r = Runner {
-        solver: SmtSolver::new(),
+        solver,
         scopes: vec![Scope::default()],
         last: None,
         last_assumed: Vec::new(),
@@ -59,7 +69,7 @@ pub fn run_script(src: &[u8], out: &mut impl Write) -> Result<i32, ScriptError> 
             Ok(None) => break,
             Err(e) => {
                 error(out, &e.to_string())?;
-                return Ok(1);
+                return Ok((1, r.solver.stats().clone()));
             }
         };
         if matches!(cmd, Command::Exit) {
@@ -68,7 +78,7 @@ pub fn run_script(src: &[u8], out: &mut impl Write) -> Result<i32, ScriptError> 
         r.run(parser.store(), cmd, out)?;
         out.flush()?;
     }
-    Ok(if r.errors { 1 } else { 0 })
+    Ok((if r.errors { 1 } else { 0 }, r.solver.stats().clone()))
 }
 
 fn error(out: &mut impl Write, msg: &str) -> std::io::Result<()> {

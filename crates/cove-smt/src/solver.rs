@@ -83,6 +83,8 @@ pub struct SmtStats {
     pub pivots: u64,
     /// Theory atoms created.
     pub atoms: u64,
+    /// Implied bounds asserted on variables without atoms (bound chaining).
+    pub derived_bounds: u64,
     /// Wall time spent in checks.
     pub time: Duration,
 }
@@ -172,6 +174,17 @@ impl SmtSolver {
     /// Limits for every following check (deadline, conflicts, interrupt flag).
     pub fn set_limits(&mut self, limits: Limits) {
         self.limits = limits;
+    }
+
+    /// Turns theory propagation through tableau rows (implied bounds) on or off.
+    pub fn set_row_propagation(&mut self, on: bool) {
+        self.th.set_row_propagation(on);
+    }
+
+    /// Rounds of chaining of implied bounds through variables without atoms per theory
+    /// propagation (0: off). Only effective with row propagation on.
+    pub fn set_bound_chaining(&mut self, rounds: u32) {
+        self.th.set_chain_rounds(rounds);
     }
 
     /// Number of open `push` frames.
@@ -270,6 +283,7 @@ impl SmtSolver {
         st.cuts = self.th.stats.cuts;
         st.cubes = self.th.stats.cubes;
         st.atoms = self.th.atoms.len() as u64;
+        st.derived_bounds = self.th.stats.derived;
         match res {
             SmtResult::Sat => st.sat += 1,
             SmtResult::Unsat => st.unsat += 1,

@@ -64,7 +64,7 @@ pub(crate) mod testutil;
 
 pub use delta::DeltaRational;
 pub use farkas::{Interpolant, farkas_interpolant, linear_combination};
-pub use propagate::ImpliedBound;
+pub use propagate::{ImpliedBound, RowBound};
 pub use tableau::RowRef;
 
 use cove_logic::Rational;
