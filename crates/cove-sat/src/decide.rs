@@ -74,11 +74,22 @@ impl VarOrder {
 
 impl Solver {
     /// Picks the unassigned variable of highest activity with its saved phase, or `None` when
-    /// every variable is assigned.
+    /// every relevant variable is assigned (see [`crate::guard`]).
     pub(crate) fn pick_branch_lit(&mut self) -> Option<Lit> {
         loop {
-            let v = Var(self.order.heap.pop(&self.order.activity)?);
+            let Some(v) = self.order.heap.pop(&self.order.activity) else {
+                if self.revive_skipped() {
+                    continue;
+                }
+                return None;
+            };
+            let v = Var(v);
             if self.vals[v.positive().index()] == LBool::Undef {
+                if !self.relevant(v) {
+                    let level = self.decision_level() as u32;
+                    self.guards.skipped.push((v, level));
+                    continue;
+                }
                 return Some(Lit::new(v, !self.order.phase[v.index()]));
             }
         }

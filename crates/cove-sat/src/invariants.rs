@@ -56,7 +56,10 @@ impl Solver {
                     "variable {v} assigned but not on the trail (or vice versa)"
                 ));
             }
-            if a == LBool::Undef && !self.order.heap.contains(Var(v as u32).0) {
+            if a == LBool::Undef
+                && !self.order.heap.contains(Var(v as u32).0)
+                && !self.guards.skipped.iter().any(|&(s, _)| s.index() == v)
+            {
                 return Err(format!("unassigned variable {v} missing from the heap"));
             }
         }

@@ -25,6 +25,7 @@ mod analyze;
 mod clause;
 mod decide;
 pub mod dimacs;
+mod guard;
 mod heap;
 mod invariants;
 mod lemma;
@@ -39,6 +40,7 @@ pub mod theory;
 mod trail;
 mod watch;
 
+pub use guard::GuardId;
 pub use lit::{LBool, Lit, Var};
 pub use restart::{RestartPolicy, luby};
 pub use search::{Limits, SolveResult};

@@ -8,6 +8,7 @@
 use crate::analyze::AnalyzeScratch;
 use crate::clause::{ClauseDb, ClauseRef};
 use crate::decide::VarOrder;
+use crate::guard::Guards;
 use crate::lit::{LBool, Lit, Var};
 use crate::restart::{RestartPolicy, Restarts};
 use crate::stats::Stats;
@@ -107,6 +108,8 @@ pub struct Solver {
     pub(crate) simp_trail_len: usize,
     /// Reused buffer for theory callbacks.
     pub(crate) theory_out: TheoryOut,
+    /// Guarded variables (see [`crate::guard`]).
+    pub(crate) guards: Guards,
 }
 
 impl Default for Solver {
@@ -147,6 +150,7 @@ impl Solver {
             protected_learnts: 0,
             simp_trail_len: 0,
             theory_out: TheoryOut::default(),
+            guards: Guards::default(),
             config,
         }
     }
@@ -159,6 +163,7 @@ impl Solver {
         self.level.push(0);
         self.reason.push(ClauseRef::NONE);
         self.order.add_var(v);
+        self.guards.of_var.push(Vec::new());
         self.scratch.grow_to(self.level.len());
         self.watches.grow_to(self.level.len());
         v

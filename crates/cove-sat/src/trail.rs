@@ -71,6 +71,7 @@ impl Solver {
         self.trail_lim.truncate(level);
         self.qhead = lim;
         self.theory_head = self.theory_head.min(lim);
+        self.restore_skipped(level);
     }
 }
 

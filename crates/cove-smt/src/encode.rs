@@ -21,7 +21,30 @@ use cove_sat::Lit;
 impl SmtSolver {
     /// A fresh SAT variable's positive literal.
     pub(crate) fn fresh_lit(&mut self) -> Lit {
-        Lit::new(self.sat.new_var(), false)
+        let v = self.sat.new_var();
+        if let Some(g) = self.enc.scope {
+            self.sat.guard_new_var(v, g);
+        }
+        Lit::new(v, false)
+    }
+
+    /// `l`, a variable shared between assertions, is used under the current scope: it is
+    /// relevant when any of its users' guards is on (or always, after an unguarded use).
+    fn share(&mut self, l: Lit) {
+        match self.enc.scope {
+            Some(g) => self.sat.add_var_guard(l.var(), g),
+            None => self.sat.unguard_var(l.var()),
+        }
+    }
+
+    /// Runs `f` outside any guard scope: arithmetic definitions (`ite`, `div`, `mod`,
+    /// `to_int`, `abs`) are cached for every later use, so their clauses and atoms must
+    /// always be decided.
+    fn unscoped<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        let saved = self.enc.scope.take();
+        let r = f(self);
+        self.enc.scope = saved;
+        r
     }
 
     fn clause(&mut self, lits: &[Lit]) {
@@ -31,11 +54,27 @@ impl SmtSolver {
     /// The literal of a simplified Bool term.
     pub(crate) fn lit_of(&mut self, store: &mut TermStore, t: TermId) -> Lit {
         if let Some(&l) = self.enc.lits.get(&t) {
+            // Variables are shared by every assertion; Tseitin literals in this cache were
+            // made outside any scope and are never guarded.
+            self.share(l);
             return l;
         }
-        let l = self.encode_bool(store, t);
-        self.enc.lits.insert(t, l);
-        l
+        let is_var = matches!(store.op(t), Op::Var(_));
+        match self.enc.scope {
+            Some(g) if !is_var => {
+                if let Some(&l) = self.enc.scoped.get(&(g, t)) {
+                    return l;
+                }
+                let l = self.encode_bool(store, t);
+                self.enc.scoped.insert((g, t), l);
+                l
+            }
+            _ => {
+                let l = self.encode_bool(store, t);
+                self.enc.lits.insert(t, l);
+                l
+            }
+        }
     }
 
     fn encode_bool(&mut self, store: &mut TermStore, t: TermId) -> Lit {
@@ -139,7 +178,7 @@ impl SmtSolver {
             Op::IsInt => {
                 // is_int(x) <-> x - to_int(x) <= 0 (it is always >= 0).
                 let (mut lin, c) = self.arith_lin(store, args[0]);
-                let w = self.floor_var(store, args[0]);
+                let w = self.unscoped(|s| s.floor_var(store, args[0]));
                 lin.push((w, Rational::MINUS_ONE));
                 self.le_atom(&lin, &c, false)
             }
@@ -190,7 +229,7 @@ impl SmtSolver {
         if let Some(&v) = self.enc.tvars.get(&t) {
             return v;
         }
-        let v = self.encode_arith_atom(store, t);
+        let v = self.unscoped(|s| s.encode_arith_atom(store, t));
         self.enc.tvars.insert(t, v);
         v
     }
@@ -294,11 +333,23 @@ impl SmtSolver {
     /// The literal of `Σ lin + c ≤ 0` (`< 0` when `strict`).
     pub(crate) fn le_atom(&mut self, lin: &[(TVar, Rational)], c: &Rational, strict: bool) -> Lit {
         let sat = &mut self.sat;
-        match self
-            .th
-            .form_atom(lin, true, &-c.clone(), strict, &mut || sat.new_var())
-        {
-            Ok(l) => l,
+        let scope = self.enc.scope;
+        let mut created = false;
+        let res = self.th.form_atom(lin, true, &-c.clone(), strict, &mut || {
+            created = true;
+            let v = sat.new_var();
+            if let Some(g) = scope {
+                sat.guard_new_var(v, g);
+            }
+            v
+        });
+        match res {
+            Ok(l) => {
+                if !created {
+                    self.share(l);
+                }
+                l
+            }
             Err(true) => self.true_lit,
             Err(false) => !self.true_lit,
         }

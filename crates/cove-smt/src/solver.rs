@@ -22,7 +22,7 @@ use crate::theory::ArithTheory;
 use cove_logic::{
     Model, Op, Rational, Simplifier, Sort, TermId, TermStore, Value, VarId, free_vars,
 };
-use cove_sat::{LBool, Limits, Lit, SolveResult, Solver};
+use cove_sat::{GuardId, LBool, Limits, Lit, SolveResult, Solver};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -98,6 +98,14 @@ pub(crate) struct EncState {
     pub div_mod: FxHashMap<(TermId, Rational), (TVar, TVar)>,
     /// Whether a simplified term contains something over-approximated, and what.
     pub unsupported: FxHashMap<TermId, Option<String>>,
+    /// The guard of the assertion being encoded (see [`SmtSolver::assert_guarded`]).
+    pub scope: Option<GuardId>,
+    /// Per guard: literals of the subterms encoded under it (private Tseitin variables).
+    pub scoped: FxHashMap<(GuardId, TermId), Lit>,
+    /// Guard literals -> registered guard.
+    pub guard_ids: FxHashMap<Vec<Lit>, GuardId>,
+    /// Simplified assumption -> its selector literal (see `prepare_assumption`).
+    pub assumed: FxHashMap<TermId, Lit>,
 }
 
 /// One assertion: the original term, its simplified form, and what (if anything) in it
@@ -209,6 +217,55 @@ impl SmtSolver {
         }
     }
 
+    /// Asserts `(∧ guards) → body` in the current frame, where each guard is a Bool
+    /// variable or its negation. While a guard is false the search does not decide the
+    /// variables private to `body` and its atoms never reach the simplex: a solver holding
+    /// many guarded alternatives (the rules of a CHC predicate) pays only for the ones in
+    /// use. Guards that are not literals fall back to a plain [`SmtSolver::assert`].
+    pub fn assert_guarded(&mut self, store: &mut TermStore, guards: &[TermId], body: TermId) {
+        let conj = store.mk_and(guards);
+        let orig = store.mk_implies(conj, body);
+        let is_lit = |t: TermId| {
+            let t = match store.op(t) {
+                Op::Not => store.args(t)[0],
+                _ => t,
+            };
+            matches!(store.op(t), Op::Var(_)) && store.sort(t) == Sort::Bool
+        };
+        if guards.is_empty() || !guards.iter().all(|&g| is_lit(g)) {
+            return self.assert(store, orig);
+        }
+        let mut glits: Vec<Lit> = guards.iter().map(|&g| self.lit_of(store, g)).collect();
+        glits.sort_unstable();
+        glits.dedup();
+        let id = match self.enc.guard_ids.get(&glits) {
+            Some(&id) => id,
+            None => {
+                let id = self.sat.add_guard(&glits);
+                self.enc.guard_ids.insert(glits.clone(), id);
+                id
+            }
+        };
+        let s = self.simp.run(store, body);
+        let unsupported = self.unsupported(store, s);
+        self.enc.scope = Some(id);
+        let l = self.lit_of(store, s);
+        self.enc.scope = None;
+        let mut clause: Vec<Lit> = glits.iter().map(|&g| !g).collect();
+        clause.push(l);
+        if let Some(act) = self.frames.last().expect("base frame").act {
+            clause.push(!act);
+        }
+        self.sat.add_clause(&clause);
+        let frame = self.frames.last_mut().expect("base frame");
+        frame.assertions.push(Assertion { orig, unsupported });
+        for v in free_vars(store, orig) {
+            if self.asserted_vars.insert(v) {
+                frame.vars.push(v);
+            }
+        }
+    }
+
     /// Opens a frame.
     pub fn push(&mut self) {
         let act = self.fresh_lit();
@@ -245,7 +302,7 @@ impl SmtSolver {
         self.assumptions.clear();
         for &t in assumptions {
             debug_assert_eq!(store.sort(t), Sort::Bool);
-            let (a, l) = self.prepare(store, t);
+            let (a, l) = self.prepare_assumption(store, t);
             self.assumptions.push((a, l));
         }
         let mut lits: Vec<Lit> = self.frames.iter().filter_map(|f| f.act).collect();
@@ -326,6 +383,43 @@ impl SmtSolver {
                 unsupported,
             },
             l,
+        )
+    }
+
+    /// Like [`Self::prepare`] for an assumption. A compound assumption gets a selector `a`
+    /// with `a → t`, and `t` is encoded under the guard `a`: its literals are decided only in
+    /// checks that assume it, not in every later check of this solver. A Bool variable or
+    /// its negation is used directly (it usually guards assertions itself).
+    fn prepare_assumption(&mut self, store: &mut TermStore, t: TermId) -> (Assertion, Lit) {
+        let s = self.simp.run(store, t);
+        let plain = match store.op(s) {
+            Op::Not => store.args(s)[0],
+            _ => s,
+        };
+        if matches!(store.op(plain), Op::Var(_) | Op::Bool(_)) {
+            return self.prepare(store, t);
+        }
+        let unsupported = self.unsupported(store, s);
+        let a = match self.enc.assumed.get(&s) {
+            Some(&a) => a,
+            None => {
+                let a = Lit::new(self.sat.new_var(), false);
+                let g = self.sat.add_guard(&[a]);
+                self.sat.guard_new_var(a.var(), g);
+                self.enc.scope = Some(g);
+                let l = self.lit_of(store, s);
+                self.enc.scope = None;
+                self.sat.add_clause(&[!a, l]);
+                self.enc.assumed.insert(s, a);
+                a
+            }
+        };
+        (
+            Assertion {
+                orig: t,
+                unsupported,
+            },
+            a,
         )
     }
 

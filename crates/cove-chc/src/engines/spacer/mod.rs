@@ -346,8 +346,7 @@ impl<'a> Run<'a> {
             }
             let enc = store.mk_and(&parts);
             let sel = fresh_bool(store, &format!("rule{ri}"));
-            let imp = store.mk_implies(sel, enc);
-            preds[head].solver.assert(store, imp);
+            preds[head].solver.assert_guarded(store, &[sel], enc);
             let mut must_rest = Vec::new();
             let mut must = Vec::new();
             let mut not_must = Vec::new();
@@ -511,14 +510,15 @@ impl<'a> Run<'a> {
             // (`must[j]`): facts are reachable states, possibly of a greater depth than the
             // level, and the QUERY rule must see that a child query it created was reached
             // by such a fact (otherwise it re-creates the same child forever).
-            let guard = if level == INF {
-                sel
+            // Guarded assertions: the lemma's literals are decided only in checks where
+            // the rule and the level are in use.
+            if level == INF {
+                self.preds[h].solver.assert_guarded(store, &[sel], t);
             } else {
                 let l = self.lvl(store, h, level);
-                store.mk_and(&[l, sel, self.rules[r].not_must[j]])
-            };
-            let t = store.mk_implies(guard, t);
-            self.preds[h].solver.assert(store, t);
+                let guard = [l, sel, self.rules[r].not_must[j]];
+                self.preds[h].solver.assert_guarded(store, &guard, t);
+            }
         }
     }
 
@@ -577,10 +577,9 @@ impl<'a> Run<'a> {
             let t = rename(store, formula, &params, &copies);
             let tag2 = fresh_bool(store, "use");
             let rest2 = fresh_bool(store, "mrest");
-            let imp = store.mk_implies(tag2, t);
             let disj = store.mk_or(&[tag2, rest2]);
             let chain = store.mk_implies(self.rules[r].must_rest[j], disj);
-            self.preds[h].solver.assert(store, imp);
+            self.preds[h].solver.assert_guarded(store, &[tag2], t);
             self.preds[h].solver.assert(store, chain);
             self.rules[r].must_rest[j] = rest2;
             self.rules[r].fact_copies[j].push((fi, t));
