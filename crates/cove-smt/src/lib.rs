@@ -20,9 +20,11 @@ pub mod simplex;
 mod encode;
 mod interp;
 pub mod script;
+pub mod solve_eqs;
 pub mod solver;
 mod theory;
 
 pub use interp::interpolate;
-pub use script::{ScriptError, run_script, run_script_with};
+pub use script::{ScriptError, ScriptOptions, run_script, run_script_opts, run_script_with};
+pub use solve_eqs::{Reduced, SolveEqsLimits, resolve_definitions, solve_eqs};
 pub use solver::{SmtResult, SmtSolver, SmtStats, UnknownReason, is_sat, is_valid};
