@@ -162,11 +162,13 @@ impl Skeleton {
             occ: FxHashMap::default(),
         };
         let mut stack: Vec<(TermId, usize)> = roots.iter().map(|&r| (r, 0)).collect();
+        // A shared `and`/`or` is unfolded once; its other occurrences are leaves.
+        let mut unfolded: FxHashSet<TermId> = FxHashSet::default();
         while let Some((t, n)) = stack.pop() {
-            let over = sk.nodes.len() + sk.leaves.len() > budget;
+            let open = sk.nodes.len() + sk.leaves.len() <= budget && unfolded.insert(t);
             let conj = match store.op(t) {
-                Op::And if !over => true,
-                Op::Or if !over => false,
+                Op::And if open => true,
+                Op::Or if open => false,
                 _ => {
                     sk.leaves.push((n, t));
                     continue;
@@ -185,9 +187,19 @@ impl Skeleton {
             };
             stack.extend(store.args(t).iter().map(|&a| (a, target)));
         }
+        let mut cache: FxHashMap<TermId, Vec<VarId>> = FxHashMap::default();
+        let mut work = 0;
         for i in 0..sk.leaves.len() {
             let (n, t) = sk.leaves[i];
-            for v in leaf_vars(store, t)? {
+            if !cache.contains_key(&t) {
+                let vs = leaf_vars(store, t)?;
+                work += vs.len() + 1;
+                cache.insert(t, vs);
+            }
+            if work > budget {
+                return None;
+            }
+            for &v in &cache[&t] {
                 *sk.occ.entry(v).or_insert(0) += 1;
                 let l = match sk.lca.get(&v) {
                     Some(&l) => sk.meet(l, n),
