@@ -140,8 +140,11 @@ struct Node {
     conj: bool,
 }
 
-/// The `and`/`or` skeleton of the assertions, unfolded as a tree (node 0 is the top-level
-/// conjunction), with every variable's lowest common ancestor node and occurrence count.
+/// The `and`/`or` skeleton of the assertions as a tree (node 0 is the top-level
+/// conjunction; nested nodes of the same kind are merged), with every variable's lowest
+/// common ancestor node and occurrence count. A shared `and`/`or` term is unfolded at its
+/// first occurrence only and is a leaf elsewhere, so its variables also occur at those other
+/// places: the lowest common ancestor moves up, which only ever forbids eliminations.
 struct Skeleton {
     nodes: Vec<Node>,
     leaves: Vec<(usize, TermId)>,
@@ -191,10 +194,10 @@ impl Skeleton {
         let mut work = 0;
         for i in 0..sk.leaves.len() {
             let (n, t) = sk.leaves[i];
-            if !cache.contains_key(&t) {
+            if let std::collections::hash_map::Entry::Vacant(e) = cache.entry(t) {
                 let vs = leaf_vars(store, t)?;
                 work += vs.len() + 1;
-                cache.insert(t, vs);
+                e.insert(vs);
             }
             if work > budget {
                 return None;
