@@ -8,7 +8,9 @@
 //! [`SmtSolver`] is the incremental CDCL(T) solver the engines use: `cove-sat` decides the
 //! Boolean structure (Tseitin encoding in `encode`), the simplex decides the arithmetic
 //! (the glue in `theory`), with push/pop, assumptions, unsat cores and checked models.
-//! [`interpolate`] gives Farkas interpolants and [`run_script`] the SMT-LIB2 script mode.
+//! [`interpolate`] gives Farkas interpolants and [`run_script`] the SMT-LIB2 script mode,
+//! which first eliminates variables defined by equalities ([`solve_eqs`], with z3-style
+//! context solving under `and`/`or`).
 //! (Random formulas for the tests and the z3 differential run live in `tests/common`.)
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
@@ -20,9 +22,11 @@ pub mod simplex;
 mod encode;
 mod interp;
 pub mod script;
+pub mod solve_eqs;
 pub mod solver;
 mod theory;
 
 pub use interp::interpolate;
-pub use script::{ScriptError, run_script, run_script_with};
+pub use script::{ScriptError, ScriptOptions, run_script, run_script_opts, run_script_with};
+pub use solve_eqs::{Reduced, SolveEqsLimits, resolve_definitions, solve_eqs};
 pub use solver::{SmtResult, SmtSolver, SmtStats, UnknownReason, is_sat, is_valid};

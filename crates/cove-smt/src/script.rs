@@ -6,12 +6,36 @@
 //! `get-unsat-core` report a subset of their names; unnamed assertions go to the solver
 //! directly. Errors are reported as `(error "...")` responses; the run continues after
 //! command errors (e.g. `get-model` without a model) and stops after a parse error.
+//!
+//! Preprocessing ([`crate::solve_eqs`]): unnamed assertions made at the base scope before
+//! the first `check-sat`/`push` are collected and reduced by variable elimination when that
+//! point is reached. Since a context-local definition is not entailed globally, a pre-pass
+//! over the whole script freezes (by name) every variable that a later constraint could
+//! mention: those of named assertions, of assertions after the first check/push/pop/reset,
+//! and of `check-sat-assuming` terms. Eliminated variables therefore only come back in
+//! `get-model` and `get-value`, which evaluate their resolved definitions in the model of the
+//! reduced assertions (an extension that satisfies the original assertions).
 
+use crate::solve_eqs::{SolveEqsLimits, resolve_definitions, solve_eqs};
 use crate::solver::{SmtResult, SmtSolver, SmtStats, UnknownReason};
 use cove_logic::print::{numeral, symbol, term_to_string};
 use cove_logic::smtlib::{Command, Declared, Dialect, Parser};
 use cove_logic::{Sort, TermId, TermStore, Value, VarId};
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::io::Write;
+
+/// Options of the script runner.
+#[derive(Clone, Debug)]
+pub struct ScriptOptions {
+    /// Eliminate variables defined by equalities before the first check (`solve-eqs`).
+    pub solve_eqs: bool,
+}
+
+impl Default for ScriptOptions {
+    fn default() -> ScriptOptions {
+        ScriptOptions { solve_eqs: true }
+    }
+}
 
 /// Failure of the script runner itself (responses could not be written).
 #[derive(Debug, thiserror::Error)]
@@ -33,6 +57,12 @@ struct Runner {
     last: Option<SmtResult>,
     last_assumed: Vec<TermId>,
     errors: bool,
+    /// Unnamed base-scope assertions not yet given to the solver (`None` once flushed).
+    pending: Option<Vec<TermId>>,
+    /// Names of variables that must not be eliminated; `None` disables elimination.
+    frozen: Option<FxHashSet<String>>,
+    /// Eliminated variables and their definitions over the remaining ones.
+    defs: FxHashMap<VarId, TermId>,
 }
 
 /// Runs an SMT-LIB2 script, writing the responses to `out`. Returns the process exit code:
@@ -41,13 +71,59 @@ pub fn run_script(src: &[u8], out: &mut impl Write) -> Result<i32, ScriptError> 
     run_script_with(SmtSolver::new(), src, out).map(|(code, _)| code)
 }
 
-/// [`run_script`] on a caller-configured solver; also returns the solver's counters
-/// (summed over all checks of the script).
+/// [`run_script_opts`] with the default options.
 pub fn run_script_with(
     solver: SmtSolver,
     src: &[u8],
     out: &mut impl Write,
 ) -> Result<(i32, SmtStats), ScriptError> {
+    run_script_opts(solver, src, out, &ScriptOptions::default())
+}
+
+/// The names of the variables a later constraint may mention (see the module docs).
+fn frozen_names(src: &[u8]) -> FxHashSet<String> {
+    let mut store = TermStore::new();
+    let mut names = FxHashSet::default();
+    let Ok(mut parser) = Parser::new(src, &mut store, Dialect::Smt) else {
+        return names;
+    };
+    let mut late = false;
+    let freeze = |store: &TermStore, t: TermId, names: &mut FxHashSet<String>| {
+        for v in cove_logic::free_vars(store, t) {
+            names.insert(store.var_name(v).to_string());
+        }
+    };
+    while let Ok(Some((cmd, _))) = parser.next_command() {
+        match cmd {
+            Command::Assert { term, name } if late || name.is_some() => {
+                freeze(parser.store(), term, &mut names)
+            }
+            Command::CheckSatAssuming(ts) => {
+                late = true;
+                for t in ts {
+                    freeze(parser.store(), t, &mut names);
+                }
+            }
+            Command::CheckSat
+            | Command::Push(_)
+            | Command::Pop(_)
+            | Command::Reset
+            | Command::ResetAssertions => late = true,
+            _ => {}
+        }
+    }
+    names
+}
+
+/// [`run_script`] on a caller-configured solver with `options`; also returns the solver's
+/// counters (summed over all checks of the script).
+pub fn run_script_opts(
+    solver: SmtSolver,
+    src: &[u8],
+    out: &mut impl Write,
+    options: &ScriptOptions,
+) -> Result<(i32, SmtStats), ScriptError> {
+    let frozen = options.solve_eqs.then(|| frozen_names(src));
     let mut store = TermStore::new();
     let mut parser = match Parser::new(src, &mut store, Dialect::Smt) {
         Ok(p) => p,
@@ -62,6 +138,9 @@ pub fn run_script_with(
         last: None,
         last_assumed: Vec::new(),
         errors: false,
+        pending: Some(Vec::new()),
+        frozen,
+        defs: FxHashMap::default(),
     };
     loop {
         let cmd = match parser.next_command() {
@@ -98,12 +177,45 @@ impl Runner {
         error(out, msg)
     }
 
+    /// Gives the collected base assertions to the solver, eliminating variables first.
+    fn flush(&mut self, store: &mut TermStore) {
+        let Some(pending) = self.pending.take() else {
+            return;
+        };
+        let Some(names) = &self.frozen else {
+            for t in pending {
+                self.solver.assert(store, t);
+            }
+            return;
+        };
+        let mut frozen = FxHashSet::default();
+        for &t in &pending {
+            for v in cove_logic::free_vars(store, t) {
+                if names.contains(store.var_name(v)) {
+                    frozen.insert(v);
+                }
+            }
+        }
+        let r = solve_eqs(store, &pending, &frozen, &SolveEqsLimits::default());
+        self.defs = resolve_definitions(store, &r.definitions);
+        for t in r.assertions {
+            self.solver.assert(store, t);
+        }
+    }
+
+    /// The value of `t` in the model, eliminated variables evaluated by their definitions.
+    fn value(&self, store: &mut TermStore, t: TermId) -> Option<Value> {
+        let t = cove_logic::substitute(store, t, &self.defs);
+        self.solver.value(store, t)
+    }
+
     fn check(
         &mut self,
         store: &mut TermStore,
         extra: &[TermId],
         out: &mut impl Write,
     ) -> std::io::Result<()> {
+        self.flush(store);
         let mut assumptions: Vec<TermId> = self
             .scopes
             .iter()
@@ -175,7 +287,10 @@ impl Runner {
             | Command::GetProof => writeln!(out, "unsupported")?,
             Command::Assert { term, name } => match name {
                 Some(n) => self.scopes.last_mut().expect("scope").named.push((n, term)),
-                None => self.solver.assert(store, term),
+                None => match &mut self.pending {
+                    Some(p) => p.push(term),
+                    None => self.solver.assert(store, term),
+                },
             },
             Command::CheckSat => self.check(store, &[], out)?,
             Command::CheckSatAssuming(ts) => self.check(store, &ts, out)?,
@@ -192,10 +307,7 @@ impl Runner {
                 for v in consts {
                     let sort = store.var_sort(v);
                     let t = store.mk_var(v);
-                    let val = self
-                        .solver
-                        .value(store, t)
-                        .unwrap_or(Value::default_of(sort));
+                    let val = self.value(store, t).unwrap_or(Value::default_of(sort));
                     writeln!(
                         out,
                         "  (define-fun {} () {sort} {})",
@@ -211,7 +323,7 @@ impl Runner {
                 }
                 let mut parts = Vec::with_capacity(items.len());
                 for (t, text) in &items {
-                    match self.solver.value(store, *t) {
+                    match self.value(store, *t) {
                         Some(v) => {
                             parts.push(format!("({text} {})", value_text(&v, store.sort(*t))))
                         }
@@ -248,6 +360,7 @@ impl Runner {
                 writeln!(out, "({})", lits.join(" "))?;
             }
             Command::Push(n) => {
+                self.flush(store);
                 for _ in 0..n {
                     self.solver.push();
                     self.scopes.push(Scope::default());
@@ -255,17 +368,22 @@ impl Runner {
                 self.last = None;
             }
             Command::Pop(n) => {
+                self.flush(store);
                 let n = (n as usize).min(self.scopes.len() - 1);
                 self.solver.pop(n);
                 self.scopes.truncate(self.scopes.len() - n);
                 self.last = None;
             }
             Command::Reset => {
+                self.pending = None;
+                self.defs.clear();
                 self.solver = SmtSolver::new();
                 self.scopes = vec![Scope::default()];
                 self.last = None;
             }
             Command::ResetAssertions => {
+                self.pending = None;
+                self.defs.clear();
                 self.solver = SmtSolver::new();
                 let consts = std::mem::take(&mut self.scopes[0].consts);
                 self.scopes = vec![Scope {
