@@ -149,13 +149,20 @@ fn run_unroll(args: &UnrollArgs) -> Result<u8, ExitCodeOf> {
 struct SmtArgs {
     /// The script, or `-` for standard input.
     file: std::path::PathBuf,
+    /// Do not eliminate variables defined by equalities before the first check.
+    #[arg(long)]
+    no_solve_eqs: bool,
 }
 
 fn run_smt(args: &SmtArgs) -> Result<u8, ExitCodeOf> {
     let src = read_input(&args.file)?;
     let mut out = std::io::stdout().lock();
-    match cove_smt::script::run_script(&src, &mut out) {
-        Ok(code) => Ok(code as u8),
+    let options = cove_smt::script::ScriptOptions {
+        solve_eqs: !args.no_solve_eqs,
+    };
+    let solver = cove_smt::SmtSolver::new();
+    match cove_smt::script::run_script_opts(solver, &src, &mut out, &options) {
+        Ok((code, _)) => Ok(code as u8),
         Err(e) => {
             eprintln!("error: {e}");
             Err(ExitCodeOf(EXIT_USAGE))
