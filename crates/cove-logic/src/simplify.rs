@@ -251,9 +251,15 @@ fn arith_cmp(store: &mut TermStore, op: Op, a: TermId, b: TermId) -> TermId {
     } else {
         Sort::Int
     };
+    let (op, d) = difference_cmp(store, op, a, b);
+    canonical_cmp(store, op, d, sort)
+}
+
+/// `a op b` (op in `Le Lt Ge Gt Eq`) as `d op' 0` with `d = ±(a - b)` and op' in
+/// `Le Lt Eq`: `>=`, `>` become `<=`, `<` by negating `d`.
+pub fn difference_cmp(store: &TermStore, op: Op, a: TermId, b: TermId) -> (Op, LinearSum) {
     let mut d = linearize(store, a);
     d.add_scaled(&linearize(store, b), &Rational::MINUS_ONE);
-    // a op b  ==  d op 0, with d = a - b. Turn >=, > into <=, < by negating d.
     let op = match op {
         Op::Ge => {
             d.scale(&Rational::MINUS_ONE);
@@ -265,11 +271,13 @@ fn arith_cmp(store: &mut TermStore, op: Op, a: TermId, b: TermId) -> TermId {
         }
         o => o,
     };
-    canonical_cmp(store, op, d, sort)
+    (op, d)
 }
 
-/// Builds `d op 0` (op in Le, Lt, Eq) canonically as `s op' k`.
-fn canonical_cmp(store: &mut TermStore, op: Op, mut d: LinearSum, sort: Sort) -> TermId {
+/// Builds `d op 0` (op in Le, Lt, Eq) canonically as `s op' k`: integer forms get
+/// coprime integer coefficients and a rounded bound, others a leading coefficient ±1;
+/// a constant `d` gives `true`/`false`.
+pub fn canonical_cmp(store: &mut TermStore, op: Op, mut d: LinearSum, sort: Sort) -> TermId {
     if d.is_constant() {
         let c = &d.constant;
         let v = match op {

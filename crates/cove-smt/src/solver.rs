@@ -204,17 +204,32 @@ impl SmtSolver {
     pub fn assert(&mut self, store: &mut TermStore, t: TermId) {
         debug_assert_eq!(store.sort(t), Sort::Bool);
         let (a, l) = self.prepare(store, t);
-        match self.frames.last().expect("base frame").act {
-            Some(act) => self.sat.add_clause(&[!act, l]),
-            None => self.sat.add_clause(&[l]),
-        };
+        self.record(store, a, vec![l]);
+    }
+
+    /// Adds `clause` (plus the frame's activation literal) and records assertion `a` in the
+    /// current frame, with its variables for the model.
+    fn record(&mut self, store: &TermStore, a: Assertion, mut clause: Vec<Lit>) {
+        if let Some(act) = self.frames.last().expect("base frame").act {
+            clause.push(!act);
+        }
+        self.sat.add_clause(&clause);
         let frame = self.frames.last_mut().expect("base frame");
-        frame.assertions.push(a);
-        for v in free_vars(store, t) {
+        for v in free_vars(store, a.orig) {
             if self.asserted_vars.insert(v) {
                 frame.vars.push(v);
             }
         }
+        frame.assertions.push(a);
+    }
+
+    /// The literal of the simplified term `s`, encoded under guard `g` (see
+    /// [`SmtSolver::assert_guarded`]).
+    fn lit_under(&mut self, store: &mut TermStore, s: TermId, g: GuardId) -> Lit {
+        self.enc.scope = Some(g);
+        let l = self.lit_of(store, s);
+        self.enc.scope = None;
+        l
     }
 
     /// Asserts `(∧ guards) → body` in the current frame, where each guard is a Bool
@@ -248,22 +263,10 @@ impl SmtSolver {
         };
         let s = self.simp.run(store, body);
         let unsupported = self.unsupported(store, s);
-        self.enc.scope = Some(id);
-        let l = self.lit_of(store, s);
-        self.enc.scope = None;
+        let l = self.lit_under(store, s, id);
         let mut clause: Vec<Lit> = glits.iter().map(|&g| !g).collect();
         clause.push(l);
-        if let Some(act) = self.frames.last().expect("base frame").act {
-            clause.push(!act);
-        }
-        self.sat.add_clause(&clause);
-        let frame = self.frames.last_mut().expect("base frame");
-        frame.assertions.push(Assertion { orig, unsupported });
-        for v in free_vars(store, orig) {
-            if self.asserted_vars.insert(v) {
-                frame.vars.push(v);
-            }
-        }
+        self.record(store, Assertion { orig, unsupported }, clause);
     }
 
     /// Opens a frame.
@@ -392,27 +395,23 @@ impl SmtSolver {
     /// its negation is used directly (it usually guards assertions itself).
     fn prepare_assumption(&mut self, store: &mut TermStore, t: TermId) -> (Assertion, Lit) {
         let s = self.simp.run(store, t);
+        let unsupported = self.unsupported(store, s);
         let plain = match store.op(s) {
             Op::Not => store.args(s)[0],
             _ => s,
         };
-        if matches!(store.op(plain), Op::Var(_) | Op::Bool(_)) {
-            return self.prepare(store, t);
-        }
-        let unsupported = self.unsupported(store, s);
-        let a = match self.enc.assumed.get(&s) {
-            Some(&a) => a,
-            None => {
-                let a = Lit::new(self.sat.new_var(), false);
-                let g = self.sat.add_guard(&[a]);
-                self.sat.guard_new_var(a.var(), g);
-                self.enc.scope = Some(g);
-                let l = self.lit_of(store, s);
-                self.enc.scope = None;
-                self.sat.add_clause(&[!a, l]);
-                self.enc.assumed.insert(s, a);
-                a
-            }
+        let a = if matches!(store.op(plain), Op::Var(_) | Op::Bool(_)) {
+            self.lit_of(store, s)
+        } else if let Some(&a) = self.enc.assumed.get(&s) {
+            a
+        } else {
+            let a = Lit::new(self.sat.new_var(), false);
+            let g = self.sat.add_guard(&[a]);
+            self.sat.guard_new_var(a.var(), g);
+            let l = self.lit_under(store, s, g);
+            self.sat.add_clause(&[!a, l]);
+            self.enc.assumed.insert(s, a);
+            a
         };
         (
             Assertion {

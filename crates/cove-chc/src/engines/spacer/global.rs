@@ -12,7 +12,8 @@
 
 use super::{PIdx, Run};
 use crate::result::UnknownReason;
-use cove_logic::linear::{LinearSum, linearize, mk_linear};
+use cove_logic::linear::LinearSum;
+use cove_logic::simplify::{canonical_cmp, difference_cmp};
 use cove_logic::{Op, Rational, Sort, TermId, TermStore};
 use rustc_hash::{FxHashMap, FxHasher};
 use std::hash::{Hash, Hasher};
@@ -54,20 +55,11 @@ fn comparison(store: &TermStore, lit: TermId) -> Option<(Op, LinearSum, Rational
     if args.len() != 2 || !store.sort(args[0]).is_arith() {
         return None;
     }
-    let mut d = linearize(store, args[0]);
-    d.add_scaled(&linearize(store, args[1]), &Rational::MINUS_ONE);
-    let op = match store.op(a) {
-        Op::Le | Op::Lt | Op::Eq => store.op(a).clone(),
-        Op::Ge => {
-            d.scale(&Rational::MINUS_ONE);
-            Op::Le
-        }
-        Op::Gt => {
-            d.scale(&Rational::MINUS_ONE);
-            Op::Lt
-        }
-        _ => return None,
-    };
+    let op = store.op(a).clone();
+    if !matches!(op, Op::Le | Op::Lt | Op::Ge | Op::Gt | Op::Eq) {
+        return None;
+    }
+    let (op, mut d) = difference_cmp(store, op, args[0], args[1]);
     // d op 0; a negation flips it: ¬(d ≤ 0) is -d < 0, ¬(d < 0) is -d ≤ 0.
     let op = match (neg, op) {
         (false, op) => op,
@@ -196,6 +188,26 @@ struct ParamCons {
     beta: Rational,
 }
 
+/// The varying literals of `new` as constraints on the cluster parameter: `s op α + β·k`
+/// is `s - α - β·k op 0`. `None` if one of them is not a comparison.
+fn param_constraints(new: &CubeShape, cl: &Cluster) -> Option<Vec<ParamCons>> {
+    cl.varying
+        .iter()
+        .enumerate()
+        .map(|(j, &d)| match &new.pats[d] {
+            Pattern::Cmp { op, sum } => Some(ParamCons {
+                g: LinearSum {
+                    terms: sum.clone(),
+                    constant: -cl.alpha[j].clone(),
+                },
+                op: op.clone(),
+                beta: cl.beta[j].clone(),
+            }),
+            Pattern::Lit(_) => None,
+        })
+        .collect()
+}
+
 /// `∃k. ∧ cons` by Fourier–Motzkin (an equality on `k` is substituted), as canonical
 /// literals; `None` when the projection is empty.
 fn eliminate(store: &mut TermStore, cons: &[ParamCons]) -> Option<Vec<TermId>> {
@@ -234,22 +246,10 @@ fn eliminate(store: &mut TermStore, cons: &[ParamCons]) -> Option<Vec<TermId>> {
         }
     }
     let mut lits = Vec::new();
-    for (mut r, op) in out {
+    for (r, op) in out {
         let int = r.terms.iter().all(|(a, _)| store.sort(*a) == Sort::Int);
-        let sort = if int {
-            let mut den = Rational::from_bigint(r.constant.denom());
-            for (_, c) in &r.terms {
-                den = den.lcm(&Rational::from_bigint(c.denom()));
-            }
-            r.scale(&den);
-            Sort::Int
-        } else {
-            Sort::Real
-        };
-        let lhs = mk_linear(store, &r, sort);
-        let zero = store.mk_num(Rational::ZERO, sort);
-        let t = store.mk_cmp(op, lhs, zero);
-        let t = cove_logic::simplify(store, t);
+        let sort = if int { Sort::Int } else { Sort::Real };
+        let t = canonical_cmp(store, op, r, sort);
         match store.as_bool(t) {
             Some(true) => {}
             Some(false) => return None,
@@ -319,22 +319,9 @@ impl Run<'_> {
             .filter(|i| !cl.varying.contains(i))
             .map(|i| new.lits[i])
             .collect();
-        let mut cons: Vec<ParamCons> = Vec::new();
-        for (j, &d) in cl.varying.iter().enumerate() {
-            let Pattern::Cmp { op, sum } = &new.pats[d] else {
-                return Ok(cube);
-            };
-            let mut g = LinearSum {
-                terms: sum.clone(),
-                constant: Rational::ZERO,
-            };
-            g.constant = -cl.alpha[j].clone();
-            cons.push(ParamCons {
-                g,
-                op: op.clone(),
-                beta: cl.beta[j].clone(),
-            });
-        }
+        let Some(mut cons) = param_constraints(&new, &cl) else {
+            return Ok(cube);
+        };
         let unbounded = eliminate(store, &cons);
         // Convex closure: k_min ≤ k ≤ k_max, i.e. k_min - k ≤ 0 and -k_max + k ≤ 0.
         cons.push(ParamCons {
@@ -382,6 +369,7 @@ pub(super) type FailedSet = FxHashMap<ClusterKey, usize>;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cove_logic::linear::mk_linear;
 
     /// `Σ c·v ≤ k`, simplified as the engine's cubes are.
     fn le(st: &mut TermStore, sum: &[(TermId, i64)], k: i64) -> TermId {
@@ -432,24 +420,7 @@ mod tests {
         assert_eq!(cl.k_min, Rational::from(7));
         assert_eq!(cl.k_max, Rational::from(9));
         let new = &shapes[2];
-        let cons: Vec<ParamCons> = cl
-            .varying
-            .iter()
-            .enumerate()
-            .map(|(j, &d)| {
-                let Pattern::Cmp { op, sum } = &new.pats[d] else {
-                    panic!("varying literal is a comparison")
-                };
-                ParamCons {
-                    g: LinearSum {
-                        terms: sum.clone(),
-                        constant: -cl.alpha[j].clone(),
-                    },
-                    op: op.clone(),
-                    beta: cl.beta[j].clone(),
-                }
-            })
-            .collect();
+        let cons = param_constraints(new, &cl).expect("varying literals are comparisons");
         let lits = eliminate(&mut st, &cons).expect("non-empty");
         // ∃k. x ≤ k ∧ y - z ≤ -k-2  ≡  x + y - z ≤ -2.
         assert_eq!(lits, vec![le(&mut st, &[(x, 1), (y, 1), (z, -1)], -2)]);
