@@ -31,13 +31,13 @@ fn run(
         ..Default::default()
     };
     let (r, sizes) = if pre {
-        let (small, pipe) = preprocess(&mut store, &sys, &PreprocessOptions::default());
+        let (small, pipe) = preprocess(&mut store, &sys, &PreprocessOptions::default(), &ctl);
         let sizes = (SystemSize::of(&store, &sys), SystemSize::of(&store, &small));
         if std::env::var_os("PREP_DUMP").is_some() {
             eprintln!("{}", small.to_smtlib(&store));
         }
         let r = Spacer::default().solve(&mut store, &small, &ctl);
-        let back = pipe.result(&mut store, r);
+        let back = pipe.result(&mut store, r, &ctl);
         if let ChcResult::Unknown(why) = &back {
             eprintln!("  with preprocessing: unknown ({why})");
         }
@@ -50,7 +50,7 @@ fn run(
 }
 
 fn validate(store: &mut TermStore, sys: &ChcSystem, r: &ChcResult) -> bool {
-    let limits = cove_sat::Limits {
+    let limits = cove_control::Control {
         deadline: Some(Instant::now() + Duration::from_secs(60)),
         ..Default::default()
     };

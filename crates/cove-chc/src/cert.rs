@@ -12,6 +12,7 @@
 //!   evaluation, no solver needed), whose premises match the clause body, and whose root is an
 //!   instance of a query clause.
 
+use crate::engine::Control;
 use crate::result::{Derivation, Invariants};
 use crate::system::ChcSystem;
 use cove_logic::{Model, Sort, TermId, TermStore, Value, expand_funcs, free_vars};
@@ -56,7 +57,7 @@ pub fn check_invariants(
     store: &mut TermStore,
     sys: &ChcSystem,
     inv: &Invariants,
-    limits: &cove_sat::Limits,
+    ctl: &Control,
 ) -> Result<(), CertError> {
     for &p in &sys.preds {
         let Some(def) = inv.defs.get(&p) else {
@@ -121,7 +122,7 @@ pub fn check_invariants(
         parts.push(store.mk_not(head));
         let query = store.mk_and(&parts);
         let mut solver = SmtSolver::new();
-        solver.set_limits(limits.clone());
+        solver.set_limits(cove_smt::Limits::of(ctl));
         solver.assert(store, query);
         match solver.check(store) {
             SmtResult::Unsat => {}

@@ -6,7 +6,6 @@
 
 use cove_logic::{FuncId, FuncInterp, TermId, TermStore, Value, VarId};
 use rustc_hash::FxHashMap;
-use std::fmt;
 
 /// Interpretations of the predicates that make every clause valid (inductive invariants).
 #[derive(Clone, Debug, Default)]
@@ -53,33 +52,8 @@ pub struct Derivation {
     pub root: usize,
 }
 
-/// Why an engine gave no definite answer.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum UnknownReason {
-    /// The time limit was reached.
-    Timeout,
-    /// Stopped from outside (another portfolio engine won, Ctrl-C).
-    Interrupted,
-    /// The input uses something this engine cannot handle (named).
-    Unsupported(String),
-    /// The engine is incomplete for this input (e.g. BMC found no counterexample up to a bound).
-    Incomplete(String),
-    /// A memory or size budget was exhausted.
-    ResourceOut(String),
-}
-
-impl fmt::Display for UnknownReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            UnknownReason::Timeout => write!(f, "timeout"),
-            UnknownReason::Interrupted => write!(f, "interrupted"),
-            UnknownReason::Unsupported(s) => write!(f, "unsupported: {s}"),
-            UnknownReason::Incomplete(s) => write!(f, "incomplete: {s}"),
-            UnknownReason::ResourceOut(s) => write!(f, "resource limit: {s}"),
-        }
-    }
-}
+/// Why an engine gave no definite answer (one vocabulary for every Cove crate).
+pub use cove_control::UnknownReason;
 
 /// The answer of an engine, with its witness.
 #[derive(Clone, Debug)]

@@ -33,7 +33,7 @@ fn expected(src: &str) -> &'static str {
 
 /// Validates `result` with the checker, directly and after printing and re-reading the witness.
 fn validate(store: &mut TermStore, sys: &ChcSystem, result: &ChcResult, name: &str) {
-    let limits = cove_sat::Limits {
+    let limits = cove_control::Control {
         deadline: Some(Instant::now() + Duration::from_secs(30)),
         ..Default::default()
     };

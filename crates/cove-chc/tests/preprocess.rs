@@ -19,6 +19,13 @@ fn parse(store: &mut TermStore, src: &str) -> ChcSystem {
     parse_chc(src.as_bytes(), store).unwrap_or_else(|e| panic!("{e}\n{src}"))
 }
 
+fn far_ctl() -> Control {
+    Control {
+        deadline: Some(far()),
+        ..Default::default()
+    }
+}
+
 fn far() -> Instant {
     Instant::now() + Duration::from_secs(30)
 }
@@ -39,11 +46,8 @@ fn solve_through_pipeline(
         ..Default::default()
     };
     let r = Spacer::default().solve(store, small, &ctl);
-    let r = pipe.result(store, r);
-    let limits = cove_sat::Limits {
-        deadline: Some(far()),
-        ..Default::default()
-    };
+    let limits = far_ctl();
+    let r = pipe.result(store, r, &limits);
     match &r {
         ChcResult::Sat(inv) => {
             check_invariants(store, orig, inv, &limits).unwrap_or_else(|e| panic!("{ctx}: {e}"))
@@ -70,21 +74,20 @@ fn solve_back_check(
         ..Default::default()
     };
     let r = Spacer::default().solve(store, small, &ctl);
-    let limits = cove_sat::Limits {
-        deadline: Some(far()),
-        ..Default::default()
-    };
+    let limits = far_ctl();
     match r {
         ChcResult::Sat(inv) => {
             let back = bt
-                .invariants(store, inv)
+                .invariants(store, inv, &limits)
                 .expect("invariants translate back");
             check_invariants(store, orig, &back, &limits)
                 .unwrap_or_else(|e| panic!("invalid invariants: {e}"));
             "sat"
         }
         ChcResult::Unsat(d) => {
-            let back = bt.derivation(store, d).expect("derivation translates back");
+            let back = bt
+                .derivation(store, d, &limits)
+                .expect("derivation translates back");
             check_derivation(store, orig, &back)
                 .unwrap_or_else(|e| panic!("invalid derivation: {e}\n{back:?}"));
             "unsat"
@@ -115,7 +118,7 @@ fn simplify_pass_drops_unsat_clauses_and_propagates_equalities() {
     for (src, want) in [(SIMP_SAFE, "sat"), (SIMP_UNSAFE, "unsat")] {
         let mut store = TermStore::new();
         let sys = parse(&mut store, src);
-        let (small, bt) = simp::run(&mut store, &sys, 1000, far());
+        let (small, bt) = simp::run(&mut store, &sys, 1000, &far_ctl());
         if want == "sat" {
             assert_eq!(
                 small.clauses.len(),
@@ -173,7 +176,7 @@ fn inline_pass_inlines_single_definitions() {
     for (q, want) in [("(= (mod s 2) 1)", "sat"), ("(> s 17)", "unsat")] {
         let mut store = TermStore::new();
         let sys = parse(&mut store, &INLINE.replace("QUERY", q));
-        let (small, bt) = inline::run(&mut store, &sys, 1000, far());
+        let (small, bt) = inline::run(&mut store, &sys, 1000, &far_ctl());
         assert_eq!(
             small.preds.len(),
             1,
@@ -226,7 +229,8 @@ fn full_pipeline_on_the_small_systems() {
     for (src, want) in systems {
         let mut store = TermStore::new();
         let sys = parse(&mut store, &src);
-        let (small, pipe) = preprocess::preprocess(&mut store, &sys, &PreprocessOptions::default());
+        let (small, pipe) =
+            preprocess::preprocess(&mut store, &sys, &PreprocessOptions::default(), &far_ctl());
         assert_eq!(
             solve_back_check(&mut store, &sys, &small, &pipe, 20),
             want,
@@ -246,7 +250,8 @@ fn corpus_through_the_pipeline_validates_against_the_original() {
         };
         let mut store = TermStore::new();
         let sys = parse(&mut store, &src);
-        let (small, pipe) = preprocess::preprocess(&mut store, &sys, &PreprocessOptions::default());
+        let (small, pipe) =
+            preprocess::preprocess(&mut store, &sys, &PreprocessOptions::default(), &far_ctl());
         let name = file.display();
         let r = solve_through_pipeline(&mut store, &sys, &small, &pipe, 4, &name);
         if let ChcResult::Unknown(why) = &r {
@@ -279,7 +284,8 @@ fn bench_manifest_shrinks_and_validates() {
         let Ok(sys) = parse_chc(&src, &mut store) else {
             continue;
         };
-        let (small, pipe) = preprocess::preprocess(&mut store, &sys, &PreprocessOptions::default());
+        let (small, pipe) =
+            preprocess::preprocess(&mut store, &sys, &PreprocessOptions::default(), &far_ctl());
         let (b, a) = (SystemSize::of(&store, &sys), SystemSize::of(&store, &small));
         println!(
             "{}\t{:?} -> {:?}",
@@ -434,7 +440,8 @@ fn random_systems_agree_and_validate() {
             ..Default::default()
         };
         let plain = Spacer::default().solve(&mut store, &sys, &ctl);
-        let (small, pipe) = preprocess::preprocess(&mut store, &sys, &PreprocessOptions::default());
+        let (small, pipe) =
+            preprocess::preprocess(&mut store, &sys, &PreprocessOptions::default(), &far_ctl());
         let ctx = format!("seed {seed}\n{src}");
         let r = solve_through_pipeline(&mut store, &sys, &small, &pipe, 2, &ctx);
         *verdicts.entry((plain.verdict(), r.verdict())).or_insert(0) += 1;

@@ -19,5 +19,5 @@ pub use linear::{LinearSum, linearize, mk_linear};
 pub use model::{EvalError, FuncInterp, Model, Value};
 pub use rational::Rational;
 pub use simplify::{Simplifier, simplify};
-pub use subst::{expand_funcs, free_vars, substitute};
+pub use subst::{expand_funcs, free_vars, free_vars_in_order, substitute};
 pub use term::{FuncDecl, FuncId, Op, Sort, SortError, Term, TermId, TermStore, VarDecl, VarId};

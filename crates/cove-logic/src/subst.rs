@@ -1,7 +1,12 @@
-//! Substitution, free variables and expansion of function definitions.
+//! Substitution, free variables and expansion of function definitions: the one
+//! implementation every crate uses.
 //!
-//! All traversals are memoized on the DAG, so their cost is linear in the number of distinct
-//! subterms, not in the size of the tree a term unfolds to.
+//! Terms name their variables, and a quantifier may rebind a variable that also occurs free
+//! elsewhere (`(and (P x) (forall ((x Int)) (Q x)))`). The walks therefore track the binder
+//! context: a node is visited once per context, not once per DAG node (so their cost is
+//! linear in the number of distinct subterms for quantifier-free terms), and substitution
+//! renames a binder to a fresh variable when it would capture a free variable of the
+//! substituted terms. Every walk is iterative, so deep terms cannot overflow the stack.
 
 use crate::model::FuncInterp;
 use crate::term::{FuncId, Op, Sort, TermId, TermStore, VarId};
@@ -20,96 +25,156 @@ pub fn rebuild(store: &mut TermStore, op: &Op, args: &[TermId], sort: Sort) -> T
     }
 }
 
-/// Replaces the free occurrences of the variables in `map` by the mapped terms (all at once,
-/// not iterated). Mapped terms must have the variables' sorts.
-pub fn substitute(store: &mut TermStore, t: TermId, map: &FxHashMap<VarId, TermId>) -> TermId {
-    if map.is_empty() {
-        return t;
-    }
-    let mut memo = FxHashMap::default();
-    subst_rec(store, t, map, &mut memo)
-}
-
-fn subst_rec(
-    store: &mut TermStore,
-    t: TermId,
-    map: &FxHashMap<VarId, TermId>,
-    memo: &mut FxHashMap<TermId, TermId>,
-) -> TermId {
-    if let Some(&r) = memo.get(&t) {
-        return r;
-    }
-    let term = store.get(t).clone();
-    let r = match &term.op {
-        Op::Var(v) => map.get(v).copied().unwrap_or(t),
-        Op::Bool(_) | Op::Num(_) => t,
-        Op::Forall(vs) | Op::Exists(vs) => {
-            // Bound variables shadow the substitution inside the body.
-            let inner: FxHashMap<VarId, TermId> = map
-                .iter()
-                .filter(|(v, _)| !vs.contains(v))
-                .map(|(v, t)| (*v, *t))
-                .collect();
-            let mut inner_memo = FxHashMap::default();
-            let body = subst_rec(store, term.args[0], &inner, &mut inner_memo);
-            store.mk_raw(term.op.clone(), &[body], Sort::Bool)
-        }
-        _ => {
-            let args: Vec<TermId> = term
-                .args
-                .iter()
-                .map(|&a| subst_rec(store, a, map, memo))
-                .collect();
-            if args[..] == term.args[..] {
-                t
-            } else {
-                rebuild(store, &term.op, &args, term.sort)
-            }
-        }
-    };
-    memo.insert(t, r);
-    r
-}
-
 /// The free variables of `t`, sorted by id.
 pub fn free_vars(store: &TermStore, t: TermId) -> Vec<VarId> {
-    let mut out = FxHashSet::default();
-    let mut seen = FxHashSet::default();
-    collect_free(store, t, &mut Vec::new(), &mut seen, &mut out);
-    let mut v: Vec<VarId> = out.into_iter().collect();
+    let mut v = free_vars_in_order(store, &[t]);
     v.sort();
     v
 }
 
-fn collect_free(
-    store: &TermStore,
+/// The free variables of `terms`, in order of first occurrence (left to right).
+pub fn free_vars_in_order(store: &TermStore, terms: &[TermId]) -> Vec<VarId> {
+    let mut out = Vec::new();
+    let mut seen = FxHashSet::default();
+    // Context 0 binds nothing; each quantifier under a context gets a derived context.
+    let mut bound: Vec<FxHashSet<VarId>> = vec![FxHashSet::default()];
+    let mut derived: FxHashMap<(u32, TermId), u32> = FxHashMap::default();
+    let mut visited: FxHashSet<(TermId, u32)> = FxHashSet::default();
+    let mut stack: Vec<(TermId, u32)> = terms.iter().rev().map(|&t| (t, 0)).collect();
+    while let Some((t, c)) = stack.pop() {
+        if !visited.insert((t, c)) {
+            continue;
+        }
+        match store.op(t) {
+            Op::Var(v) => {
+                if !bound[c as usize].contains(v) && seen.insert(*v) {
+                    out.push(*v);
+                }
+            }
+            Op::Forall(vs) | Op::Exists(vs) => {
+                let child = *derived.entry((c, t)).or_insert_with(|| {
+                    let mut b = bound[c as usize].clone();
+                    b.extend(vs.iter().copied());
+                    bound.push(b);
+                    (bound.len() - 1) as u32
+                });
+                stack.push((store.args(t)[0], child));
+            }
+            _ => stack.extend(store.args(t).iter().rev().map(|&a| (a, c))),
+        }
+    }
+    out
+}
+
+/// For a quantifier node under a context: the context of its body and its new binders.
+type QuantCtx = FxHashMap<(TermId, u32), (u32, Box<[VarId]>)>;
+
+/// `t` with every free occurrence of a variable in `map` replaced by its image (all at once,
+/// not iterated), folding Boolean structure on the way ([`rebuild`]). Binders that would
+/// capture a free variable of an image are renamed with [`TermStore::fresh_var`]. Images must
+/// have the variables' sorts.
+pub fn substitute(store: &mut TermStore, t: TermId, map: &FxHashMap<VarId, TermId>) -> TermId {
+    substitute_with(store, t, map, &mut |s, v| {
+        let (name, sort) = (s.var_name(v).to_string(), s.var_sort(v));
+        s.fresh_var(&name, sort)
+    })
+}
+
+/// [`substitute`] with a caller-supplied way of making fresh variables (the parser records
+/// the variables it invents so user symbols can never alias them).
+pub fn substitute_with(
+    store: &mut TermStore,
     t: TermId,
-    bound: &mut Vec<VarId>,
-    seen: &mut FxHashSet<TermId>,
-    out: &mut FxHashSet<VarId>,
-) {
-    // `seen` is only sound to use when nothing is bound.
-    if bound.is_empty() && !seen.insert(t) {
-        return;
+    map: &FxHashMap<VarId, TermId>,
+    fresh: &mut dyn FnMut(&mut TermStore, VarId) -> VarId,
+) -> TermId {
+    if map.is_empty() {
+        return t;
     }
-    match store.op(t) {
-        Op::Var(v) => {
-            if !bound.contains(v) {
-                out.insert(*v);
+    // Free variables of the images, computed when the first binder is met.
+    let mut range_fv: Option<FxHashSet<VarId>> = None;
+    let mut ctxs: Vec<FxHashMap<VarId, TermId>> = vec![map.clone()];
+    let mut quant: QuantCtx = FxHashMap::default();
+    let mut memo: FxHashMap<(TermId, u32), TermId> = FxHashMap::default();
+    let mut stack: Vec<(TermId, u32, bool)> = vec![(t, 0, false)];
+    while let Some((n, c, expanded)) = stack.pop() {
+        if memo.contains_key(&(n, c)) {
+            continue;
+        }
+        let op = store.op(n).clone();
+        match op {
+            Op::Var(v) => {
+                let r = ctxs[c as usize].get(&v).copied().unwrap_or(n);
+                memo.insert((n, c), r);
+            }
+            Op::Bool(_) | Op::Num(_) => {
+                memo.insert((n, c), n);
+            }
+            Op::Forall(ref vs) | Op::Exists(ref vs) => {
+                let body = store.args(n)[0];
+                if !expanded {
+                    let mut m = ctxs[c as usize].clone();
+                    for &v in vs.iter() {
+                        m.remove(&v);
+                    }
+                    if m.is_empty() {
+                        memo.insert((n, c), n);
+                        continue;
+                    }
+                    let range = range_fv.get_or_insert_with(|| {
+                        let images: Vec<TermId> = map.values().copied().collect();
+                        free_vars_in_order(store, &images).into_iter().collect()
+                    });
+                    let mut new_vs = Vec::with_capacity(vs.len());
+                    for &v in vs.iter() {
+                        if range.contains(&v) {
+                            let w = fresh(store, v);
+                            let wt = store.mk_var(w);
+                            m.insert(v, wt);
+                            new_vs.push(w);
+                        } else {
+                            new_vs.push(v);
+                        }
+                    }
+                    ctxs.push(m);
+                    let child = (ctxs.len() - 1) as u32;
+                    quant.insert((n, c), (child, new_vs.into()));
+                    stack.push((n, c, true));
+                    stack.push((body, child, false));
+                } else {
+                    let (child, new_vs) = quant[&(n, c)].clone();
+                    let b = memo[&(body, child)];
+                    let q = if matches!(op, Op::Forall(_)) {
+                        Op::Forall(new_vs)
+                    } else {
+                        Op::Exists(new_vs)
+                    };
+                    let r = store.mk_raw(q, &[b], Sort::Bool);
+                    memo.insert((n, c), r);
+                }
+            }
+            _ => {
+                if !expanded {
+                    stack.push((n, c, true));
+                    for &a in store.args(n).iter().rev() {
+                        if !memo.contains_key(&(a, c)) {
+                            stack.push((a, c, false));
+                        }
+                    }
+                } else {
+                    let args: Vec<TermId> = store.args(n).iter().map(|&a| memo[&(a, c)]).collect();
+                    let r = if args.as_slice() == store.args(n) {
+                        n
+                    } else {
+                        let sort = store.sort(n);
+                        rebuild(store, &op, &args, sort)
+                    };
+                    memo.insert((n, c), r);
+                }
             }
         }
-        Op::Forall(vs) | Op::Exists(vs) => {
-            let n = bound.len();
-            bound.extend(vs.iter().copied());
-            collect_free(store, store.args(t)[0], bound, seen, out);
-            bound.truncate(n);
-        }
-        _ => {
-            for &a in store.args(t) {
-                collect_free(store, a, bound, seen, out);
-            }
-        }
     }
+    memo[&(t, 0)]
 }
 
 /// True when `t` contains an application of an uninterpreted function.
@@ -135,29 +200,28 @@ pub fn expand_funcs(
     t: TermId,
     defs: &FxHashMap<FuncId, FuncInterp>,
 ) -> TermId {
-    let mut memo = FxHashMap::default();
-    expand_rec(store, t, defs, &mut memo)
-}
-
-fn expand_rec(
-    store: &mut TermStore,
-    t: TermId,
-    defs: &FxHashMap<FuncId, FuncInterp>,
-    memo: &mut FxHashMap<TermId, TermId>,
-) -> TermId {
-    if let Some(&r) = memo.get(&t) {
-        return r;
-    }
-    let term = store.get(t).clone();
-    let r = if term.args.is_empty() && !matches!(term.op, Op::App(_)) {
-        t
-    } else {
-        let args: Vec<TermId> = term
-            .args
-            .iter()
-            .map(|&a| expand_rec(store, a, defs, memo))
-            .collect();
-        match &term.op {
+    let mut memo: FxHashMap<TermId, TermId> = FxHashMap::default();
+    let mut stack: Vec<(TermId, bool)> = vec![(t, false)];
+    while let Some((n, expanded)) = stack.pop() {
+        if !expanded {
+            if memo.contains_key(&n) {
+                continue;
+            }
+            if store.args(n).is_empty() && !matches!(store.op(n), Op::App(_)) {
+                memo.insert(n, n);
+                continue;
+            }
+            stack.push((n, true));
+            for &a in store.args(n).iter().rev() {
+                if !memo.contains_key(&a) {
+                    stack.push((a, false));
+                }
+            }
+            continue;
+        }
+        let args: Vec<TermId> = store.args(n).iter().map(|a| memo[a]).collect();
+        let op = store.op(n).clone();
+        let r = match &op {
             Op::App(f) if defs.contains_key(f) => {
                 let def = &defs[f];
                 let map: FxHashMap<VarId, TermId> = def
@@ -169,12 +233,15 @@ fn expand_rec(
                 let body = def.body;
                 substitute(store, body, &map)
             }
-            _ if args[..] == term.args[..] => t,
-            _ => rebuild(store, &term.op, &args, term.sort),
-        }
-    };
-    memo.insert(t, r);
-    r
+            _ if args[..] == store.args(n)[..] => n,
+            _ => {
+                let sort = store.sort(n);
+                rebuild(store, &op, &args, sort)
+            }
+        };
+        memo.insert(n, r);
+    }
+    memo[&t]
 }
 
 #[cfg(test)]
@@ -199,5 +266,58 @@ mod tests {
         assert_eq!(substitute(&mut s, q, &map), q);
         assert_eq!(free_vars(&s, q), vec![y]);
         assert_eq!(free_vars(&s, both), vec![x, y]);
+    }
+
+    #[test]
+    fn substitution_renames_capturing_binders() {
+        let mut s = TermStore::new();
+        let (x, y) = (s.var("x", Sort::Int), s.var("y", Sort::Int));
+        let (xt, yt) = (s.mk_var(x), s.mk_var(y));
+        // (exists ((x Int)) (< x y)) [y := x] must rename the binder.
+        let lt = s.mk_lt(xt, yt);
+        let q = s.mk_quant(false, &[x], lt);
+        let map: FxHashMap<VarId, TermId> = [(y, xt)].into_iter().collect();
+        let r = substitute(&mut s, q, &map);
+        let Op::Exists(vs) = s.op(r).clone() else {
+            panic!()
+        };
+        assert_ne!(vs[0], x);
+        assert_eq!(free_vars_in_order(&s, &[r]), vec![x]);
+        // A binder of the substituted variable shields its body.
+        let map: FxHashMap<VarId, TermId> = [(x, yt)].into_iter().collect();
+        assert_eq!(substitute(&mut s, q, &map), q);
+        assert_eq!(free_vars_in_order(&s, &[q]), vec![y]);
+    }
+
+    #[test]
+    fn deep_terms_do_not_overflow() {
+        let mut s = TermStore::new();
+        let x = s.var("x", Sort::Int);
+        let mut t = s.mk_var(x);
+        let one = s.mk_int(1);
+        for _ in 0..300_000 {
+            t = s.mk_add(&[one, t]);
+        }
+        let y = s.var("y", Sort::Int);
+        let yt = s.mk_var(y);
+        let map: FxHashMap<VarId, TermId> = [(x, yt)].into_iter().collect();
+        let r = substitute(&mut s, t, &map);
+        assert_eq!(free_vars(&s, r), vec![y]);
+        let p = s.declare_func("p", &[Sort::Int], Sort::Bool).unwrap();
+        let app = s.mk_app(p, &[r]);
+        let mut defs = FxHashMap::default();
+        let z = s.var("z", Sort::Int);
+        let zt = s.mk_var(z);
+        let zero = s.mk_int(0);
+        let body = s.mk_ge(zt, zero);
+        defs.insert(
+            p,
+            FuncInterp {
+                params: vec![z],
+                body,
+            },
+        );
+        let e = expand_funcs(&mut s, app, &defs);
+        assert!(!has_app(&s, e));
     }
 }

@@ -7,8 +7,6 @@
 //! available it falls back to a wall-clock deadline.
 
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// CPU time (user + system) of this process, assuming the usual 100 clock ticks per second.
@@ -30,16 +28,15 @@ fn main() {
     let mut limits = cove_sat::Limits::default();
     if let Some(secs) = std::env::args().nth(2).and_then(|s| s.parse::<f64>().ok()) {
         if cpu_seconds().is_some() {
-            let flag = Arc::new(AtomicBool::new(false));
-            limits.interrupt = Some(flag.clone());
+            let flag = limits.control.interrupt.clone();
             std::thread::spawn(move || {
                 while cpu_seconds().is_some_and(|t| t < secs) {
                     std::thread::sleep(Duration::from_millis(50));
                 }
-                flag.store(true, Ordering::Relaxed);
+                flag.set();
             });
         } else {
-            limits.deadline = Some(start + Duration::from_secs_f64(secs));
+            limits.control.deadline = Some(start + Duration::from_secs_f64(secs));
         }
     }
     let mut out = std::io::stdout().lock();

@@ -10,9 +10,7 @@
 //!
 //! In all cases the solver is back at level 0 and the theory has been popped to its base level.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use cove_control::Control;
 
 use crate::analyze::Conflict;
 use crate::clause::ClauseRef;
@@ -31,26 +29,27 @@ pub enum SolveResult {
     Unknown,
 }
 
-/// Resource limits for one solve call. The default has no limits.
+/// Limits for one solve call: the run's [`Control`] (deadline, memory, interruption), polled
+/// during the search, and a conflict budget of this call. The default has no limits.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
     /// Maximum number of conflicts in this call.
     pub conflicts: Option<u64>,
-    /// Wall-clock deadline.
-    pub deadline: Option<Instant>,
-    /// Set to `true` (from any thread) to stop the search.
-    pub interrupt: Option<Arc<AtomicBool>>,
+    /// The run's control.
+    pub control: Control,
 }
 
 impl Limits {
-    fn interrupted(&self) -> bool {
-        self.interrupt
-            .as_ref()
-            .is_some_and(|f| f.load(Ordering::Relaxed))
+    /// Limits that only follow `control`.
+    pub fn of(control: &Control) -> Limits {
+        Limits {
+            conflicts: None,
+            control: control.clone(),
+        }
     }
 
-    fn past_deadline(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
+    fn stopped(&self) -> bool {
+        self.control.should_stop().is_some()
     }
 }
 
@@ -147,7 +146,7 @@ impl Solver {
             decisions_since_check += 1;
             if decisions_since_check >= 1024 {
                 decisions_since_check = 0;
-                if limits.interrupted() || limits.past_deadline() {
+                if limits.stopped() {
                     return SolveResult::Unknown;
                 }
             }
@@ -177,7 +176,7 @@ impl Solver {
                     None => {
                         // Complete assignment, seen fully by the theory.
                         self.stats.final_checks += 1;
-                        if limits.interrupted() || limits.past_deadline() {
+                        if limits.stopped() {
                             return SolveResult::Unknown;
                         }
                         let mut out = std::mem::take(&mut self.theory_out);
@@ -280,9 +279,9 @@ impl Solver {
         {
             return true;
         }
-        if limits.interrupted() {
+        if limits.control.interrupt.is_set() {
             return true;
         }
-        self.stats.conflicts.is_multiple_of(16) && limits.past_deadline()
+        self.stats.conflicts.is_multiple_of(16) && limits.stopped()
     }
 }

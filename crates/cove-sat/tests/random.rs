@@ -125,20 +125,18 @@ fn conflict_limit_gives_unknown_and_solver_stays_usable() {
     };
     let r = s.solve_limited(&[], &mut cove_sat::NoTheory, &limits);
     assert_eq!(r, SolveResult::Unknown);
-    let interrupt = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
-    let limits = cove_sat::Limits {
-        interrupt: Some(interrupt),
-        ..Default::default()
-    };
+    let control = cove_control::Control::new();
+    control.stop();
+    let limits = cove_sat::Limits::of(&control);
     // An already-set interrupt stops at the first check (a conflict or the final check).
     assert_eq!(
         s.solve_limited(&[], &mut cove_sat::NoTheory, &limits),
         SolveResult::Unknown
     );
-    let past = cove_sat::Limits {
+    let past = cove_sat::Limits::of(&cove_control::Control {
         deadline: Some(std::time::Instant::now()),
         ..Default::default()
-    };
+    });
     // A deadline in the past stops at the first check (every 16 conflicts or the final check).
     let r = s.solve_limited(&[], &mut cove_sat::NoTheory, &past);
     assert_eq!(r, SolveResult::Unknown);

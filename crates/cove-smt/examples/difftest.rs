@@ -62,7 +62,10 @@ fn main() {
             script.push_str("(check-sat)\n(pop 1)\n");
             let mut s = SmtSolver::new();
             s.set_limits(cove_sat::Limits {
-                deadline: Some(Instant::now() + Duration::from_secs(timeout)),
+                control: cove_control::Control {
+                    deadline: Some(Instant::now() + Duration::from_secs(timeout)),
+                    ..Default::default()
+                },
                 ..Default::default()
             });
             let t0 = Instant::now();

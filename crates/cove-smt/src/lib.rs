@@ -26,6 +26,7 @@ pub mod solve_eqs;
 pub mod solver;
 mod theory;
 
+pub use cove_sat::Limits;
 pub use interp::interpolate;
 pub use script::{ScriptError, ScriptOptions, run_script, run_script_opts, run_script_with};
 pub use solve_eqs::{Reduced, SolveEqsLimits, resolve_definitions, solve_eqs};

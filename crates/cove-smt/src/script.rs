@@ -266,8 +266,9 @@ impl Runner {
                         Some(SmtResult::Unknown(UnknownReason::Interrupted)) => {
                             "interrupted".to_string()
                         }
-                        Some(SmtResult::Unknown(UnknownReason::ResourceOut)) => {
-                            "memout".to_string()
+                        Some(SmtResult::Unknown(UnknownReason::Memory)) => "memout".to_string(),
+                        Some(SmtResult::Unknown(UnknownReason::ResourceOut(s))) => {
+                            format!("\"resource limit: {s}\"")
                         }
                         Some(SmtResult::Unknown(UnknownReason::Unsupported(s))) => {
                             format!("\"unsupported: {s}\"")

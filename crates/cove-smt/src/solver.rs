@@ -24,23 +24,10 @@ use cove_logic::{
 };
 use cove_sat::{GuardId, LBool, Limits, Lit, SolveResult, Solver};
 use rustc_hash::{FxHashMap, FxHashSet};
-use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-/// Why an answer is `unknown`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum UnknownReason {
-    /// The deadline of the limits passed.
-    Timeout,
-    /// The interrupt flag of the limits was set.
-    Interrupted,
-    /// Another resource limit (conflicts) was reached.
-    ResourceOut,
-    /// The query is outside the supported fragment (the string says what).
-    Unsupported(String),
-    /// The procedure gave up for a reason of its own (the string says what).
-    Incomplete(String),
-}
+/// Why an answer is `unknown` (one vocabulary for every Cove crate).
+pub use cove_control::UnknownReason;
 
 /// Answer of a satisfiability check.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -479,11 +466,7 @@ impl SmtSolver {
                     }
                 }
                 SolveResult::Unknown => {
-                    let user_stop = user
-                        .interrupt
-                        .as_ref()
-                        .is_some_and(|f| f.load(Ordering::Relaxed))
-                        || user.deadline.is_some_and(|d| Instant::now() >= d)
+                    let user_stop = user.control.should_stop().is_some()
                         || user.conflicts.is_some_and(|c| spent(&self.sat) >= c);
                     if user_stop || last {
                         return r;
@@ -500,17 +483,10 @@ impl SmtSolver {
     }
 
     fn unknown_reason(&self) -> UnknownReason {
-        if self
-            .limits
-            .interrupt
-            .as_ref()
-            .is_some_and(|f| f.load(Ordering::Relaxed))
-        {
-            UnknownReason::Interrupted
-        } else if self.limits.deadline.is_some_and(|d| Instant::now() >= d) {
-            UnknownReason::Timeout
+        if let Some(why) = self.limits.control.should_stop() {
+            why
         } else if self.limits.conflicts.is_some() {
-            UnknownReason::ResourceOut
+            UnknownReason::ResourceOut("conflict limit".into())
         } else {
             UnknownReason::Incomplete("the search gave up".into())
         }

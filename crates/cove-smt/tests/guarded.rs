@@ -73,8 +73,10 @@ fn guarded_family(seed: u64, int: bool) {
             for s in [&mut guarded, &mut plain] {
                 s.set_limits(cove_sat::Limits {
                     conflicts: Some(5_000),
-                    deadline: Some(Instant::now() + Duration::from_millis(500)),
-                    ..Default::default()
+                    control: cove_control::Control {
+                        deadline: Some(Instant::now() + Duration::from_millis(500)),
+                        ..Default::default()
+                    },
                 });
             }
             let rg = guarded.check_assuming(&mut store, &asm);

@@ -198,11 +198,11 @@ pub fn read_input(path: &Path) -> Result<Vec<u8>, ExitCodeOf> {
 }
 
 fn run_sat(args: &SatArgs) -> Result<u8, ExitCodeOf> {
-    let limits = cove_sat::Limits {
+    let limits = cove_sat::Limits::of(&cove_control::Control {
         deadline: (args.timeout > 0.0)
             .then(|| std::time::Instant::now() + std::time::Duration::from_secs_f64(args.timeout)),
         ..Default::default()
-    };
+    });
     let mut out = std::io::stdout().lock();
     match cove_sat::dimacs::run_dimacs_file(&args.file, &mut out, &limits) {
         Ok(code) => Ok(code as u8),

@@ -150,7 +150,7 @@ pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
     // Independent validation: a certificate that does not check is never printed as an answer.
     let mut validation = "skipped".to_string();
     if !args.no_validate {
-        let limits = cove_sat::Limits {
+        let limits = Control {
             deadline: Some(
                 ctl.deadline
                     .map_or(Instant::now() + Duration::from_secs(60), |d| {
@@ -264,7 +264,7 @@ pub fn check(args: &CheckArgs) -> Result<u8, ExitCodeOf> {
     } else {
         match parse_invariants(&witness, &mut store, &sys) {
             Ok(inv) => {
-                let limits = cove_sat::Limits {
+                let limits = cove_control::Control {
                     deadline: deadline(args.timeout),
                     ..Default::default()
                 };

@@ -345,7 +345,7 @@ impl Engine for Bmc {
             return ChcResult::Unknown(UnknownReason::Unsupported(why));
         }
         let mut solver = SmtSolver::new();
-        solver.set_limits(ctl.smt_limits());
+        solver.set_limits(cove_smt::Limits::of(ctl));
         let mut un = Unroller::new(sys);
         for k in 0.. {
             if let Some(r) = ctl.should_stop() {

@@ -13,8 +13,8 @@
 //! arithmetic, or as an argument); anything else is a [`ErrorKind::NonHorn`] error.
 
 use crate::system::{Clause, PredApp};
-use cove_logic::smtlib::vars::free_vars;
 use cove_logic::smtlib::{ErrorKind, ParseError, Parser, Pos};
+use cove_logic::subst::free_vars_in_order as free_vars;
 use cove_logic::{Op, TermId, TermStore, VarId};
 use rustc_hash::{FxHashMap, FxHashSet};
 

@@ -17,6 +17,7 @@
 
 use super::util::{assignment, eval, fresh_pred, model_of, occurring_vars, topo_order};
 use super::{BackError, BackTranslate};
+use crate::engine::Control;
 use crate::result::{Derivation, Invariants};
 use crate::system::{ChcSystem, Clause, PredApp};
 use cove_logic::FuncInterp;
@@ -161,6 +162,7 @@ impl BackTranslate for DropArgs {
         &self,
         store: &mut TermStore,
         mut inv: Invariants,
+        _ctl: &Control,
     ) -> Result<Invariants, BackError> {
         for (np, (p, kept)) in &self.reduced {
             let Some(def) = inv.defs.remove(np) else {
@@ -198,6 +200,7 @@ impl BackTranslate for DropArgs {
         &self,
         store: &mut TermStore,
         mut d: Derivation,
+        _ctl: &Control,
     ) -> Result<Derivation, BackError> {
         let order = topo_order(&d)?;
         let mut full: Vec<Option<Vec<Value>>> = vec![None; d.steps.len()];

@@ -24,6 +24,7 @@ use super::util::{
     assignment, dag_size, defining_equality, eval, fresh_params, model_of, rename_clause,
 };
 use super::{BackError, BackTranslate};
+use crate::engine::Control;
 use crate::result::{Derivation, DerivationStep, Invariants};
 use crate::system::{ChcSystem, Clause};
 use cove_logic::{
@@ -32,7 +33,7 @@ use cove_logic::{
 use cove_smt::mbp::{QeError, qe_with};
 use cove_smt::{SmtResult, SmtSolver};
 use rustc_hash::{FxHashMap, FxHashSet};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Where a body atom of an input clause went in the output clause.
 #[derive(Clone, Debug)]
@@ -98,16 +99,16 @@ fn clause_friendly(store: &TermStore, c: &Clause) -> bool {
             .all(|a| a.args.iter().all(|&t| qe_friendly(store, t)))
 }
 
-/// Runs the pass: inlines candidates one at a time until none is left or `deadline` passes.
+/// Runs the pass: inlines candidates one at a time until none is left or `ctl` says stop.
 pub fn run(
     store: &mut TermStore,
     sys: &ChcSystem,
     max_size: usize,
-    deadline: Instant,
+    ctl: &Control,
 ) -> (ChcSystem, Inline) {
     let mut cur = sys.clone();
     let mut records = Vec::new();
-    while Instant::now() < deadline {
+    while ctl.should_stop().is_none() {
         let Some((p, d)) = pick(store, &cur, max_size) else {
             break;
         };
@@ -226,6 +227,7 @@ impl Record {
         &self,
         store: &mut TermStore,
         inv: &Invariants,
+        ctl: &Control,
     ) -> Result<(Vec<VarId>, TermId), BackError> {
         let name = store.func(self.pred).name.to_string();
         let params = fresh_params(store, self.pred);
@@ -292,7 +294,7 @@ impl Record {
                 .into_iter()
                 .filter(|v| !param_set.contains(v))
                 .collect();
-            let q = qe(store, phi, &locals).map_err(|e| BackError::Qe {
+            let q = qe(store, phi, &locals, ctl).map_err(|e| BackError::Qe {
                 pred: name.clone(),
                 why: e.to_string(),
             })?;
@@ -302,7 +304,12 @@ impl Record {
         Ok((params, simplify(store, r)))
     }
 
-    fn derivation(&self, store: &mut TermStore, d: Derivation) -> Result<Derivation, BackError> {
+    fn derivation(
+        &self,
+        store: &mut TermStore,
+        d: Derivation,
+        _ctl: &Control,
+    ) -> Result<Derivation, BackError> {
         let mut steps = d.steps.clone();
         for (si, step) in d.steps.iter().enumerate() {
             let Some((orig, slots)) = self.origin.get(step.clause) else {
@@ -365,13 +372,14 @@ fn premise(step: &DerivationStep, n: usize) -> Result<usize, BackError> {
 }
 
 /// Exact elimination of `vars` from `phi` within the QE budget.
-fn qe(store: &mut TermStore, phi: TermId, vars: &[VarId]) -> Result<TermId, QeError> {
+fn qe(
+    store: &mut TermStore,
+    phi: TermId,
+    vars: &[VarId],
+    ctl: &Control,
+) -> Result<TermId, QeError> {
     let mut solver = SmtSolver::new();
-    solver.set_limits(cove_sat::Limits {
-        conflicts: None,
-        deadline: Some(Instant::now() + QE_TIME),
-        interrupt: None,
-    });
+    solver.set_limits(cove_smt::Limits::of(&ctl.child_with_budget(QE_TIME)));
     solver.assert(store, phi);
     let mut asserted = 0;
     qe_with(store, phi, vars, QE_DISJUNCTS, |store, blocked| {
@@ -393,9 +401,10 @@ impl BackTranslate for Inline {
         &self,
         store: &mut TermStore,
         mut inv: Invariants,
+        ctl: &Control,
     ) -> Result<Invariants, BackError> {
         for r in self.records.iter().rev() {
-            let (params, body) = r.invariant(store, &inv)?;
+            let (params, body) = r.invariant(store, &inv, ctl)?;
             inv.define(r.pred, params, body);
         }
         Ok(inv)
@@ -405,9 +414,10 @@ impl BackTranslate for Inline {
         &self,
         store: &mut TermStore,
         mut d: Derivation,
+        ctl: &Control,
     ) -> Result<Derivation, BackError> {
         for r in self.records.iter().rev() {
-            d = r.derivation(store, d)?;
+            d = r.derivation(store, d, ctl)?;
         }
         Ok(d)
     }

@@ -32,7 +32,7 @@ use crate::engine::{Control, Engine};
 use crate::result::{ChcResult, Derivation, Invariants, UnknownReason};
 use crate::system::ChcSystem;
 use cove_logic::TermStore;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Why a witness could not be translated back.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -55,10 +55,20 @@ pub enum BackError {
 /// Maps witnesses of a pass's output system to witnesses of its input system.
 pub trait BackTranslate {
     /// Invariants of the output system -> invariants of the input system.
-    fn invariants(&self, store: &mut TermStore, inv: Invariants) -> Result<Invariants, BackError>;
+    fn invariants(
+        &self,
+        store: &mut TermStore,
+        inv: Invariants,
+        ctl: &Control,
+    ) -> Result<Invariants, BackError>;
 
     /// A derivation of `false` from the output system -> one from the input system.
-    fn derivation(&self, store: &mut TermStore, d: Derivation) -> Result<Derivation, BackError>;
+    fn derivation(
+        &self,
+        store: &mut TermStore,
+        d: Derivation,
+        ctl: &Control,
+    ) -> Result<Derivation, BackError>;
 }
 
 /// Which passes run, and their budgets.
@@ -151,15 +161,15 @@ impl Pipeline {
     /// Translates an engine's answer for the preprocessed system into an answer for the
     /// original system. A witness that cannot be translated back becomes `unknown` (never a
     /// wrong certificate).
-    pub fn result(&self, store: &mut TermStore, r: ChcResult) -> ChcResult {
+    pub fn result(&self, store: &mut TermStore, r: ChcResult, ctl: &Control) -> ChcResult {
         match r {
-            ChcResult::Sat(inv) => match self.invariants(store, inv) {
+            ChcResult::Sat(inv) => match self.invariants(store, inv, ctl) {
                 Ok(inv) => ChcResult::Sat(inv),
                 Err(e) => {
                     ChcResult::Unknown(UnknownReason::Incomplete(format!("preprocessing: {e}")))
                 }
             },
-            ChcResult::Unsat(d) => match self.derivation(store, d) {
+            ChcResult::Unsat(d) => match self.derivation(store, d, ctl) {
                 Ok(d) => ChcResult::Unsat(d),
                 Err(e) => {
                     ChcResult::Unknown(UnknownReason::Incomplete(format!("preprocessing: {e}")))
@@ -175,9 +185,10 @@ impl BackTranslate for Pipeline {
         &self,
         store: &mut TermStore,
         mut inv: Invariants,
+        ctl: &Control,
     ) -> Result<Invariants, BackError> {
         for (_, p) in self.passes.iter().rev() {
-            inv = p.invariants(store, inv)?;
+            inv = p.invariants(store, inv, ctl)?;
         }
         Ok(inv)
     }
@@ -186,9 +197,10 @@ impl BackTranslate for Pipeline {
         &self,
         store: &mut TermStore,
         mut d: Derivation,
+        ctl: &Control,
     ) -> Result<Derivation, BackError> {
         for (_, p) in self.passes.iter().rev() {
-            d = p.derivation(store, d)?;
+            d = p.derivation(store, d, ctl)?;
         }
         Ok(d)
     }
@@ -214,18 +226,20 @@ impl BackTranslate for Pipeline {
 ///   (assert (forall ((x Int) (u Int)) (=> (and (inv x u) (> x 5)) false)))";
 /// let mut store = cove_logic::TermStore::new();
 /// let sys = cove_chc::frontend::parse_chc(src.as_bytes(), &mut store).unwrap();
-/// let (small, pipe) = preprocess(&mut store, &sys, &PreprocessOptions::default());
+/// let ctl = Control::default();
+/// let (small, pipe) = preprocess(&mut store, &sys, &PreprocessOptions::default(), &ctl);
 /// assert_eq!(small.preds.len(), 1); // `init` is inlined, `u` dropped
-/// let r = Spacer::default().solve(&mut store, &small, &Control::default());
-/// let ChcResult::Sat(inv) = pipe.result(&mut store, r) else { panic!() };
-/// cert::check_invariants(&mut store, &sys, &inv, &Default::default()).unwrap();
+/// let r = Spacer::default().solve(&mut store, &small, &ctl);
+/// let ChcResult::Sat(inv) = pipe.result(&mut store, r, &ctl) else { panic!() };
+/// cert::check_invariants(&mut store, &sys, &inv, &ctl).unwrap();
 /// ```
 pub fn preprocess(
     store: &mut TermStore,
     sys: &ChcSystem,
     opts: &PreprocessOptions,
+    ctl: &Control,
 ) -> (ChcSystem, Pipeline) {
-    let deadline = Instant::now() + opts.time_budget;
+    let ctl = &ctl.child_with_budget(opts.time_budget);
     let mut pipe = Pipeline::default();
     let mut cur = sys.clone();
     for _ in 0..opts.rounds.max(1) {
@@ -234,7 +248,7 @@ pub fn preprocess(
             cur.clauses.iter().map(|c| c.vars.len()).sum::<usize>(),
         );
         if opts.simplify {
-            let (next, bt) = simp::run(store, &cur, opts.clause_check_conflicts, deadline);
+            let (next, bt) = simp::run(store, &cur, opts.clause_check_conflicts, ctl);
             pipe.push("simplify", Box::new(bt));
             cur = next;
         }
@@ -243,12 +257,12 @@ pub fn preprocess(
             pipe.push("reachability", Box::new(bt));
             cur = next;
         }
-        if opts.inline && Instant::now() < deadline {
-            let (next, bt) = inline::run(store, &cur, opts.max_inline_size, deadline);
+        if opts.inline && ctl.should_stop().is_none() {
+            let (next, bt) = inline::run(store, &cur, opts.max_inline_size, ctl);
             pipe.push("inline", Box::new(bt));
             cur = next;
             if opts.simplify {
-                let (next, bt) = simp::run(store, &cur, opts.clause_check_conflicts, deadline);
+                let (next, bt) = simp::run(store, &cur, opts.clause_check_conflicts, ctl);
                 pipe.push("simplify", Box::new(bt));
                 cur = next;
             }
@@ -267,7 +281,7 @@ pub fn preprocess(
             SystemSize::of(store, &cur),
             cur.clauses.iter().map(|c| c.vars.len()).sum::<usize>(),
         );
-        if after == before || Instant::now() >= deadline {
+        if after == before || ctl.should_stop().is_some() {
             break;
         }
     }
@@ -285,10 +299,10 @@ pub fn solve_preprocessed(
     engine: &mut dyn Engine,
     ctl: &Control,
 ) -> ChcResult {
-    let (small, pipe) = preprocess(store, sys, opts);
+    let (small, pipe) = preprocess(store, sys, opts, ctl);
     let back = match engine.solve(store, &small, ctl) {
-        ChcResult::Sat(inv) => pipe.invariants(store, inv).map(ChcResult::Sat),
-        ChcResult::Unsat(d) => pipe.derivation(store, d).map(ChcResult::Unsat),
+        ChcResult::Sat(inv) => pipe.invariants(store, inv, ctl).map(ChcResult::Sat),
+        ChcResult::Unsat(d) => pipe.derivation(store, d, ctl).map(ChcResult::Unsat),
         u @ ChcResult::Unknown(_) => return u,
     };
     match back {

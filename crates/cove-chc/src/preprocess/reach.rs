@@ -13,6 +13,7 @@
 
 use super::util::fresh_params;
 use super::{BackError, BackTranslate};
+use crate::engine::Control;
 use crate::result::{Derivation, Invariants};
 use crate::system::ChcSystem;
 use cove_logic::{FuncId, TermStore};
@@ -90,6 +91,7 @@ impl BackTranslate for Reach {
         &self,
         store: &mut TermStore,
         mut inv: Invariants,
+        _ctl: &Control,
     ) -> Result<Invariants, BackError> {
         for (preds, value) in [(&self.underivable, false), (&self.irrelevant, true)] {
             for &p in preds {
@@ -105,6 +107,7 @@ impl BackTranslate for Reach {
         &self,
         _store: &mut TermStore,
         mut d: Derivation,
+        _ctl: &Control,
     ) -> Result<Derivation, BackError> {
         for step in &mut d.steps {
             step.clause = *self.kept.get(step.clause).ok_or_else(|| {

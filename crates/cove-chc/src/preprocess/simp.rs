@@ -17,12 +17,12 @@
 
 use super::util::{assignment, defining_equality, eval, has_quantifier, model_of, occurring_vars};
 use super::{BackError, BackTranslate};
+use crate::engine::Control;
 use crate::result::{Derivation, Invariants};
 use crate::system::{ChcSystem, Clause, PredApp};
 use cove_logic::{Simplifier, TermId, TermStore, Value, VarId, free_vars, substitute};
 use cove_smt::{SmtResult, SmtSolver};
 use rustc_hash::{FxHashMap, FxHashSet};
-use std::time::Instant;
 
 /// The back-translator of the simplification pass.
 pub struct Simplify {
@@ -35,12 +35,12 @@ pub struct Simplify {
 }
 
 /// Runs the pass. Satisfiability checks of constraints use at most `conflicts` conflicts
-/// each and stop at `deadline` (an undecided clause is kept).
+/// each and stop when `ctl` says so (an undecided clause is kept).
 pub fn run(
     store: &mut TermStore,
     sys: &ChcSystem,
     conflicts: u64,
-    deadline: Instant,
+    ctl: &Control,
 ) -> (ChcSystem, Simplify) {
     let mut simp = Simplifier::new();
     let mut out = ChcSystem {
@@ -58,12 +58,11 @@ pub fn run(
         if store.as_bool(nc.constraint) == Some(false) {
             continue;
         }
-        if store.as_bool(nc.constraint) != Some(true) && Instant::now() < deadline {
+        if store.as_bool(nc.constraint) != Some(true) && ctl.should_stop().is_none() {
             let mut solver = SmtSolver::new();
-            solver.set_limits(cove_sat::Limits {
+            solver.set_limits(cove_smt::Limits {
                 conflicts: Some(conflicts),
-                deadline: Some(deadline),
-                interrupt: None,
+                control: ctl.clone(),
             });
             solver.assert(store, nc.constraint);
             if solver.check(store) == SmtResult::Unsat {
@@ -179,7 +178,12 @@ fn simplify_clause(
 }
 
 impl BackTranslate for Simplify {
-    fn invariants(&self, _store: &mut TermStore, inv: Invariants) -> Result<Invariants, BackError> {
+    fn invariants(
+        &self,
+        _store: &mut TermStore,
+        inv: Invariants,
+        _ctl: &Control,
+    ) -> Result<Invariants, BackError> {
         Ok(inv)
     }
 
@@ -187,6 +191,7 @@ impl BackTranslate for Simplify {
         &self,
         store: &mut TermStore,
         mut d: Derivation,
+        _ctl: &Control,
     ) -> Result<Derivation, BackError> {
         for step in &mut d.steps {
             let k = step.clause;

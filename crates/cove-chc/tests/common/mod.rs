@@ -5,7 +5,7 @@
 #![allow(dead_code)]
 
 use cove_chc::ChcSystem;
-use cove_logic::smtlib::vars::free_vars;
+use cove_logic::subst::free_vars_in_order as free_vars;
 use cove_logic::{Op, TermStore};
 use std::path::{Path, PathBuf};
 

@@ -13,7 +13,7 @@ use super::builtins::{self, Builtin, unsupported_symbol};
 use super::error::{ErrorKind, ParseError, Pos, err};
 use super::parser::{Global, Parser};
 use super::sexp::{Atom, NodeId};
-use super::vars::free_vars;
+use crate::subst::free_vars_in_order as free_vars;
 use crate::{FuncId, Op, Rational, Sort, TermId, VarId};
 use rustc_hash::FxHashMap;
 

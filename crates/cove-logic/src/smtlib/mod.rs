@@ -19,7 +19,6 @@ mod elab;
 mod error;
 mod parser;
 mod sexp;
-pub mod vars;
 
 pub use command::{Command, Declared, Script};
 pub use error::{ErrorKind, ParseError, Pos};

@@ -142,11 +142,11 @@ impl<'a, 's> Parser<'a, 's> {
         v
     }
 
-    /// Capture-avoiding substitution (see [`super::vars::substitute`]) whose renamed binders
+    /// Capture-avoiding substitution (see [`crate::subst::substitute`]) whose renamed binders
     /// are recorded like [`Parser::fresh_var`]'s.
     pub fn substitute(&mut self, t: TermId, map: &FxHashMap<VarId, TermId>) -> TermId {
         let fresh = &mut self.fresh;
-        super::vars::substitute_with(self.store, t, map, &mut |s, v| {
+        crate::subst::substitute_with(self.store, t, map, &mut |s, v| {
             let (name, sort) = (s.var_name(v).to_string(), s.var_sort(v));
             let w = s.fresh_var(&name, sort);
             fresh.insert(w);

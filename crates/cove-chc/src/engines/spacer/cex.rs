@@ -104,7 +104,7 @@ impl Run<'_> {
         let clause = &self.sys.clauses[rule.clause];
         let solver = solvers.entry(fact.rule).or_insert_with(|| {
             let mut s = SmtSolver::new();
-            s.set_limits(self.ctl.smt_limits());
+            s.set_limits(cove_smt::Limits::of(self.ctl));
             s.assert(store, rule.enc);
             s
         });

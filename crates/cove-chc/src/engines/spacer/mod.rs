@@ -288,9 +288,9 @@ impl<'a> Run<'a> {
                 .map(|(i, s)| store.fresh_var(&format!("{name}_{i}"), *s))
                 .collect();
             let mut solver = SmtSolver::new();
-            solver.set_limits(ctl.smt_limits());
+            solver.set_limits(cove_smt::Limits::of(ctl));
             let mut reach = SmtSolver::new();
-            reach.set_limits(ctl.smt_limits());
+            reach.set_limits(cove_smt::Limits::of(ctl));
             let first = fresh_bool(store, &format!("reach_{name}"));
             Pred {
                 func,
