@@ -366,7 +366,6 @@ fn parse_node_head<'s>(
     store: &TermStore,
     sys: &ChcSystem,
 ) -> Result<(DerivationStep, Vec<&'s Sx>), String> {
-
     let Sx::List(items) = sx else {
         return Err("expected a derivation node".into());
     };

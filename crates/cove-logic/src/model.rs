@@ -253,8 +253,12 @@ impl Evaluator<'_> {
                 if n < args.len() {
                     need(n)
                 } else if n == args.len() {
-                    let inner: FxHashMap<VarId, Value> =
-                        interp.params.iter().copied().zip(vals.iter().cloned()).collect();
+                    let inner: FxHashMap<VarId, Value> = interp
+                        .params
+                        .iter()
+                        .copied()
+                        .zip(vals.iter().cloned())
+                        .collect();
                     self.envs.push(inner);
                     frame.pushed_env = true;
                     Ok(Step::Need(interp.body, Some(self.envs.len() - 1)))
@@ -288,8 +292,7 @@ impl Evaluator<'_> {
             Op::Xor => done(Value::Bool(b(0) != b(1))),
             Op::Eq => done(Value::Bool(vals[0] == vals[1])),
             Op::Distinct => {
-                let all_distinct =
-                    (0..n).all(|i| (i + 1..n).all(|j| vals[i] != vals[j]));
+                let all_distinct = (0..n).all(|i| (i + 1..n).all(|j| vals[i] != vals[j]));
                 done(Value::Bool(all_distinct))
             }
             Op::Add => {

@@ -61,7 +61,12 @@ fn solve_sat(name: &str, text: &str) {
     let f = temp(name, text);
     let out = cove(&["solve", f.to_str().unwrap(), "--model"]);
     let _ = std::fs::remove_file(&f);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(stdout(&out).starts_with("sat\n"), "{}", stdout(&out));
 }
 
@@ -142,11 +147,8 @@ fn counter(n: usize) -> String {
     )
 }
 
-#[test]
-fn check_reads_a_deep_derivation() {
-    let n = DEPTH;
-    let sys = temp("dsys", &counter(n));
-    // (false (clause 2) (vars (x n)) (p n (clause 1) (vars (x n-1) (y n)) … (p 0 (clause 0) …)))
+/// A derivation witness of `counter(n)`: the chain of `n + 2` nested nodes.
+fn chain_derivation(n: usize) -> String {
     let mut w = String::with_capacity(60 * n);
     w.push_str(&format!("(derivation\n(false (clause 2) (vars (x {n}))\n"));
     for k in (1..=n).rev() {
@@ -157,13 +159,39 @@ fn check_reads_a_deep_derivation() {
         w.push(')');
     }
     w.push_str(")\n");
-    let wf = temp("dwit", &w);
-    let out = cove(&["check", sys.to_str().unwrap(), "--witness", wf.to_str().unwrap()]);
-    assert_eq!(stdout(&out).lines().next(), Some("valid"), "{}", String::from_utf8_lossy(&out.stderr));
-    // A wrong value deep inside is found.
-    let bad = w.replace("(p 17 (clause 1) (vars (x 16) (y 17))", "(p 17 (clause 1) (vars (x 15) (y 17))");
+    w
+}
+
+#[test]
+fn check_reads_a_deep_derivation() {
+    let sys = temp("dsys", &counter(DEPTH));
+    let wf = temp("dwit", &chain_derivation(DEPTH));
+    let out = cove(&[
+        "check",
+        sys.to_str().unwrap(),
+        "--witness",
+        wf.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        stdout(&out).lines().next(),
+        Some("valid"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // A wrong value deep inside is found (smaller, the reading is what is deep above).
+    let n = 20_000;
+    std::fs::write(&sys, counter(n)).unwrap();
+    let bad = chain_derivation(n).replace(
+        "(p 17 (clause 1) (vars (x 16) (y 17))",
+        "(p 17 (clause 1) (vars (x 15) (y 17))",
+    );
     std::fs::write(&wf, bad).unwrap();
-    let out = cove(&["check", sys.to_str().unwrap(), "--witness", wf.to_str().unwrap()]);
+    let out = cove(&[
+        "check",
+        sys.to_str().unwrap(),
+        "--witness",
+        wf.to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(3), "{}", stdout(&out));
     let _ = std::fs::remove_file(&sys);
     let _ = std::fs::remove_file(&wf);
@@ -176,12 +204,27 @@ fn check_reads_a_deep_invariant() {
     let sum = nest("(+ 1 ", "x0", DEPTH);
     let good = format!("(define-fun p ((x0 Int)) Bool (>= {sum} {DEPTH}))\n");
     let wf = temp("iwit", &good);
-    let out = cove(&["check", sys.to_str().unwrap(), "--witness", wf.to_str().unwrap()]);
-    assert_eq!(stdout(&out).lines().next(), Some("valid"), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = cove(&[
+        "check",
+        sys.to_str().unwrap(),
+        "--witness",
+        wf.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        stdout(&out).lines().next(),
+        Some("valid"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // Off by one: x0 >= 1 does not hold initially.
     let bad = format!("(define-fun p ((x0 Int)) Bool (> {sum} {DEPTH}))\n");
     std::fs::write(&wf, bad).unwrap();
-    let out = cove(&["check", sys.to_str().unwrap(), "--witness", wf.to_str().unwrap()]);
+    let out = cove(&[
+        "check",
+        sys.to_str().unwrap(),
+        "--witness",
+        wf.to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(3), "{}", stdout(&out));
     let _ = std::fs::remove_file(&sys);
     let _ = std::fs::remove_file(&wf);
@@ -197,7 +240,21 @@ fn deep_input_on_stdin() {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(stdout(&out).starts_with("sat\n"));
+}
+
+#[test]
+fn hundred_thousand_digit_numeral() {
+    let big = "9".repeat(100_000);
+    let text = horn("(= y (+ x 1))", &format!("(< x (- {big}))"));
+    let t = std::time::Instant::now();
+    solve_sat("bignum", &text);
+    assert!(t.elapsed().as_secs_f64() < 5.0, "{:?}", t.elapsed());
 }
