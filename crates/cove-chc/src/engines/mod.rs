@@ -1,6 +1,7 @@
 //! The engines, one module each, all behind [`crate::engine::Engine`].
 
 pub mod bmc;
+pub mod kind;
 pub mod spacer;
 
 use crate::engine::Engine;
@@ -12,17 +13,20 @@ pub enum EngineKind {
     Spacer,
     /// Bounded model checking.
     Bmc,
+    /// k-induction on the transition-system view (linear systems).
+    Kind,
 }
 
 impl EngineKind {
     /// Every engine name, for `--help` and error messages.
-    pub const NAMES: &'static [&'static str] = &["spacer", "bmc"];
+    pub const NAMES: &'static [&'static str] = &["spacer", "bmc", "kind"];
 
     /// Parses an engine name.
     pub fn parse(name: &str) -> Option<EngineKind> {
         match name {
             "spacer" => Some(EngineKind::Spacer),
             "bmc" => Some(EngineKind::Bmc),
+            "kind" => Some(EngineKind::Kind),
             _ => None,
         }
     }
@@ -32,6 +36,7 @@ impl EngineKind {
         match self {
             EngineKind::Spacer => Box::new(spacer::Spacer::default()),
             EngineKind::Bmc => Box::new(bmc::Bmc::default()),
+            EngineKind::Kind => Box::new(kind::KInduction::default()),
         }
     }
 }

@@ -37,6 +37,7 @@
 
 mod back;
 mod build;
+mod kto1;
 mod unroll;
 
 pub use unroll::Unroller;
@@ -201,6 +202,24 @@ impl TransitionSystem {
             .map(|(&n, &v)| (n, store.mk_var(v)))
             .collect();
         substitute(store, t, &m)
+    }
+
+    /// The reversed system: `init` and `bad` swapped, `trans` with `vars` and `next`
+    /// exchanged. An invariant `J` of the reversed system (containing `bad`, closed under
+    /// predecessors, disjoint from `init`) gives the invariant `¬J` of this one. Its witnesses
+    /// must not be translated back with the reversed system's methods.
+    pub fn reversed(&self, store: &mut TermStore) -> TransitionSystem {
+        let mut map = self.to_next_map(store);
+        for (&v, &n) in self.vars.iter().zip(&self.next) {
+            map.insert(n, store.mk_var(v));
+        }
+        let trans = substitute(store, self.trans, &map);
+        TransitionSystem {
+            init: self.bad,
+            bad: self.init,
+            trans,
+            ..self.clone()
+        }
     }
 
     /// A fresh [`Unroller`] for this system (step copies of the variables).
