@@ -12,7 +12,7 @@ use std::time::Duration;
 
 mod common;
 
-const ENGINES: &[&str] = &["kind"];
+const ENGINES: &[&str] = &["kind", "pdkind"];
 
 /// Solves `src` with engine `name` (with or without preprocessing) and checks the certificate.
 fn solve(name: &str, src: &str, pre: bool, secs: u64) -> ChcResult {
@@ -130,4 +130,10 @@ fn corpus_answers_are_right() {
         }
     }
     assert!(solved >= 8, "only {solved} corpus answers");
+}
+
+#[test]
+fn pdkind_proves_k_inductive_properties() {
+    assert_eq!(verdict("pdkind", SHIFT), "sat");
+    assert_eq!(verdict("pdkind", BACKWARD), "sat");
 }

@@ -2,6 +2,7 @@
 
 pub mod bmc;
 pub mod kind;
+pub mod pdkind;
 pub mod spacer;
 
 use crate::engine::Engine;
@@ -15,11 +16,13 @@ pub enum EngineKind {
     Bmc,
     /// k-induction on the transition-system view (linear systems).
     Kind,
+    /// Property-directed k-induction on the transition-system view (linear systems).
+    PdKind,
 }
 
 impl EngineKind {
     /// Every engine name, for `--help` and error messages.
-    pub const NAMES: &'static [&'static str] = &["spacer", "bmc", "kind"];
+    pub const NAMES: &'static [&'static str] = &["spacer", "bmc", "kind", "pdkind"];
 
     /// Parses an engine name.
     pub fn parse(name: &str) -> Option<EngineKind> {
@@ -27,6 +30,7 @@ impl EngineKind {
             "spacer" => Some(EngineKind::Spacer),
             "bmc" => Some(EngineKind::Bmc),
             "kind" => Some(EngineKind::Kind),
+            "pdkind" => Some(EngineKind::PdKind),
             _ => None,
         }
     }
@@ -37,6 +41,7 @@ impl EngineKind {
             EngineKind::Spacer => Box::new(spacer::Spacer::default()),
             EngineKind::Bmc => Box::new(bmc::Bmc::default()),
             EngineKind::Kind => Box::new(kind::KInduction::default()),
+            EngineKind::PdKind => Box::new(pdkind::PdKind::default()),
         }
     }
 }

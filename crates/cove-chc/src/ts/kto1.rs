@@ -122,7 +122,10 @@ fn interpolate(
         .filter(|v| !shared.contains(v))
         .collect();
     let mut cubes = Vec::new();
+    let start = std::time::Instant::now();
+    let mut times = [0f64; 3];
     loop {
+        let t0 = std::time::Instant::now();
         if let Some(r) = ctl.should_stop() {
             return Err(TsError::Stopped(r));
         }
@@ -136,6 +139,8 @@ fn interpolate(
             SmtResult::Unknown(r) => return Err(stopped(r)),
             SmtResult::Sat => {}
         }
+        times[0] += t0.elapsed().as_secs_f64();
+        let t0 = std::time::Instant::now();
         let mut m: Model = sa.model(store);
         for v in cove_logic::free_vars(store, a) {
             if m.get(v).is_none() {
@@ -150,6 +155,8 @@ fn interpolate(
             ));
         }
         let lits = store.conjuncts(r.formula);
+        times[1] += t0.elapsed().as_secs_f64();
+        let t0 = std::time::Instant::now();
         let core = match sb.check_assuming(store, &lits) {
             SmtResult::Unsat => sb.unsat_core(),
             SmtResult::Sat => {
@@ -159,6 +166,7 @@ fn interpolate(
             }
             SmtResult::Unknown(r) => return Err(stopped(r)),
         };
+        times[2] += t0.elapsed().as_secs_f64();
         let cube = store.mk_and(&core);
         let not_cube = store.mk_not(cube);
         sa.assert(store, not_cube);
@@ -166,6 +174,16 @@ fn interpolate(
         if ctl.verbosity > 1 && cubes.len() % 100 == 0 {
             eprintln!("k-to-1: {} cubes", cubes.len());
         }
+    }
+    if ctl.verbosity > 0 {
+        eprintln!(
+            "k-to-1: interpolant of {} cubes in {:.2}s (A {:.2}s, MBP {:.2}s, B {:.2}s)",
+            cubes.len(),
+            start.elapsed().as_secs_f64(),
+            times[0],
+            times[1],
+            times[2]
+        );
     }
     let r = store.mk_or(&cubes);
     Ok(simplify(store, r))
