@@ -1,7 +1,9 @@
 //! The engines, one module each, all behind [`crate::engine::Engine`].
 
 pub mod bmc;
+pub mod imc;
 pub mod spacer;
+mod ts_util;
 
 use crate::engine::Engine;
 
@@ -12,17 +14,20 @@ pub enum EngineKind {
     Spacer,
     /// Bounded model checking.
     Bmc,
+    /// Interpolation-based model checking (transition systems).
+    Imc,
 }
 
 impl EngineKind {
     /// Every engine name, for `--help` and error messages.
-    pub const NAMES: &'static [&'static str] = &["spacer", "bmc"];
+    pub const NAMES: &'static [&'static str] = &["spacer", "bmc", "imc"];
 
     /// Parses an engine name.
     pub fn parse(name: &str) -> Option<EngineKind> {
         match name {
             "spacer" => Some(EngineKind::Spacer),
             "bmc" => Some(EngineKind::Bmc),
+            "imc" => Some(EngineKind::Imc),
             _ => None,
         }
     }
@@ -32,6 +37,7 @@ impl EngineKind {
         match self {
             EngineKind::Spacer => Box::new(spacer::Spacer::default()),
             EngineKind::Bmc => Box::new(bmc::Bmc::default()),
+            EngineKind::Imc => Box::new(imc::Imc::default()),
         }
     }
 }
