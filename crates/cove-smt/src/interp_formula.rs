@@ -13,11 +13,13 @@
 //!   Boolean literal on which they clash, or the Farkas interpolant of their arithmetic parts
 //!   ([`crate::interpolate`]). `J_a := J_a ∧ h`.
 //! * **Integer fallback**: when the Farkas step has no answer (the cubes are refuted only
-//!   over the integers, or use `mod`/`div`), `J_a` is the exact projection `∃ locals · a`
-//!   onto the variables `a` shares with `B` ([`crate::mbp::qe_with`]), which is the strongest
-//!   interpolant of `a` and `B` and never needs branch-and-bound reasoning to be correct.
+//!   over the integers, or use `mod`/`div`), `h` is `¬∃ locals · b`, the negated exact
+//!   projection of B's cube onto the variables it shares with A ([`crate::mbp::qe_with`]):
+//!   `a` implies it because `a ∧ b` is unsatisfiable and `a` does not mention B's locals.
+//!   This is the weakest interpolant of `a` and `b` (for parity it is `x mod 2 ≠ 1`), and its
+//!   correctness never depends on branch-and-bound reasoning.
 //!
-//! Each disjunct is implied by A and contradicts B and every literal of it is over shared
+//! Disjuncts subsumed by a later one are dropped. Each disjunct is implied by A and contradicts B and every literal of it is over shared
 //! variables, so the result is an interpolant. Both loops make progress (the new model
 //! violates the last result) and cubes come from finitely many literals, so they end; the
 //! budgets only guard against blow-up. Debug builds re-check every result.
@@ -41,6 +43,7 @@ pub enum ItpOutcome {
 
 /// Budgets of [`interpolate_formulas`].
 const MAX_DISJUNCTS: usize = 64;
+const MAX_ROUNDS: usize = 256;
 const MAX_CONJUNCTS: usize = 64;
 const QE_LIMIT: usize = 16;
 
@@ -52,7 +55,7 @@ pub fn interpolate_formulas(
     b: TermId,
     ctl: &Control,
 ) -> ItpOutcome {
-    let vb: FxHashSet<VarId> = free_vars(store, b).into_iter().collect();
+    let va: FxHashSet<VarId> = free_vars(store, a).into_iter().collect();
     let mut sa = SmtSolver::new();
     sa.set_limits(Limits::of(ctl));
     sa.assert(store, a);
@@ -60,6 +63,7 @@ pub fn interpolate_formulas(
     sb.set_limits(Limits::of(ctl));
     sb.assert(store, b);
     let mut disjuncts: Vec<TermId> = Vec::new();
+    let mut rounds = 0;
     loop {
         if let Some(r) = ctl.should_stop() {
             return ItpOutcome::Unknown(r);
@@ -69,7 +73,8 @@ pub fn interpolate_formulas(
             SmtResult::Sat => sa.model(store),
             SmtResult::Unknown(r) => return ItpOutcome::Unknown(r),
         };
-        if disjuncts.len() == MAX_DISJUNCTS {
+        rounds += 1;
+        if disjuncts.len() == MAX_DISJUNCTS || rounds > MAX_ROUNDS {
             return ItpOutcome::Unknown(budget("disjuncts"));
         }
         let Ok(cube) = implicant(store, &m, a) else {
@@ -80,13 +85,27 @@ pub fn interpolate_formulas(
             SmtResult::Unsat => sb.unsat_core(),
             SmtResult::Unknown(r) => return ItpOutcome::Unknown(r),
         };
-        let j = match cube_interpolant(store, &core, b, &vb, &mut sb, ctl) {
+        let j = match cube_interpolant(store, &core, b, &va, &mut sb, ctl) {
             Ok(j) => j,
             Err(r) => return ItpOutcome::Unknown(r),
         };
         let nj = store.mk_not(j);
         sa.assert(store, nj);
-        disjuncts.push(j);
+        // Drop disjuncts the new one subsumes (`¬j` already excludes them from `sa`):
+        // the cubes of one relation often give a chain `x' - x ≤ 0`, `≤ 1`, `≤ 2`, and
+        // keeping only the weakest stops compositions from multiplying disjuncts.
+        let mut kept = Vec::with_capacity(disjuncts.len() + 1);
+        for d in disjuncts {
+            let f = store.mk_and(&[d, nj]);
+            let mut s = SmtSolver::new();
+            s.set_limits(Limits::of(ctl));
+            s.assert(store, f);
+            if s.check(store) != SmtResult::Unsat {
+                kept.push(d);
+            }
+        }
+        kept.push(j);
+        disjuncts = kept;
     }
     let i = store.mk_or(&disjuncts);
     let i = simplify(store, i);
@@ -103,13 +122,13 @@ fn budget(what: &str) -> UnknownReason {
     UnknownReason::ResourceOut(format!("interpolation: too many {what}"))
 }
 
-/// A conjunction `J` with `cube ⇒ J`, `J ∧ b` unsatisfiable, over variables of `cube` that
-/// occur in `b` (`sb` holds `b` asserted).
+/// A conjunction `J` with `cube ⇒ J`, `J ∧ b` unsatisfiable, over variables shared by A
+/// (whose variables are `va`) and `b` (`sb` holds `b` asserted).
 fn cube_interpolant(
     store: &mut TermStore,
     cube: &[TermId],
     b: TermId,
-    vb: &FxHashSet<VarId>,
+    va: &FxHashSet<VarId>,
     sb: &mut SmtSolver,
     ctl: &Control,
 ) -> Result<TermId, UnknownReason> {
@@ -126,13 +145,18 @@ fn cube_interpolant(
         if conj.len() == MAX_CONJUNCTS {
             return Err(budget("conjuncts"));
         }
-        let h = implicant(store, &n, b)
-            .ok()
-            .and_then(|bc| literal_interpolant(store, cube, &bc));
-        match h {
-            Some(h) if store.as_bool(h) != Some(true) => conj.push(h),
-            _ => return project(store, cube, vb, ctl),
-        }
+        let Ok(bc) = implicant(store, &n, b) else {
+            return Err(UnknownReason::Incomplete("no implicant".into()));
+        };
+        let h = match literal_interpolant(store, cube, &bc) {
+            Some(h) if store.as_bool(h) != Some(true) => h,
+            _ => {
+                let p = project(store, &bc, va, ctl)?;
+                let np = store.mk_not(p);
+                simplify(store, np)
+            }
+        };
+        conj.push(h);
     }
     let j = store.mk_and(&conj);
     Ok(simplify(store, j))
@@ -171,17 +195,17 @@ fn is_bool_lit(store: &TermStore, l: TermId) -> bool {
     matches!(store.op(l), Op::Var(_))
 }
 
-/// `∃ (vars(cube) ∖ vb) · cube`, exactly (the strongest interpolant of the cube and B).
+/// `∃ (vars(cube) ∖ keep) · cube`, exactly.
 fn project(
     store: &mut TermStore,
     cube: &[TermId],
-    vb: &FxHashSet<VarId>,
+    keep: &FxHashSet<VarId>,
     ctl: &Control,
 ) -> Result<TermId, UnknownReason> {
     let phi = store.mk_and(cube);
     let locals: Vec<VarId> = free_vars(store, phi)
         .into_iter()
-        .filter(|v| !vb.contains(v))
+        .filter(|v| !keep.contains(v))
         .collect();
     if locals.is_empty() {
         return Ok(phi);

@@ -3,6 +3,7 @@
 pub mod bmc;
 pub mod imc;
 pub mod spacer;
+pub mod tpa;
 mod ts_util;
 
 use crate::engine::Engine;
@@ -16,11 +17,13 @@ pub enum EngineKind {
     Bmc,
     /// Interpolation-based model checking (transition systems).
     Imc,
+    /// Transition power abstraction (transition systems).
+    Tpa,
 }
 
 impl EngineKind {
     /// Every engine name, for `--help` and error messages.
-    pub const NAMES: &'static [&'static str] = &["spacer", "bmc", "imc"];
+    pub const NAMES: &'static [&'static str] = &["spacer", "bmc", "imc", "tpa"];
 
     /// Parses an engine name.
     pub fn parse(name: &str) -> Option<EngineKind> {
@@ -28,6 +31,7 @@ impl EngineKind {
             "spacer" => Some(EngineKind::Spacer),
             "bmc" => Some(EngineKind::Bmc),
             "imc" => Some(EngineKind::Imc),
+            "tpa" => Some(EngineKind::Tpa),
             _ => None,
         }
     }
@@ -38,6 +42,7 @@ impl EngineKind {
             EngineKind::Spacer => Box::new(spacer::Spacer::default()),
             EngineKind::Bmc => Box::new(bmc::Bmc::default()),
             EngineKind::Imc => Box::new(imc::Imc::default()),
+            EngineKind::Tpa => Box::new(tpa::Tpa::default()),
         }
     }
 }
