@@ -69,12 +69,10 @@ fn corpus(kind: EngineKind, must_solve: &[&str]) {
 const LINEAR: &[&str] = &[
     "counter-safe",
     "counter-unsafe",
-    "deep-unsafe",
     "even-odd-safe",
     "even-odd-unsafe",
     "two-vars-lra-safe",
     "two-vars-lra-unsafe",
-    "thesis-mtd-safe",
     "relational-lockstep-safe",
 ];
 
@@ -113,4 +111,17 @@ const PARITY: &str = "(set-logic HORN) (declare-fun inv (Int) Bool)
 #[test]
 fn imc_proves_parity() {
     assert_eq!(solve(EngineKind::Imc, PARITY, 10).verdict(), "sat");
+}
+
+#[test]
+fn lawi_on_the_corpus() {
+    corpus(
+        EngineKind::Lawi,
+        &[
+            "counter-safe",
+            "counter-unsafe",
+            "two-vars-lra-safe",
+            "two-vars-lra-unsafe",
+        ],
+    );
 }

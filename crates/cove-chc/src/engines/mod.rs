@@ -2,6 +2,7 @@
 
 pub mod bmc;
 pub mod imc;
+pub mod lawi;
 pub mod spacer;
 pub mod tpa;
 mod ts_util;
@@ -19,11 +20,13 @@ pub enum EngineKind {
     Imc,
     /// Transition power abstraction (transition systems).
     Tpa,
+    /// Lazy abstraction with interpolants (Impact; transition systems).
+    Lawi,
 }
 
 impl EngineKind {
     /// Every engine name, for `--help` and error messages.
-    pub const NAMES: &'static [&'static str] = &["spacer", "bmc", "imc", "tpa"];
+    pub const NAMES: &'static [&'static str] = &["spacer", "bmc", "imc", "tpa", "lawi"];
 
     /// Parses an engine name.
     pub fn parse(name: &str) -> Option<EngineKind> {
@@ -32,6 +35,7 @@ impl EngineKind {
             "bmc" => Some(EngineKind::Bmc),
             "imc" => Some(EngineKind::Imc),
             "tpa" => Some(EngineKind::Tpa),
+            "lawi" => Some(EngineKind::Lawi),
             _ => None,
         }
     }
@@ -43,6 +47,7 @@ impl EngineKind {
             EngineKind::Bmc => Box::new(bmc::Bmc::default()),
             EngineKind::Imc => Box::new(imc::Imc::default()),
             EngineKind::Tpa => Box::new(tpa::Tpa::default()),
+            EngineKind::Lawi => Box::new(lawi::Lawi::default()),
         }
     }
 }
