@@ -26,7 +26,7 @@ fn solve(kind: EngineKind, src: &str, secs: u64) -> ChcResult {
     let r = e.solve(&mut store, &sys, &ctl(secs));
     match &r {
         ChcResult::Sat(inv) => check_invariants(&mut store, &sys, inv, &ctl(30)).unwrap(),
-        ChcResult::Unsat(d) => check_derivation(&mut store, &sys, d).unwrap(),
+        ChcResult::Unsat(d) => check_derivation(&store, &sys, d).unwrap(),
         ChcResult::Unknown(_) => {}
     }
     r
