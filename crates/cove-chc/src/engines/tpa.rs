@@ -20,6 +20,10 @@
 //! states `∃x₀· init(x₀) ∧ L(x₀,x)` contain `init` (`L ⊇ Id`), are closed under `T`, and
 //! exclude `bad` (the interpolant that built `L[n+1]` refuted `init → bad`): they are an
 //! inductive invariant, computed by exact projection and re-checked before it is reported.
+//! The dual check restricted to `bad` gives the complement of the states that reach `bad`.
+//! Middle states are generalized by model-based projection of the query onto step 1, so a
+//! refuted first half excludes a region, not a point; the second half starts from the
+//! concrete state the first half reached.
 //!
 //! Split-TPA (exact `2^k`-step relations kept apart from the `< 2^k` ones) is not built yet.
 
@@ -192,16 +196,79 @@ impl Run<'_> {
                 }
                 return Ok(Some(path));
             }
-            let mid = state_is(store, &self.ts.vars, &st[1]);
+            let mid = self.middle(store, &m, &[s0, a01, a12, d2], &st[1]);
             let Some(first) = self.reach(store, n - 1, s, mid)? else {
                 continue;
             };
-            let Some(second) = self.reach(store, n - 1, mid, d)? else {
+            let reached = first.last().expect("paths are not empty").clone();
+            let e = state_is(store, &self.ts.vars, &reached);
+            let Some(second) = self.reach(store, n - 1, e, d)? else {
                 continue;
             };
             let mut path = first;
             path.extend(second.into_iter().skip(1));
             return Ok(Some(path));
+        }
+    }
+
+    /// The dual check, restricted to the bad states: when `T(x₀,x₁) ∧ L(x₁,x₂) ∧ bad(x₂) ⇒
+    /// L(x₀,x₂)`, the states that reach `bad` by `L`, `∃x₂· L(x,x₂) ∧ bad(x₂)`, are closed
+    /// under backward steps, contain `bad` (`L ⊇ Id`) and miss `init`: their complement is an
+    /// inductive invariant.
+    fn backward_fixpoint(
+        &mut self,
+        store: &mut TermStore,
+        k: usize,
+    ) -> Result<Option<TermId>, UnknownReason> {
+        let l = self.levels[k];
+        let t01 = self.un.trans(store, 0);
+        let l12 = self.un.at(store, l, 1);
+        let bad2 = self.un.bad(store, 2);
+        let from: Vec<VarId> = self.ts.vars.iter().chain(&self.ts.next).copied().collect();
+        let to: Vec<VarId> = self.steps[0]
+            .iter()
+            .chain(&self.steps[2])
+            .copied()
+            .collect();
+        let l02 = rename(store, l, &from, &to);
+        let nl02 = store.mk_not(l02);
+        if sat(store, &[t01, l12, bad2, nl02], self.ctl)?.is_some() {
+            return Ok(None);
+        }
+        // ¬∃x₂· L(x, x₂) ∧ bad(x₂): L's current copy is vars, its next copy step 2.
+        let to: Vec<VarId> = self.ts.vars.iter().chain(&self.steps[2]).copied().collect();
+        let l_x2 = rename(store, l, &from, &to);
+        let phi = store.mk_and(&[l_x2, bad2]);
+        let x2 = self.steps[2].clone();
+        match eliminate(store, phi, &x2, PROJECTION_LIMIT, self.ctl) {
+            Ok(back) => Ok(Some(store.mk_not(back))),
+            Err(r) => match self.ctl.should_stop() {
+                Some(stop) => Err(stop),
+                None => {
+                    let _ = r;
+                    Ok(None)
+                }
+            },
+        }
+    }
+
+    /// The middle states of a satisfied query, generalized from the model's by projecting
+    /// the query onto step 1 (the concrete state when the projection keeps other variables).
+    fn middle(
+        &mut self,
+        store: &mut TermStore,
+        m: &cove_logic::Model,
+        query: &[TermId],
+        point: &[Value],
+    ) -> TermId {
+        let q = store.mk_and(query);
+        let others: Vec<VarId> = cove_logic::free_vars(store, q)
+            .into_iter()
+            .filter(|v| !self.steps[1].contains(v))
+            .collect();
+        match cove_smt::mbp::mbp_cube(store, m, q, &others) {
+            Ok(p) if p.kept.is_empty() => rename(store, p.formula, &self.steps[1], &self.ts.vars),
+            _ => state_is(store, &self.ts.vars, point),
         }
     }
 
@@ -229,7 +296,7 @@ impl Run<'_> {
         let l02 = rename(store, l, &from, &to);
         let nl02 = store.mk_not(l02);
         if sat(store, &[init0, l01, t12, nl02], self.ctl)?.is_some() {
-            return Ok(None);
+            return self.backward_fixpoint(store, k);
         }
         // ∃x₀· init(x₀) ∧ L(x₀, x): L's current copy goes to step 0, its next copy to vars.
         let to: Vec<VarId> = self.steps[0].iter().chain(&self.ts.vars).copied().collect();
