@@ -3,7 +3,11 @@
 pub mod bmc;
 pub mod kind;
 pub mod pdkind;
+pub mod imc;
+pub mod lawi;
 pub mod spacer;
+pub mod tpa;
+mod ts_util;
 
 use crate::engine::Engine;
 
@@ -18,11 +22,19 @@ pub enum EngineKind {
     Kind,
     /// Property-directed k-induction on the transition-system view (linear systems).
     PdKind,
+    /// Interpolation-based model checking (transition systems).
+    Imc,
+    /// Transition power abstraction (transition systems).
+    Tpa,
+    /// Lazy abstraction with interpolants (Impact; transition systems).
+    Lawi,
 }
 
 impl EngineKind {
     /// Every engine name, for `--help` and error messages.
-    pub const NAMES: &'static [&'static str] = &["spacer", "bmc", "kind", "pdkind"];
+    pub const NAMES: &'static [&'static str] = &[
+        "spacer", "bmc", "kind", "pdkind", "imc", "tpa", "lawi",
+    ];
 
     /// Parses an engine name.
     pub fn parse(name: &str) -> Option<EngineKind> {
@@ -31,6 +43,9 @@ impl EngineKind {
             "bmc" => Some(EngineKind::Bmc),
             "kind" => Some(EngineKind::Kind),
             "pdkind" => Some(EngineKind::PdKind),
+            "imc" => Some(EngineKind::Imc),
+            "tpa" => Some(EngineKind::Tpa),
+            "lawi" => Some(EngineKind::Lawi),
             _ => None,
         }
     }
@@ -42,6 +57,9 @@ impl EngineKind {
             EngineKind::Bmc => Box::new(bmc::Bmc::default()),
             EngineKind::Kind => Box::new(kind::KInduction::default()),
             EngineKind::PdKind => Box::new(pdkind::PdKind::default()),
+            EngineKind::Imc => Box::new(imc::Imc::default()),
+            EngineKind::Tpa => Box::new(tpa::Tpa::default()),
+            EngineKind::Lawi => Box::new(lawi::Lawi::default()),
         }
     }
 }
