@@ -89,11 +89,20 @@ pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
     };
     match shape {
         Shape::Linear => {
+            // Thread 1: Spacer for the whole run. Thread 2 (and more): the transition-system
+            // engines, each with a slice of the time left, strongest first; BMC last for deep
+            // counterexamples.
             let mut v = vec![EngineSpec::spacer("spacer", |_| {})];
+            let ts = [
+                ("kind", 0.25),
+                ("tpa", 0.35),
+                ("imc", 0.4),
+                ("pdkind", 0.5),
+                ("lawi", 0.5),
+            ];
             v.extend(
-                ["kind", "tpa", "imc", "pdkind", "lawi"]
-                    .iter()
-                    .filter_map(|n| by_name(n)),
+                ts.iter()
+                    .filter_map(|&(n, share)| by_name(n).map(|e| e.with_share(share))),
             );
             v.push(EngineSpec::single(
                 EngineKind::Bmc,
