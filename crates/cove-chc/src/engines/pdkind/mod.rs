@@ -27,6 +27,10 @@ use cove_smt::{SmtResult, SmtSolver};
 use reach::{Oracle, Reach, project};
 use std::collections::VecDeque;
 
+/// Largest `n` (steps the frame is valid for) before giving up: the reachability oracle's
+/// recursion depth is bounded by `n`.
+const MAX_N: usize = 10_000;
+
 /// The PD-KIND engine.
 #[derive(Default)]
 pub struct PdKind {
@@ -283,6 +287,12 @@ impl PdKind {
         loop {
             if let Some(r) = ctl.should_stop() {
                 return Err(TsError::Stopped(r));
+            }
+            if n > MAX_N {
+                // The reachability oracle recurses once per step of `n`.
+                return Ok(TsAnswer::Unknown(UnknownReason::ResourceOut(format!(
+                    "pdkind: frame valid for more than {MAX_N} steps"
+                ))));
             }
             let k = n + 1;
             self.rounds += 1;
