@@ -59,16 +59,21 @@ fn io(e: std::io::Error) -> CliError {
     CliError::Usage(format!("write error: {e}"))
 }
 
-/// Reads an LPTS from a `.lpts` file or a PRISM model.
-pub fn load_model(path: &Path, constants: &[String]) -> Result<Lpts, CliError> {
+/// Reads an LPTS from a `.lpts` file or a PRISM model. `whole`: the PRISM model is a whole
+/// system (deadlock states get PRISM's self-loop) rather than a component to be composed.
+/// Constants are `NAME=VALUE`, several may be separated by commas as in PRISM's `-const`.
+pub fn load_model(path: &Path, constants: &[String], whole: bool) -> Result<Lpts, CliError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
     if path.extension().is_some_and(|e| e == "lpts") {
         return parse_lpts(&text)
             .map_err(|e| CliError::BadInput(format!("{}:{e}", path.display())));
     }
-    let mut opts = BuildOptions::default();
-    for c in constants {
+    let mut opts = BuildOptions {
+        deadlock_self_loops: whole,
+        ..BuildOptions::default()
+    };
+    for c in constants.iter().flat_map(|c| c.split(',')) {
         let Some((n, v)) = c.split_once('=') else {
             return Err(CliError::Usage(format!(
                 "--const expects NAME=VALUE, got `{c}`"
@@ -100,8 +105,8 @@ pub struct SimulateArgs {
 
 /// Decides `IMPL ⪯ SPEC`; prints `holds`, or `fails` and a checked tree counterexample.
 pub fn simulate(args: &SimulateArgs, out: &mut impl Write) -> Result<u8, CliError> {
-    let imp = load_model(&args.implementation, &args.constants)?;
-    let spec = load_model(&args.spec, &args.constants)?;
+    let imp = load_model(&args.implementation, &args.constants, true)?;
+    let spec = load_model(&args.spec, &args.constants, true)?;
     let ans = check_simulation(&imp, &spec, args.max_tree_nodes)
         .map_err(|e| CliError::Internal(e.to_string()))?;
     match ans {
@@ -189,7 +194,7 @@ pub fn verify(args: &VerifyArgs, out: &mut impl Write) -> Result<u8, CliError> {
     let start = Instant::now();
     let mut comps = Vec::new();
     for p in &args.components {
-        let l = load_model(p, &args.constants)?;
+        let l = load_model(p, &args.constants, false)?;
         if args.verbose {
             writeln!(
                 out,
@@ -202,7 +207,7 @@ pub fn verify(args: &VerifyArgs, out: &mut impl Write) -> Result<u8, CliError> {
         }
         comps.push(l);
     }
-    let spec = load_model(&args.spec, &args.constants)?;
+    let spec = load_model(&args.spec, &args.constants, false)?;
     if args.verbose {
         writeln!(
             out,
@@ -362,7 +367,11 @@ fn write_models(dir: &Path, plan: &Plan, out: &mut impl Write) -> Result<u8, Cli
                     .replace(['(', ')'], "_")
                     .trim_end_matches('_')
                     .replace("_-", "-");
-                let spec = build_lpts(&inst.spec, &BuildOptions::default())
+                let opts = BuildOptions {
+                    deadlock_self_loops: false,
+                    ..BuildOptions::default()
+                };
+                let spec = build_lpts(&inst.spec, &opts)
                     .map_err(|e| CliError::Internal(format!("{}: {e}", inst.name)))?;
                 std::fs::write(dir.join(format!("{base}.l1.prism")), &inst.l1).map_err(err)?;
                 std::fs::write(dir.join(format!("{base}.l2.prism")), &inst.l2).map_err(err)?;

@@ -60,7 +60,12 @@ pub struct Loaded {
 }
 
 /// Builds the LPTSes of an instance.
+/// Components and spec are composed/compared as they are: deadlock states keep no move.
 pub fn load(inst: &Instance, opts: &BuildOptions) -> Result<Loaded, PrismError> {
+    let opts = &BuildOptions {
+        deadlock_self_loops: false,
+        ..opts.clone()
+    };
     let mut modules: Vec<Lpts> = build_module_lpts(&inst.l1, opts)?
         .into_iter()
         .map(|m| m.1)
