@@ -258,6 +258,7 @@ pub fn mono(comps: &[Lpts], spec: &Lpts, budget: &Budget) -> Result<(Verdict, St
     } else {
         let cex = build_counterexample(
             &sys,
+            spec,
             &sim,
             sys.initial(),
             spec.initial(),
@@ -305,6 +306,7 @@ pub fn agar(
         }
         let cex = build_counterexample(
             &prod.lpts,
+            spec,
             &sim,
             prod.lpts.initial(),
             spec.initial(),
@@ -367,7 +369,7 @@ fn level(
             return Ok(Level::Holds);
         }
         let cex =
-            build_counterexample(l, &sim, l.initial(), spec.initial(), budget.max_tree_nodes)?;
+            build_counterexample(l, spec, &sim, l.initial(), spec.initial(), budget.max_tree_nodes)?;
         let p = prod.as_ref().expect("level 0 always has an assumption");
         let down = project(&cex, p, a_in.expect("assumption"));
         return Ok(Level::Fails(Box::new((down, cex, l.clone()))));

@@ -86,6 +86,7 @@ pub(crate) fn child_transition(nodes: &mut Vec<Node>, node: usize, l: &Lpts, t: 
 /// At most `limit` tree nodes are created.
 pub fn build_counterexample(
     l1: &Lpts,
+    l2: &Lpts,
     sim: &Simulation,
     s1: StateId,
     s2: StateId,
@@ -104,7 +105,7 @@ pub fn build_counterexample(
         if !nodes[node].expanded.insert(u2) {
             continue;
         }
-        let w: &Witness = sim.witnesses.get(&(u1, u2)).ok_or_else(|| {
+        let w: Witness = sim.witness(l1, l2, u1, u2).ok_or_else(|| {
             CexError::Invalid(format!("no removal witness for pair ({u1}, {u2})"))
         })?;
         let dist = &l1.transition(w.trans).dist;
@@ -242,6 +243,7 @@ pub fn check_simulation(imp: &Lpts, spec: &Lpts, limit: usize) -> Result<SimAnsw
     }
     Ok(SimAnswer::Fails(build_counterexample(
         imp,
+        spec,
         &sim,
         imp.initial(),
         spec.initial(),
