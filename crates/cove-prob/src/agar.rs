@@ -19,7 +19,10 @@
 //! split any class is reported as an error instead of looping. The n = 1 branch of
 //! AGAR-N returns the projection (errata 10).
 
-use crate::cex::{Counterexample, Node, build_counterexample, child_transition, to_lpts};
+use crate::cex::{
+    Counterexample, Node, SimAnswer, build_counterexample, check_simulation, child_transition,
+    to_lpts,
+};
 use crate::compose::{Product, TooLarge, compose_limited};
 use crate::lpts::{Lpts, StateId};
 use crate::partition::{Partition, quotient};
@@ -252,19 +255,10 @@ pub fn mono(comps: &[Lpts], spec: &Lpts, budget: &Budget) -> Result<(Verdict, St
     let mut stats = Stats::default();
     let sys = compose_all(comps, budget.max_states, &mut stats)?;
     stats.iterations = 1;
-    let sim = Simulation::compute(&sys, spec);
-    let v = if sim.related(sys.initial(), spec.initial()) {
-        Verdict::Holds
-    } else {
-        let cex = build_counterexample(
-            &sys,
-            spec,
-            &sim,
-            sys.initial(),
-            spec.initial(),
-            budget.max_tree_nodes,
-        )?;
-        Verdict::fails(cex, sys)
+    // On the bisimulation quotient, with the counterexample lifted back (`crate::bisim`).
+    let v = match check_simulation(&sys, spec, budget.max_tree_nodes)? {
+        SimAnswer::Holds => Verdict::Holds,
+        SimAnswer::Fails(cex) => Verdict::fails(cex, sys),
     };
     stats.time = start.elapsed();
     Ok((v, stats))
@@ -368,8 +362,14 @@ fn level(
         if sim.related(l.initial(), spec.initial()) {
             return Ok(Level::Holds);
         }
-        let cex =
-            build_counterexample(l, spec, &sim, l.initial(), spec.initial(), budget.max_tree_nodes)?;
+        let cex = build_counterexample(
+            l,
+            spec,
+            &sim,
+            l.initial(),
+            spec.initial(),
+            budget.max_tree_nodes,
+        )?;
         let p = prod.as_ref().expect("level 0 always has an assumption");
         let down = project(&cex, p, a_in.expect("assumption"));
         return Ok(Level::Fails(Box::new((down, cex, l.clone()))));
