@@ -271,6 +271,9 @@ pub fn check_simulation(imp: &Lpts, spec: &Lpts, limit: usize) -> Result<SimAnsw
     )?))
 }
 
+/// A lifted tree node: its concrete state and its `(concrete transition, children)`.
+type LiftNode = (StateId, Vec<(TransId, Vec<usize>)>);
+
 /// Lifts a counterexample whose execution mapping goes into the quotient `q = l/part` of a
 /// bisimulation to one into `l`. A tree node mapped to class `B` becomes a node mapped to a
 /// concrete `s ∈ B`; its transition copying `B −a→ μ/part` becomes a copy of a transition
@@ -287,7 +290,7 @@ pub fn lift_counterexample(
 ) -> Result<Counterexample, CexError> {
     let t = &c.tree;
     // (concrete state, [(concrete transition, kids)]) per new node.
-    let mut nodes: Vec<(StateId, Vec<(TransId, Vec<usize>)>)> = vec![(l.initial(), Vec::new())];
+    let mut nodes: Vec<LiftNode> = vec![(l.initial(), Vec::new())];
     let mut stack = vec![(t.initial(), 0usize)];
     while let Some((tn, nn)) = stack.pop() {
         let s = nodes[nn].0;
