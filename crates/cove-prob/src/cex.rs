@@ -239,36 +239,55 @@ pub enum SimAnswer {
 
 /// Decides `imp ⪯ spec`; on failure builds a tree counterexample (at most `limit` nodes).
 pub fn check_simulation(imp: &Lpts, spec: &Lpts, limit: usize) -> Result<SimAnswer, CexError> {
+    Ok(check_simulation_stoppable(imp, spec, limit, &|| false)?.expect("never stopped"))
+}
+
+/// As [`check_simulation`], polling `stop` (between refinement rounds and every 4096 pair
+/// checks); `Ok(None)` when it returned true.
+pub fn check_simulation_stoppable(
+    imp: &Lpts,
+    spec: &Lpts,
+    limit: usize,
+    stop: &dyn Fn() -> bool,
+) -> Result<Option<SimAnswer>, CexError> {
     // Decide on the bisimulation quotient (`L ⪯ P ⟺ L/~ ⪯ P`, see `crate::bisim`), and
     // lift a counterexample back to `imp`.
     // The specification is replaced by its quotient too (`L ⪯ P ⟺ L ⪯ P/~`); a tree is
     // simulated by `P/~` iff by `P`, so the counterexample needs no change on that side.
-    let part = bisimulation(imp, &|| false).expect("never stopped");
-    let spart = bisimulation(spec, &|| false).expect("never stopped");
+    let Some(part) = bisimulation(imp, stop) else {
+        return Ok(None);
+    };
+    let Some(spart) = bisimulation(spec, stop) else {
+        return Ok(None);
+    };
     if part.num_classes() < imp.num_states() || spart.num_classes() < spec.num_states() {
         let q = quotient(imp, &part);
         let qs = quotient(spec, &spart);
-        let sim = Simulation::compute(&q, &qs);
+        let Some(sim) = Simulation::compute_limited(&q, &qs, stop) else {
+            return Ok(None);
+        };
         if sim.related(q.initial(), qs.initial()) {
-            return Ok(SimAnswer::Holds);
+            return Ok(Some(SimAnswer::Holds));
         }
         let c = build_counterexample(&q, &qs, &sim, q.initial(), qs.initial(), limit)?;
-        return Ok(SimAnswer::Fails(lift_counterexample(
+        return Ok(Some(SimAnswer::Fails(lift_counterexample(
             &c, &q, imp, &part, limit,
-        )?));
+        )?)));
     }
-    let sim = Simulation::compute(imp, spec);
+    let Some(sim) = Simulation::compute_limited(imp, spec, stop) else {
+        return Ok(None);
+    };
     if sim.related(imp.initial(), spec.initial()) {
-        return Ok(SimAnswer::Holds);
+        return Ok(Some(SimAnswer::Holds));
     }
-    Ok(SimAnswer::Fails(build_counterexample(
+    Ok(Some(SimAnswer::Fails(build_counterexample(
         imp,
         spec,
         &sim,
         imp.initial(),
         spec.initial(),
         limit,
-    )?))
+    )?)))
 }
 
 /// A lifted tree node: its concrete state and its `(concrete transition, children)`.

@@ -10,14 +10,14 @@
 //! Files ending in `.lpts` are read in the textual LPTS format ([`crate::format`]); every
 //! other file is read as a model in the PRISM subset ([`crate::prism`]).
 
-use crate::agar::{Budget, Verdict, agar, agar_n, compose_all, mono};
+use crate::agar::{AgarError, Budget, Verdict, agar, agar_n, compose_all, mono};
 use crate::bench::{self, Family, Method, Plan};
 use crate::cex::{
     SimAnswer, check_execution_mapping, check_simulation, max_transitions_per_action,
 };
 use crate::dot::to_dot_with;
 use crate::format::{parse_lpts, unique_names, write_lpts};
-use crate::learn::learn_asym;
+use crate::learn::{LearnError, learn_asym};
 use crate::lpts::Lpts;
 use crate::prism::{BuildOptions, build_lpts};
 use crate::sim::naive_simulation;
@@ -183,6 +183,10 @@ pub struct VerifyArgs {
     /// Time limit in seconds (checked between refinement/learning iterations).
     #[arg(long, default_value_t = 3600)]
     pub time_limit: u64,
+    /// Give up with `unknown` when the resident memory exceeds this many MiB (polled during
+    /// simulation checks and between iterations).
+    #[arg(long, value_name = "MB")]
+    pub memory_mb: Option<u64>,
     /// Print progress lines (prefixed `#`).
     #[arg(long, short)]
     pub verbose: bool,
@@ -224,11 +228,11 @@ pub fn verify(args: &VerifyArgs, out: &mut impl Write) -> Result<u8, CliError> {
         max_states: lim,
         max_tree_nodes: 1_000_000,
         deadline,
+        memory_mb: args.memory_mb,
     };
-    let internal = |e: String| CliError::Internal(e);
-    let (verdict, stats) = match args.method {
-        Method::Mono => mono(&comps, &spec, &budget).map_err(|e| internal(e.to_string()))?,
-        Method::AgarN => agar_n(&comps, &spec, &budget).map_err(|e| internal(e.to_string()))?,
+    let res: Result<(Verdict, crate::agar::Stats), AgarError> = match args.method {
+        Method::Mono => mono(&comps, &spec, &budget),
+        Method::AgarN => agar_n(&comps, &spec, &budget),
         Method::Agar | Method::Learn => {
             if comps.len() < 2 {
                 return Err(CliError::Usage(format!(
@@ -237,25 +241,49 @@ pub fn verify(args: &VerifyArgs, out: &mut impl Write) -> Result<u8, CliError> {
                 )));
             }
             let mut s = crate::agar::Stats::default();
-            let rest =
-                compose_all(&comps[1..], lim, &mut s).map_err(|e| internal(e.to_string()))?;
-            let (v, mut st) = if args.method == Method::Agar {
-                agar(&comps[0], &rest, &spec, &budget).map_err(|e| internal(e.to_string()))?
-            } else {
-                learn_asym(
-                    &comps[0],
-                    &rest,
-                    &spec,
-                    lim,
-                    budget.max_tree_nodes,
-                    100_000,
-                    deadline,
-                )
-                .map_err(|e| internal(e.to_string()))?
-            };
-            st.largest_composed = st.largest_composed.max(s.largest_composed);
-            (v, st)
+            compose_all(&comps[1..], lim, &mut s).and_then(|rest| {
+                let (v, mut st) = if args.method == Method::Agar {
+                    agar(&comps[0], &rest, &spec, &budget)?
+                } else {
+                    learn_asym(
+                        &comps[0],
+                        &rest,
+                        &spec,
+                        lim,
+                        budget.max_tree_nodes,
+                        100_000,
+                        deadline,
+                    )
+                    .map_err(|e| match e {
+                        LearnError::TimeLimit | LearnError::IterationLimit(_) => {
+                            AgarError::TimeLimit
+                        }
+                        LearnError::TooLarge(t) => AgarError::TooLarge(t),
+                        LearnError::Cex(c) => AgarError::Cex(c),
+                        other => AgarError::Cex(crate::cex::CexError::Invalid(other.to_string())),
+                    })?
+                };
+                st.largest_composed = st.largest_composed.max(s.largest_composed);
+                Ok((v, st))
+            })
         }
+    };
+    let (verdict, stats) = match res {
+        Ok(x) => x,
+        Err(e @ (AgarError::TimeLimit | AgarError::MemoryLimit | AgarError::TooLarge(_))) => {
+            let mem =
+                bench::peak_kib().map_or("-".into(), |k| format!("{:.1} MB", k as f64 / 1024.0));
+            writeln!(out, "unknown ({e})").map_err(io)?;
+            writeln!(
+                out,
+                "# stats: method {}, total {:.3} s, peak memory {mem}",
+                args.method.name(),
+                start.elapsed().as_secs_f64()
+            )
+            .map_err(io)?;
+            return Ok(0);
+        }
+        Err(e) => return Err(CliError::Internal(e.to_string())),
     };
     match &verdict {
         Verdict::Holds => writeln!(out, "holds").map_err(io)?,
