@@ -20,13 +20,20 @@ use std::collections::HashMap;
 /// A lumped transition: action and distribution over classes (sorted by class).
 type Lumped = (usize, Vec<(u32, Rational)>);
 
-/// The coarsest strong (probabilistic) bisimulation of `l`. `stop` is polled once per
-/// round; `None` when it returned true.
+/// Rounds of refinement tried before giving up. Signature refinement may need one round
+/// per state (a chain is split one state per round), which would make it quadratic; an
+/// unfinished refinement is not a bisimulation, so the caller then checks the system as it
+/// is.
+pub const MAX_ROUNDS: usize = 64;
+
+/// The coarsest strong (probabilistic) bisimulation of `l`, if signature refinement
+/// stabilizes within [`MAX_ROUNDS`] rounds. `stop` is polled once per round; `None` when
+/// it returned true or the rounds ran out.
 pub fn bisimulation(l: &Lpts, stop: &dyn Fn() -> bool) -> Option<Partition> {
     let n = l.num_states();
     let mut class: Vec<u32> = vec![0; n];
     let mut num = 1usize;
-    loop {
+    for _ in 0..MAX_ROUNDS {
         if stop() {
             return None;
         }
@@ -66,4 +73,5 @@ pub fn bisimulation(l: &Lpts, stop: &dyn Fn() -> bool) -> Option<Partition> {
             return Some(Partition::from_classes(&classes));
         }
     }
+    None
 }

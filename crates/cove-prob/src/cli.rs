@@ -71,6 +71,7 @@ pub fn load_model(path: &Path, constants: &[String], whole: bool) -> Result<Lpts
     }
     let mut opts = BuildOptions {
         deadlock_self_loops: whole,
+        ignore_unknown_constants: true,
         ..BuildOptions::default()
     };
     for c in constants.iter().flat_map(|c| c.split(',')) {

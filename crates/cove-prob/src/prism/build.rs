@@ -22,6 +22,9 @@ pub struct BuildOptions {
     /// Storm do for a whole model. Off for components that are composed later: there a
     /// state without moves blocks, and a self-loop would add behaviour.
     pub deadlock_self_loops: bool,
+    /// Accept values for constants the model does not declare (one `--const` list given
+    /// to several models); otherwise such a value is an error.
+    pub ignore_unknown_constants: bool,
 }
 
 impl Default for BuildOptions {
@@ -30,6 +33,7 @@ impl Default for BuildOptions {
             constants: Vec::new(),
             max_states: 2_000_000,
             deadlock_self_loops: true,
+            ignore_unknown_constants: false,
         }
     }
 }
@@ -99,7 +103,7 @@ pub(super) fn eval_constants(
         }
     }
     for (n, _) in &opts.constants {
-        if !decls.iter().any(|d| d.name == *n) {
+        if !opts.ignore_unknown_constants && !decls.iter().any(|d| d.name == *n) {
             return Err(PrismError {
                 line: 0,
                 col: 0,
