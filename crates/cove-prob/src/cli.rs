@@ -120,7 +120,12 @@ pub fn simulate(args: &SimulateArgs, out: &mut impl Write) -> Result<u8, CliErro
                 ));
             }
             writeln!(out, "fails").map_err(io)?;
-            print_cex(out, &c, &imp)?;
+            print_cex(
+                out,
+                &c,
+                &imp,
+                "simulated by the implementation (execution mapping)",
+            )?;
             if let Some(p) = &args.dot {
                 write_dot(p, &c, &imp)?;
             }
@@ -133,12 +138,13 @@ fn print_cex(
     out: &mut impl Write,
     c: &crate::cex::Counterexample,
     sys: &Lpts,
+    checked: &str,
 ) -> Result<(), CliError> {
     let t = &c.tree;
     writeln!(
         out,
-        "# counterexample: tree with {} states and {} transitions, reactive: {}, checked: simulated by the \
-         implementation (execution mapping), not by the specification (reference simulation)",
+        "# counterexample: tree with {} states and {} transitions, reactive: {}, checked: {checked}, \
+         not simulated by the specification (reference simulation)",
         t.num_states(),
         t.num_transitions(),
         if max_transitions_per_action(t) <= 1 { "yes" } else { "no" }
@@ -295,8 +301,33 @@ pub fn verify(args: &VerifyArgs, out: &mut impl Write) -> Result<u8, CliError> {
                     "the specification simulates the counterexample".into(),
                 ));
             }
+            // AGAR's and learning's trees map into `L1 ∥ A` (an abstraction): re-check them
+            // on the concrete composition when it can be built.
+            let checked = if matches!(args.method, Method::Mono) {
+                "simulated by the composition (execution mapping)".to_string()
+            } else {
+                let mut s = crate::agar::Stats::default();
+                match compose_all(&comps, lim, &mut s) {
+                    Ok(full) => {
+                        if !crate::sim::simulates(&f.cex.tree, &full) {
+                            return Err(CliError::CexCheck(
+                                "the concrete composition does not simulate the counterexample"
+                                    .into(),
+                            ));
+                        }
+                        format!(
+                            "simulated by the concrete composition ({} states; the mapping below is into the \
+                             abstraction L1 || A)",
+                            full.num_states()
+                        )
+                    }
+                    Err(_) => "simulated by the abstraction L1 || A (execution mapping below); the concrete \
+                               composition is too large to re-check"
+                        .to_string(),
+                }
+            };
             writeln!(out, "fails").map_err(io)?;
-            print_cex(out, &f.cex, &f.system)?;
+            print_cex(out, &f.cex, &f.system, &checked)?;
             if let Some(p) = &args.dot {
                 write_dot(p, &f.cex, &f.system)?;
             }
