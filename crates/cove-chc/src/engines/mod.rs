@@ -1,6 +1,8 @@
 //! The engines, one module each, all behind [`crate::engine::Engine`].
 
 pub mod bmc;
+pub mod kind;
+pub mod pdkind;
 pub mod imc;
 pub mod lawi;
 pub mod spacer;
@@ -16,6 +18,10 @@ pub enum EngineKind {
     Spacer,
     /// Bounded model checking.
     Bmc,
+    /// k-induction on the transition-system view (linear systems).
+    Kind,
+    /// Property-directed k-induction on the transition-system view (linear systems).
+    PdKind,
     /// Interpolation-based model checking (transition systems).
     Imc,
     /// Transition power abstraction (transition systems).
@@ -26,13 +32,17 @@ pub enum EngineKind {
 
 impl EngineKind {
     /// Every engine name, for `--help` and error messages.
-    pub const NAMES: &'static [&'static str] = &["spacer", "bmc", "imc", "tpa", "lawi"];
+    pub const NAMES: &'static [&'static str] = &[
+        "spacer", "bmc", "kind", "pdkind", "imc", "tpa", "lawi",
+    ];
 
     /// Parses an engine name.
     pub fn parse(name: &str) -> Option<EngineKind> {
         match name {
             "spacer" => Some(EngineKind::Spacer),
             "bmc" => Some(EngineKind::Bmc),
+            "kind" => Some(EngineKind::Kind),
+            "pdkind" => Some(EngineKind::PdKind),
             "imc" => Some(EngineKind::Imc),
             "tpa" => Some(EngineKind::Tpa),
             "lawi" => Some(EngineKind::Lawi),
@@ -45,6 +55,8 @@ impl EngineKind {
         match self {
             EngineKind::Spacer => Box::new(spacer::Spacer::default()),
             EngineKind::Bmc => Box::new(bmc::Bmc::default()),
+            EngineKind::Kind => Box::new(kind::KInduction::default()),
+            EngineKind::PdKind => Box::new(pdkind::PdKind::default()),
             EngineKind::Imc => Box::new(imc::Imc::default()),
             EngineKind::Tpa => Box::new(tpa::Tpa::default()),
             EngineKind::Lawi => Box::new(lawi::Lawi::default()),

@@ -1,6 +1,6 @@
 //! Translating invariants and traces of the transition system back to the clause system.
 
-use super::{Trace, TransitionSystem, TsError, loc_term, value_term};
+use super::{LocKind, Trace, TransitionSystem, TsError, loc_term, value_term};
 use crate::engine::Control;
 use crate::result::{Derivation, DerivationStep, Invariants};
 use crate::system::{ChcSystem, Clause};
@@ -31,7 +31,9 @@ impl TransitionSystem {
         }
         let mut out = Invariants::default();
         for (i, l) in self.locs.iter().enumerate() {
-            let Some(p) = l.pred else { continue };
+            let super::LocKind::Pred(p) = l.kind else {
+                continue;
+            };
             let mut map: FxHashMap<VarId, TermId> = FxHashMap::default();
             for &v in &self.vars {
                 if Some(v) == self.loc {
@@ -94,35 +96,43 @@ impl TransitionSystem {
             facts.push((li, vals));
         }
         let mut d = Derivation::default();
-        let pred = |li: usize| self.locs[li].pred;
-        let (l0, v0) = &facts[0];
-        if pred(*l0).is_none() {
-            // A query without body predicate.
-            let (ci, a) = find(store, sys, None, None, None, None, ctl)?
-                .ok_or_else(|| bad("no body-less query holds".into()))?;
-            d.steps.push(step(ci, None, vec![], a));
-            return Ok(d);
-        }
-        let (ci, a) = find(store, sys, None, pred(*l0), None, Some(v0), ctl)?
-            .ok_or_else(|| bad("the first state is not initial".into()))?;
-        d.steps
-            .push(step(ci, Some((pred(*l0).unwrap(), v0.clone())), vec![], a));
-        for i in 1..facts.len() {
-            let (la, va) = &facts[i - 1];
-            let (lb, vb) = &facts[i];
-            let (pa, pb) = (pred(*la), pred(*lb));
-            if pb.is_none() {
-                return Err(bad(format!("state {i} is at the error location")));
+        // The step deriving the previous state's fact (`None` at the start location).
+        let mut prev: Option<usize> = None;
+        for (i, (li, vals)) in facts.iter().enumerate() {
+            let kind = self.locs[*li].kind;
+            let from = if i == 0 { None } else { Some(&facts[i - 1]) };
+            let src = match from.map(|(l, _)| self.locs[*l].kind) {
+                None | Some(LocKind::Start) => None,
+                Some(LocKind::Pred(p)) => Some(p),
+                Some(LocKind::Error) => return Err(bad(format!("state {i} follows the error"))),
+            };
+            if src.is_none() && prev.is_some() {
+                return Err(bad(format!("state {i} follows a start state")));
             }
-            let (ci, a) = find(store, sys, pa, pb, Some(va), Some(vb), ctl)?
-                .ok_or_else(|| bad(format!("no clause explains step {i}")))?;
-            d.steps
-                .push(step(ci, Some((pb.unwrap(), vb.clone())), vec![i - 1], a));
+            let body = from.map(|(_, v)| v).filter(|_| src.is_some());
+            let (dst, head) = match kind {
+                LocKind::Start if i == 0 => continue,
+                LocKind::Start => return Err(bad(format!("state {i} is a start state"))),
+                LocKind::Pred(p) => (Some(p), Some((p, vals.clone()))),
+                LocKind::Error => (None, None),
+            };
+            let (ci, a) = find(store, sys, src, dst, body, head.as_ref().map(|h| &h.1), ctl)?
+                .ok_or_else(|| bad(format!("no clause explains state {i}")))?;
+            d.steps.push(step(ci, head, prev.into_iter().collect(), a));
+            prev = Some(d.steps.len() - 1);
+            if kind == LocKind::Error {
+                d.root = d.steps.len() - 1;
+                return Ok(d);
+            }
         }
-        let (ln, vn) = facts.last().unwrap();
-        let (ci, a) = find(store, sys, pred(*ln), None, Some(vn), None, ctl)?
+        // The last state is bad at a predicate: a query clause applies to it.
+        let (ln, vn) = facts.last().expect("nonempty");
+        let LocKind::Pred(p) = self.locs[*ln].kind else {
+            return Err(bad("the trace ends at the start location".into()));
+        };
+        let (ci, a) = find(store, sys, Some(p), None, Some(vn), None, ctl)?
             .ok_or_else(|| bad("the last state is not bad".into()))?;
-        d.steps.push(step(ci, None, vec![facts.len() - 1], a));
+        d.steps.push(step(ci, None, prev.into_iter().collect(), a));
         d.root = d.steps.len() - 1;
         Ok(d)
     }

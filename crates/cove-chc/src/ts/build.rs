@@ -1,6 +1,6 @@
 //! Building the transition system from clauses (see the module docs of [`super`]).
 
-use super::{Location, TransitionSystem, TsError, loc_term};
+use super::{LocKind, Location, TransitionSystem, TsError, loc_term};
 use crate::engine::Control;
 use crate::system::{ChcSystem, Clause};
 use cove_logic::{FuncId, Sort, TermId, TermStore, VarId, simplify, substitute};
@@ -8,8 +8,8 @@ use cove_smt::mbp::qe_with;
 use cove_smt::{SmtResult, SmtSolver};
 use rustc_hash::FxHashMap;
 
-/// Most disjuncts a quantifier elimination for `init`/`bad` may produce.
-const QE_LIMIT: usize = 64;
+/// Most disjuncts a quantifier elimination for `init`/`bad` may produce by default.
+pub(super) const QE_LIMIT: usize = 64;
 
 /// A clause rewritten over state variables: `constraint` mentions the slots it was given and
 /// the clause variables in `rest` (those that are not plain predicate arguments).
@@ -65,6 +65,7 @@ pub(crate) fn eliminate(
     store: &mut TermStore,
     phi: TermId,
     vars: &[VarId],
+    limit: usize,
     ctl: &Control,
 ) -> Result<TermId, TsError> {
     let phi = simplify(store, phi);
@@ -77,7 +78,7 @@ pub(crate) fn eliminate(
     solver.set_limits(cove_smt::Limits::of(ctl));
     solver.assert(store, phi);
     let mut asserted = 0;
-    let r = qe_with(store, phi, &vars, QE_LIMIT, |store, blocked| {
+    let r = qe_with(store, phi, &vars, limit, |store, blocked| {
         for &psi in &blocked[asserted..] {
             let n = store.mk_not(psi);
             solver.assert(store, n);
@@ -95,27 +96,12 @@ pub(crate) fn eliminate(
     })
 }
 
-/// Allocates the state variables: the location (if needed) and the slots.
-struct Layout {
-    loc: Option<VarId>,
-    locs: Vec<Location>,
-    vars: Vec<VarId>,
-    index: FxHashMap<FuncId, usize>,
-}
-
-fn layout(store: &mut TermStore, sys: &ChcSystem) -> Layout {
-    let has_err = sys.clauses.iter().any(|c| c.is_query() && c.is_fact());
-    let n_locs = sys.preds.len() + has_err as usize;
-    let mut vars = Vec::new();
-    let loc = (n_locs > 1).then(|| {
-        let v = store.fresh_var("loc", Sort::Int);
-        vars.push(v);
-        v
-    });
+/// The slot variables of every predicate (shared per sort when there are several).
+fn slots(store: &mut TermStore, sys: &ChcSystem) -> (Vec<Vec<VarId>>, Vec<VarId>) {
     let single = sys.preds.len() == 1;
     let mut pool: FxHashMap<Sort, Vec<VarId>> = FxHashMap::default();
-    let mut locs = Vec::new();
-    let mut index = FxHashMap::default();
+    let mut vars = Vec::new();
+    let mut out = Vec::new();
     for &p in &sys.preds {
         let name = store.func(p).name.to_string();
         let sorts = store.func(p).args.clone();
@@ -137,29 +123,31 @@ fn layout(store: &mut TermStore, sys: &ChcSystem) -> Layout {
             slots.push(pool_s[*k]);
             *k += 1;
         }
-        index.insert(p, locs.len());
-        locs.push(Location {
-            pred: Some(p),
-            slots,
-        });
+        out.push(slots);
     }
-    if has_err {
-        locs.push(Location {
-            pred: None,
-            slots: Vec::new(),
-        });
-    }
-    Layout {
-        loc,
-        locs,
-        vars,
-        index,
-    }
+    (out, vars)
+}
+
+fn next_copy(store: &mut TermStore, v: VarId) -> VarId {
+    let name = format!("{}'", store.var_name(v));
+    store.fresh_var(&name, store.var_sort(v))
+}
+
+/// A clause, rewritten over the state variables, before the locations are numbered.
+enum Piece {
+    /// Initial states at a predicate (`None`: at the error location).
+    Init(Option<usize>, TermId),
+    /// Bad states at a predicate.
+    Bad(usize, TermId),
+    /// A transition between locations (`None`: start as source, error as target) with
+    /// local variables.
+    Step(Option<usize>, Option<usize>, Mapped),
 }
 
 pub(super) fn build(
     store: &mut TermStore,
     sys: &ChcSystem,
+    qe_limit: usize,
     ctl: &Control,
 ) -> Result<TransitionSystem, TsError> {
     if !sys.is_linear() {
@@ -168,19 +156,92 @@ pub(super) fn build(
     if let Some(why) = crate::system::unsupported_feature(sys, store) {
         return Err(TsError::Unsupported(why));
     }
-    let lay = layout(store, sys);
-    let next: Vec<VarId> = lay
-        .vars
+    let index: FxHashMap<FuncId, usize> =
+        sys.preds.iter().enumerate().map(|(i, &p)| (p, i)).collect();
+    let (slot_of, slot_vars) = slots(store, sys);
+    let mut next_of: FxHashMap<VarId, VarId> = FxHashMap::default();
+    for &v in &slot_vars {
+        let n = next_copy(store, v);
+        next_of.insert(v, n);
+    }
+    // Pass 1: every clause over the slots; facts and queries without their locals if the
+    // elimination succeeds, else as transitions from start / into error.
+    let mut pieces = Vec::new();
+    for c in &sys.clauses {
+        if let Some(r) = ctl.should_stop() {
+            return Err(TsError::Stopped(r));
+        }
+        let src = c.body.first().map(|a| index[&a.pred]);
+        let dst = c.head.as_ref().map(|h| index[&h.pred]);
+        let dst_next: Option<Vec<VarId>> =
+            dst.map(|d| slot_of[d].iter().map(|v| next_of[v]).collect());
+        let piece = match (src, dst) {
+            (Some(s), Some(d)) => {
+                let m = map_clause(store, c, Some(&slot_of[s]), dst_next.as_deref());
+                Piece::Step(Some(s), Some(d), m)
+            }
+            (None, _) => {
+                let m = map_clause(store, c, None, dst.map(|d| &slot_of[d][..]));
+                match eliminate(store, m.constraint, &m.rest, qe_limit, ctl) {
+                    Ok(phi) => Piece::Init(dst, phi),
+                    Err(TsError::Unsupported(_)) => {
+                        let m = map_clause(store, c, None, dst_next.as_deref());
+                        Piece::Step(None, dst, m)
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+            (Some(s), None) => {
+                let m = map_clause(store, c, Some(&slot_of[s]), None);
+                match eliminate(store, m.constraint, &m.rest, qe_limit, ctl) {
+                    Ok(phi) => Piece::Bad(s, phi),
+                    Err(TsError::Unsupported(_)) => Piece::Step(Some(s), None, m),
+                    Err(e) => return Err(e),
+                }
+            }
+        };
+        pieces.push(piece);
+    }
+    // Locations: the predicates, then start and error if some piece needs them.
+    let needs_start = pieces.iter().any(|p| matches!(p, Piece::Step(None, _, _)));
+    let needs_error = pieces
         .iter()
-        .map(|&v| {
-            let name = format!("{}'", store.var_name(v));
-            store.fresh_var(&name, store.var_sort(v))
+        .any(|p| matches!(p, Piece::Init(None, _) | Piece::Step(_, None, _)));
+    let mut locs: Vec<Location> = sys
+        .preds
+        .iter()
+        .zip(&slot_of)
+        .map(|(&p, s)| Location {
+            kind: LocKind::Pred(p),
+            slots: s.clone(),
         })
         .collect();
-    let next_of: FxHashMap<VarId, VarId> =
-        lay.vars.iter().copied().zip(next.iter().copied()).collect();
+    let start = needs_start.then(|| {
+        locs.push(Location {
+            kind: LocKind::Start,
+            slots: Vec::new(),
+        });
+        locs.len() - 1
+    });
+    let error = needs_error.then(|| {
+        locs.push(Location {
+            kind: LocKind::Error,
+            slots: Vec::new(),
+        });
+        locs.len() - 1
+    });
+    let mut vars = Vec::new();
+    let loc = (locs.len() > 1).then(|| {
+        let v = store.fresh_var("loc", Sort::Int);
+        let n = next_copy(store, v);
+        next_of.insert(v, n);
+        vars.push(v);
+        v
+    });
+    vars.extend(slot_vars);
+    let next: Vec<VarId> = vars.iter().map(|v| next_of[v]).collect();
     let at = |store: &mut TermStore, i: usize, primed: bool| -> TermId {
-        match lay.loc {
+        match loc {
             Some(l) => {
                 let v = if primed { next_of[&l] } else { l };
                 let v = store.mk_var(v);
@@ -190,41 +251,28 @@ pub(super) fn build(
             None => store.mk_true(),
         }
     };
-    let err_loc = lay.locs.len().saturating_sub(1);
     let (mut init, mut trans, mut bad) = (Vec::new(), Vec::new(), Vec::new());
+    if let Some(s) = start {
+        init.push(at(store, s, false));
+    }
+    if let Some(e) = error {
+        bad.push(at(store, e, false));
+    }
     // Local variables of `trans`, pooled per sort: disjuncts are independent, so clause `c`'s
     // `j`-th local of sort `s` can share a variable with every other clause's.
     let mut aux_pool: FxHashMap<Sort, Vec<VarId>> = FxHashMap::default();
     let mut aux = Vec::new();
-    for c in &sys.clauses {
-        if let Some(r) = ctl.should_stop() {
-            return Err(TsError::Stopped(r));
-        }
-        let src = c.body.first().map(|a| lay.index[&a.pred]);
-        let dst = c.head.as_ref().map(|h| lay.index[&h.pred]);
-        match (src, dst) {
-            (None, Some(d)) => {
-                let m = map_clause(store, c, None, Some(&lay.locs[d].slots));
-                let phi = eliminate(store, m.constraint, &m.rest, ctl)?;
-                let l = at(store, d, false);
+    for piece in pieces {
+        match piece {
+            Piece::Init(d, phi) => {
+                let l = at(store, d.or(error).expect("error location"), false);
                 init.push(store.mk_and(&[l, phi]));
             }
-            (None, None) => {
-                let m = map_clause(store, c, None, None);
-                let phi = eliminate(store, m.constraint, &m.rest, ctl)?;
-                let l = at(store, err_loc, false);
-                init.push(store.mk_and(&[l, phi]));
-                bad.push(l);
-            }
-            (Some(s), None) => {
-                let m = map_clause(store, c, Some(&lay.locs[s].slots), None);
-                let phi = eliminate(store, m.constraint, &m.rest, ctl)?;
+            Piece::Bad(s, phi) => {
                 let l = at(store, s, false);
                 bad.push(store.mk_and(&[l, phi]));
             }
-            (Some(s), Some(d)) => {
-                let dst_next: Vec<VarId> = lay.locs[d].slots.iter().map(|v| next_of[v]).collect();
-                let m = map_clause(store, c, Some(&lay.locs[s].slots), Some(&dst_next));
+            Piece::Step(s, d, m) => {
                 let mut used: FxHashMap<Sort, usize> = FxHashMap::default();
                 let mut ren = FxHashMap::default();
                 for v in m.rest {
@@ -240,6 +288,8 @@ pub(super) fn build(
                     *k += 1;
                 }
                 let phi = substitute(store, m.constraint, &ren);
+                let s = s.or(start).expect("start location");
+                let d = d.or(error).expect("error location");
                 let (l, l2) = (at(store, s, false), at(store, d, true));
                 trans.push(store.mk_and(&[l, l2, phi]));
             }
@@ -249,13 +299,13 @@ pub(super) fn build(
     let trans = store.mk_or(&trans);
     let bad = store.mk_or(&bad);
     Ok(TransitionSystem {
-        vars: lay.vars,
+        vars,
         next,
         aux,
         init: simplify(store, init),
         trans: simplify(store, trans),
         bad: simplify(store, bad),
-        loc: lay.loc,
-        locs: lay.locs,
+        loc,
+        locs,
     })
 }

@@ -21,18 +21,23 @@
 //! disjunct `loc = P ∧ loc' = Q ∧ φ ∧ slots(P) = s ∧ slots'(Q) = t` of `trans`; slots not
 //! belonging to `Q` are unconstrained after the step (havoc), which keeps the translation of
 //! an invariant back to a predicate sound (see [`TransitionSystem::invariants`]). A query
-//! without a body predicate (`φ → false`) gets a location of its own that is initial and bad.
+//! without a body predicate (`φ → false`) gets an *error* location of its own that is initial
+//! and bad.
 //!
 //! # Variables
 //! - `vars`: the state variables; `next`: their next-state copies (same order and sorts).
-//! - `init` and `bad` mention only `vars` (clause variables that are not predicate arguments
-//!   are eliminated by exact quantifier elimination when the system is built).
+//! - `init` and `bad` mention only `vars`: clause variables that are not predicate arguments
+//!   are eliminated by exact quantifier elimination when the system is built. When that fails
+//!   (too many disjuncts), the fact becomes a transition from an extra *start* location (the
+//!   only initial one) and the query a transition into the error location, whose `bad` is
+//!   just `loc = error`; traces are then one or two steps longer.
 //! - `trans` mentions `vars`, `next` and `aux`: local variables of the clauses, implicitly
 //!   existentially quantified *per step*. Unrolling must use fresh copies of `aux` in every
 //!   step — [`Unroller`] does this.
 
 mod back;
 mod build;
+mod kto1;
 mod unroll;
 
 pub use unroll::Unroller;
@@ -94,11 +99,23 @@ pub enum TsAnswer {
     Unknown(UnknownReason),
 }
 
-/// One location of the system: a predicate (or the location of body-less queries).
+/// What a location stands for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum LocKind {
+    /// A predicate of the clause system.
+    Pred(FuncId),
+    /// The initial location of facts whose constraint has local variables that could not be
+    /// eliminated: the fact becomes a transition out of it.
+    Start,
+    /// The error location: the target of queries that became transitions, and the (initial)
+    /// location of queries without a body predicate.
+    Error,
+}
+
+/// One location of the system.
 #[derive(Clone, Debug)]
 struct Location {
-    /// The predicate, `None` for the location of queries without a body predicate.
-    pred: Option<FuncId>,
+    kind: LocKind,
     /// The state variables holding the predicate's arguments, in argument order.
     slots: Vec<VarId>,
 }
@@ -136,7 +153,19 @@ impl TransitionSystem {
         sys: &crate::ChcSystem,
         ctl: &Control,
     ) -> Result<TransitionSystem, TsError> {
-        build::build(store, sys, ctl)
+        build::build(store, sys, build::QE_LIMIT, ctl)
+    }
+
+    /// [`TransitionSystem::from_chc`] with a limit on the disjuncts of the quantifier
+    /// elimination for `init` and `bad` (0: never eliminate, always use the start/error
+    /// locations for facts and queries with local variables).
+    pub fn from_chc_with_qe_limit(
+        store: &mut TermStore,
+        sys: &crate::ChcSystem,
+        qe_limit: usize,
+        ctl: &Control,
+    ) -> Result<TransitionSystem, TsError> {
+        build::build(store, sys, qe_limit, ctl)
     }
 
     /// True when the system came from a single predicate (no location variable).
@@ -173,6 +202,24 @@ impl TransitionSystem {
             .map(|(&n, &v)| (n, store.mk_var(v)))
             .collect();
         substitute(store, t, &m)
+    }
+
+    /// The reversed system: `init` and `bad` swapped, `trans` with `vars` and `next`
+    /// exchanged. An invariant `J` of the reversed system (containing `bad`, closed under
+    /// predecessors, disjoint from `init`) gives the invariant `¬J` of this one. Its witnesses
+    /// must not be translated back with the reversed system's methods.
+    pub fn reversed(&self, store: &mut TermStore) -> TransitionSystem {
+        let mut map = self.to_next_map(store);
+        for (&v, &n) in self.vars.iter().zip(&self.next) {
+            map.insert(n, store.mk_var(v));
+        }
+        let trans = substitute(store, self.trans, &map);
+        TransitionSystem {
+            init: self.bad,
+            bad: self.init,
+            trans,
+            ..self.clone()
+        }
     }
 
     /// A fresh [`Unroller`] for this system (step copies of the variables).

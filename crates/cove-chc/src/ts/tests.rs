@@ -188,3 +188,47 @@ fn nonlinear_systems_are_refused() {
     let r = TransitionSystem::from_chc(&mut store, &sys, &Control::default());
     assert_eq!(r.unwrap_err(), TsError::NonLinear);
 }
+
+#[test]
+fn facts_and_queries_with_locals_as_transitions() {
+    // With no quantifier elimination allowed, the fact and the query (both with locals)
+    // become transitions from a start location and into the error location.
+    let src = "(set-logic HORN) (declare-fun inv (Int) Bool)
+      (assert (forall ((x Int) (k Int)) (=> (and (= x (* 2 k)) (>= k 0) (<= k 3)) (inv x))))
+      (assert (forall ((x Int)) (=> (and (inv x) (< x 20)) (inv (+ x 2)))))
+      (assert (forall ((x Int) (j Int)) (=> (and (inv x) (= x (+ (* 3 j) 1)) (> j 2)) false)))";
+    let mut store = TermStore::new();
+    let sys = parse(src, &mut store);
+    let ctl = Control::default();
+    let ts = TransitionSystem::from_chc_with_qe_limit(&mut store, &sys, 0, &ctl).unwrap();
+    assert!(!ts.is_single_predicate());
+    assert_eq!(ts.locs.len(), 3);
+    let trace = bmc(&mut store, &ts, 10).expect("unsafe: x = 10 = 3*3+1");
+    let d = ts.derivation(&mut store, &sys, &trace, &ctl).unwrap();
+    check_derivation(&store, &sys, &d).unwrap();
+    // Safe variant: x stays even, 3j+1 with j > 2 and even means j odd... use x odd instead.
+    let safe = src.replace("(= x (+ (* 3 j) 1)) (> j 2)", "(= x (+ (* 2 j) 1))");
+    let mut store = TermStore::new();
+    let sys = parse(&safe, &mut store);
+    let ts = TransitionSystem::from_chc_with_qe_limit(&mut store, &sys, 0, &ctl).unwrap();
+    let loc = store.mk_var(ts.location_var().unwrap());
+    let x = store.mk_var(ts.locs[0].slots[0]);
+    let two = store.mk_int(2);
+    let zero = store.mk_int(0);
+    let m = store.mk(cove_logic::Op::Mod, &[x, two]).unwrap();
+    let even = store.mk_eq(m, zero);
+    let at_err = {
+        let e = loc_term(&mut store, 2);
+        store.mk_eq(loc, e)
+    };
+    let at_p = {
+        let e = loc_term(&mut store, 0);
+        store.mk_eq(loc, e)
+    };
+    let p_even = store.mk_implies(at_p, even);
+    let not_err = store.mk_not(at_err);
+    let inv = store.mk_and(&[p_even, not_err]);
+    assert!(ts.is_safe_inductive(&mut store, inv, &ctl).unwrap());
+    let invs = ts.invariants(&mut store, inv).unwrap();
+    check_invariants(&mut store, &sys, &invs, &ctl).unwrap();
+}
