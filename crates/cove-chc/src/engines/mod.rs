@@ -1,10 +1,10 @@
 //! The engines, one module each, all behind [`crate::engine::Engine`].
 
 pub mod bmc;
-pub mod kind;
-pub mod pdkind;
 pub mod imc;
+pub mod kind;
 pub mod lawi;
+pub mod pdkind;
 pub mod spacer;
 pub mod tpa;
 mod ts_util;
@@ -32,9 +32,8 @@ pub enum EngineKind {
 
 impl EngineKind {
     /// Every engine name, for `--help` and error messages.
-    pub const NAMES: &'static [&'static str] = &[
-        "spacer", "bmc", "kind", "pdkind", "imc", "tpa", "lawi",
-    ];
+    pub const NAMES: &'static [&'static str] =
+        &["spacer", "bmc", "kind", "pdkind", "imc", "tpa", "lawi"];
 
     /// Parses an engine name.
     pub fn parse(name: &str) -> Option<EngineKind> {
