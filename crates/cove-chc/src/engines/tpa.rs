@@ -242,12 +242,10 @@ impl Run<'_> {
         let x2 = self.steps[2].clone();
         match eliminate(store, phi, &x2, PROJECTION_LIMIT, self.ctl) {
             Ok(back) => Ok(Some(store.mk_not(back))),
-            Err(r) => match self.ctl.should_stop() {
+            // A projection that fails is no answer yet: the next level may do better.
+            Err(_) => match self.ctl.should_stop() {
                 Some(stop) => Err(stop),
-                None => {
-                    let _ = r;
-                    Ok(None)
-                }
+                None => Ok(None),
             },
         }
     }
@@ -305,12 +303,10 @@ impl Run<'_> {
         let x0 = self.steps[0].clone();
         match eliminate(store, phi, &x0, PROJECTION_LIMIT, self.ctl) {
             Ok(inv) => Ok(Some(inv)),
-            Err(r) => match self.ctl.should_stop() {
+            // A projection that fails is no answer yet: the next level may do better.
+            Err(_) => match self.ctl.should_stop() {
                 Some(stop) => Err(stop),
-                None => {
-                    let _ = r;
-                    Ok(None)
-                }
+                None => Ok(None),
             },
         }
     }
