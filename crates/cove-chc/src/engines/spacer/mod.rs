@@ -34,7 +34,7 @@ mod stats;
 use crate::engine::{Control, Engine, Stats};
 use crate::result::{ChcResult, UnknownReason};
 use crate::system::ChcSystem;
-use cove_logic::TermStore;
+use cove_logic::{FuncId, TermId, TermStore, VarId};
 use run::Run;
 use run::{PIdx, rename};
 use rustc_hash::FxHashMap;
@@ -143,44 +143,67 @@ impl Default for Spacer {
     }
 }
 
-impl Engine for Spacer {
-    fn name(&self) -> &'static str {
-        "spacer"
-    }
+/// Outcome of [`Spacer::solve_bounded`].
+pub enum Bounded {
+    /// An answer (or unknown) before the bound was exceeded.
+    Done(ChcResult),
+    /// No counterexample up to the bound: the frames, one per predicate.
+    Safe(Vec<Frame>),
+}
 
-    fn solve(&mut self, store: &mut TermStore, sys: &ChcSystem, ctl: &Control) -> ChcResult {
+/// The lemmas of one predicate after a bounded run: `(lemma, level)` over `params`; a lemma
+/// at level `l` holds for every fact derivable with depth `<= l` ([`usize::MAX`]: always).
+pub struct Frame {
+    /// The predicate.
+    pub pred: FuncId,
+    /// Its parameters as used in the lemmas.
+    pub params: Vec<VarId>,
+    /// Lemmas with their levels.
+    pub lemmas: Vec<(TermId, usize)>,
+}
+
+impl Spacer {
+    /// Runs Spacer with bounds `0, 1, …` up to `max_level` (unbounded if `None`). An answer
+    /// found on the way is [`Bounded::Done`]; when every bound up to `max_level` is safe
+    /// without an inductive invariant, the frames are returned ([`Bounded::Safe`]): the
+    /// bounded proof that abstraction refinement (`engines::abs`) generalizes from.
+    pub fn solve_bounded(
+        &mut self,
+        store: &mut TermStore,
+        sys: &ChcSystem,
+        ctl: &Control,
+        max_level: Option<usize>,
+    ) -> Bounded {
         if let Some(why) = crate::system::unsupported_feature(sys, store) {
-            return ChcResult::Unknown(UnknownReason::Unsupported(why));
+            return Bounded::Done(ChcResult::Unknown(UnknownReason::Unsupported(why)));
         }
         self.stats.clear();
         let cfg = self.config.clone();
         let mut run = Run::new(store, sys, &cfg, ctl, &mut self.stats);
         let result = loop {
-            if let Some(max) = cfg.max_level
+            if let Some(max) = max_level
                 && run.bound > max
             {
-                break ChcResult::Unknown(UnknownReason::Incomplete(format!(
-                    "bound {max} reached"
-                )));
+                break Bounded::Safe(run.frames(store));
             }
             if ctl.verbosity > 0 {
                 eprintln!("spacer: bound {}", run.bound);
             }
             match run.bounded_safety(store) {
-                Err(r) => break ChcResult::Unknown(r),
+                Err(r) => break Bounded::Done(ChcResult::Unknown(r)),
                 Ok(Some(f)) => {
-                    break match run.counterexample(store, f) {
+                    break Bounded::Done(match run.counterexample(store, f) {
                         Some(d) => ChcResult::Unsat(d),
                         None => ChcResult::Unknown(UnknownReason::Incomplete(
                             "could not concretize the counterexample".into(),
                         )),
-                    };
+                    });
                 }
                 Ok(None) => {}
             }
             match run.propagate(store) {
-                Err(r) => break ChcResult::Unknown(r),
-                Ok(Some(k)) => break ChcResult::Sat(run.invariants(store, k)),
+                Err(r) => break Bounded::Done(ChcResult::Unknown(r)),
+                Ok(Some(k)) => break Bounded::Done(ChcResult::Sat(run.invariants(store, k))),
                 Ok(None) => {}
             }
             run.bound += 1;
@@ -203,6 +226,23 @@ impl Engine for Spacer {
         drop(run);
         self.trace = trace;
         result
+    }
+}
+
+impl Engine for Spacer {
+    fn name(&self) -> &'static str {
+        "spacer"
+    }
+
+    fn solve(&mut self, store: &mut TermStore, sys: &ChcSystem, ctl: &Control) -> ChcResult {
+        let max = self.config.max_level;
+        match self.solve_bounded(store, sys, ctl, max) {
+            Bounded::Done(r) => r,
+            Bounded::Safe(_) => ChcResult::Unknown(UnknownReason::Incomplete(format!(
+                "bound {} reached",
+                max.unwrap_or_default()
+            ))),
+        }
     }
 
     fn stats(&self) -> Stats {

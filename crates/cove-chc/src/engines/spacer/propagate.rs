@@ -57,4 +57,26 @@ impl Run<'_> {
         }
         inv
     }
+
+    /// Every predicate's lemmas with their levels (for [`super::Spacer::solve_bounded`]).
+    pub(super) fn frames(&self, store: &mut TermStore) -> Vec<super::Frame> {
+        let mut out = Vec::new();
+        for p in &self.preds {
+            let Some(f) = p.func else { continue };
+            let lemmas = p
+                .lemmas
+                .iter()
+                .map(|l| {
+                    let c = store.mk_and(&l.cube);
+                    (store.mk_not(c), l.level)
+                })
+                .collect();
+            out.push(super::Frame {
+                pred: f,
+                params: p.params.clone(),
+                lemmas,
+            });
+        }
+        out
+    }
 }
