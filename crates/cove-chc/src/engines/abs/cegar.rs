@@ -91,7 +91,12 @@ pub(super) fn feasible(
     let mut used: Vec<usize> = used.into_iter().collect();
     used.sort_unstable();
     for ci in used {
-        sigmas.extend(space.clauses[ci].leaves.iter().map(|&l| space.leaves[l].sigma));
+        sigmas.extend(
+            space.clauses[ci]
+                .leaves
+                .iter()
+                .map(|&l| space.leaves[l].sigma),
+        );
     }
     match s.check_assuming(store, &sigmas) {
         SmtResult::Unsat => {

@@ -77,7 +77,12 @@ impl InvMap {
         let map: FxHashMap<VarId, TermId> = from
             .iter()
             .copied()
-            .zip(self.params[&p].iter().map(|v| store.mk_var(*v)).collect::<Vec<_>>())
+            .zip(
+                self.params[&p]
+                    .iter()
+                    .map(|v| store.mk_var(*v))
+                    .collect::<Vec<_>>(),
+            )
             .collect();
         substitute(store, formula, &map)
     }

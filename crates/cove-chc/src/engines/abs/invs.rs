@@ -160,7 +160,7 @@ pub(super) fn pba(
             None => steps.push((bound.checked_sub(1), None)),
         }
         let mut seen = FxHashSet::default();
-        steps.retain(|s| seen.insert(*s) && !(s.0.is_none() && !ac.body.is_empty()));
+        steps.retain(|s| (ac.body.is_empty() || s.0.is_some()) && seen.insert(*s));
         if steps.is_empty() {
             continue;
         }

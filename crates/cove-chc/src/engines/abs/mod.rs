@@ -140,7 +140,7 @@ impl Engine for SpacerAbs {
         let mut k = Counters::default();
         let result = self.run(store, sys, ctl, &space, &mut enabled, &mut inv, &mut k);
         let count = enabled.iter().filter(|e| **e).count();
-        let pct = |x: usize| if n == 0 { 100 } else { x * 100 / n };
+        let pct = |x: usize| (x * 100).checked_div(n).unwrap_or(100);
         self.stats = vec![
             ("abs-leaves".into(), n.to_string()),
             ("abs-final-pct".into(), pct(count).to_string()),

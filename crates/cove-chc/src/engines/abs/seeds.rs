@@ -67,12 +67,12 @@ pub(super) fn seed(store: &mut TermStore, sys: &ChcSystem, cands: &mut InvMap, c
         s.set_limits(cove_smt::Limits::of(ctl));
         s.assert(store, c.constraint);
         let mut incs: Vec<(usize, Rational)> = Vec::new();
-        for i in 0..h.args.len() {
+        for (i, v0) in vals.iter().enumerate() {
             if incs.len() >= MAX_COUNTERS || checks + 2 > MAX_CHECKS || ctl.should_stop().is_some()
             {
                 break;
             }
-            if !matches!(store.sort(h.args[i]), Sort::Int | Sort::Real) || vals[i].is_none() {
+            if !matches!(store.sort(h.args[i]), Sort::Int | Sort::Real) || v0.is_none() {
                 continue;
             }
             let diff = store.mk_sub(h.args[i], b.args[i]);

@@ -219,10 +219,10 @@ impl Space {
                 vars: ac.vars.clone(),
                 body: ac.body.clone(),
                 constraint,
-                head: ac
-                    .head
-                    .as_ref()
-                    .map(|(p, args)| PredApp { pred: *p, args: args.clone() }),
+                head: ac.head.as_ref().map(|(p, args)| PredApp {
+                    pred: *p,
+                    args: args.clone(),
+                }),
                 origin: sys.clauses[ci].origin,
             });
         }
