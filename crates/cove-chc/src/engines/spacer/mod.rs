@@ -60,6 +60,11 @@ pub struct SpacerConfig {
     /// Replace a lemma that joins a cluster of lemmas differing only in their constants by
     /// the cluster's projection on its parameter (global generalization, `global.rs`).
     pub global: bool,
+    /// With `global`: the conjecture rule of global guidance (`global.rs`): a query that is
+    /// not blocked but matches a cluster of lemmas is also tried without the literals whose
+    /// constants vary in the cluster. Off by default: it did not fire on the measured
+    /// multi-phase files, whose clusters vary in coefficients (docs/benchmarks.md).
+    pub conjecture: bool,
     /// Give up (unknown) beyond this bound.
     pub max_level: Option<usize>,
     /// Record the queries, lemmas and facts in order (see [`Spacer::trace`]).
@@ -106,6 +111,7 @@ impl Default for SpacerConfig {
             weaken: true,
             farkas: true,
             global: true,
+            conjecture: false,
             max_level: None,
             trace: false,
         }

@@ -192,6 +192,9 @@ impl Run<'_> {
             }
             return Ok(Outcome::Done);
         }
+        if self.cfg.global && self.cfg.conjecture && p != bot {
+            self.conjecture(store, &pob);
+        }
         // 4. QUERY: the thesis's "maximal j" split (Lemma 5). Walk the body atoms from the
         // last (bottom-up: from the first) replacing over- by under-approximations until the
         // query becomes unreachable; the atom where that happens is queried, using the model

@@ -84,6 +84,8 @@ pub(super) struct Run<'a> {
     pub(super) stats: &'a mut FxHashMap<&'static str, u64>,
     pub(super) trace: Vec<TraceEvent>,
     pub(super) global_failed: global::FailedSet,
+    /// Conjectures made (predicate, cube, level), each tried once (`global.rs`).
+    pub(super) conjectured: FxHashSet<(PIdx, Vec<TermId>, usize)>,
 }
 
 pub(super) fn rename(store: &mut TermStore, t: TermId, from: &[VarId], to: &[VarId]) -> TermId {
@@ -229,6 +231,7 @@ impl<'a> Run<'a> {
             stats,
             trace: Vec::new(),
             global_failed: global::FailedSet::default(),
+            conjectured: FxHashSet::default(),
         }
     }
 }
