@@ -80,7 +80,7 @@ pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
         Shape::Linear => {
             let mut v = vec![EngineSpec::spacer("spacer", |_| {})];
             v.extend(
-                ["kind", "tpa", "imc", "pdkind", "lawi"]
+                ["kind", "tpa", "imc", "pdkind", "lawi", "spacer-abs"]
                     .iter()
                     .filter_map(|n| by_name(n)),
             );
@@ -98,6 +98,7 @@ pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
             EngineSpec::spacer("spacer-bottom-up", |c| c.bottom_up = true),
             EngineSpec::single(EngineKind::Bmc, &SpacerConfig::default()),
             EngineSpec::spacer("spacer-no-global", |c| c.global = false),
+            EngineSpec::single(EngineKind::SpacerAbs, &SpacerConfig::default()),
         ],
     }
 }
