@@ -80,7 +80,7 @@ pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
         Shape::Linear => {
             let mut v = vec![EngineSpec::spacer("spacer", |_| {})];
             v.extend(
-                ["kind", "tpa", "imc", "pdkind", "lawi", "spacer-abs"]
+                ["kind", "tpa", "imc", "pdkind", "lawi"]
                     .iter()
                     .filter_map(|n| by_name(n)),
             );
@@ -91,6 +91,12 @@ pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
             v.push(EngineSpec::spacer("spacer-bottom-up", |c| {
                 c.bottom_up = true
             }));
+            // Abstraction refinement (thesis Ch. 3) last, so that it only takes a thread
+            // the measured entries leave free (docs/benchmarks.md §7).
+            v.push(EngineSpec::single(
+                EngineKind::SpacerAbs,
+                &SpacerConfig::default(),
+            ));
             v
         }
         Shape::Nonlinear => vec![
