@@ -20,6 +20,9 @@ pub struct EngineSpec {
     pub kind: EngineKind,
     /// Spacer's options (used when `kind` is Spacer).
     pub spacer: SpacerConfig,
+    /// At most this fraction of the time left when the entry starts (time-slicing a thread
+    /// among several engines); `None` = until the run's deadline.
+    pub share: Option<f64>,
 }
 
 impl EngineSpec {
@@ -29,7 +32,14 @@ impl EngineSpec {
             label: kind.create().name().to_string(),
             kind,
             spacer: spacer.clone(),
+            share: None,
         }
+    }
+
+    /// This entry limited to `share` of the time left when it starts.
+    pub fn with_share(mut self, share: f64) -> EngineSpec {
+        self.share = Some(share);
+        self
     }
 
     fn spacer(label: &str, tweak: impl FnOnce(&mut SpacerConfig)) -> EngineSpec {
@@ -39,6 +49,7 @@ impl EngineSpec {
             label: label.to_string(),
             kind: EngineKind::Spacer,
             spacer,
+            share: None,
         }
     }
 
