@@ -122,6 +122,10 @@ fn spacer_ablations_never_answer_wrongly() {
             global: false,
             ..Default::default()
         },
+        SpacerConfig {
+            conjecture: true,
+            ..Default::default()
+        },
     ];
     for file in corpus_files() {
         if file.to_string_lossy().contains("gcnr") {

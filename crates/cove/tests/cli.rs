@@ -175,7 +175,14 @@ fn bad_input_exits_with_2_and_a_location() {
 fn timeouts_give_unknown() {
     // gcnr is hard for interpolation/PDR-style engines; a tiny budget must end in `unknown`.
     let f = repo().join("tests/corpus/thesis-gcnr-safe.smt2");
-    let out = cove(&["solve", "--timeout", "0.2", &f.display().to_string()]);
+    let out = cove(&[
+        "solve",
+        "--engine",
+        "spacer",
+        "--timeout",
+        "0.2",
+        &f.display().to_string(),
+    ]);
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(stdout(&out).trim(), "unknown");
 }

@@ -89,35 +89,40 @@ pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
     };
     match shape {
         Shape::Linear => {
-            // Thread 1: Spacer for the whole run. Thread 2 (and more): the transition-system
-            // engines, each with a slice of the time left, strongest first; BMC last for deep
-            // counterexamples.
+            // Thread 1: Spacer for the whole run. Thread 2 (and more): the other engines in
+            // turn, each with a slice of the time left — k-induction first (strongest on the
+            // LRA transition systems), then abstraction refinement, the interpolation
+            // engines, PD-KIND — and BMC with what remains (docs/benchmarks.md §7, §8).
             let mut v = vec![EngineSpec::spacer("spacer", |_| {})];
-            let ts = [
-                ("kind", 0.25),
+            let sliced = [
+                ("kind", 0.2),
+                ("spacer-abs", 0.25),
+                ("imc", 0.3),
                 ("tpa", 0.35),
-                ("imc", 0.4),
                 ("pdkind", 0.5),
                 ("lawi", 0.5),
             ];
             v.extend(
-                ts.iter()
+                sliced
+                    .iter()
                     .filter_map(|&(n, share)| by_name(n).map(|e| e.with_share(share))),
             );
-            v.push(EngineSpec::single(
-                EngineKind::Bmc,
-                &SpacerConfig::default(),
-            ));
+            v.push(by_name("bmc").expect("bmc exists"));
             v.push(EngineSpec::spacer("spacer-bottom-up", |c| {
                 c.bottom_up = true
             }));
             v
         }
-        Shape::Nonlinear => vec![
-            EngineSpec::spacer("spacer", |_| {}),
-            EngineSpec::spacer("spacer-bottom-up", |c| c.bottom_up = true),
-            EngineSpec::single(EngineKind::Bmc, &SpacerConfig::default()),
-            EngineSpec::spacer("spacer-no-global", |c| c.global = false),
-        ],
+        Shape::Nonlinear => {
+            // Spacer on thread 1; abstraction refinement (complementary on the measured
+            // files), BMC for deep counterexamples and a second query order on thread 2.
+            let mut v = vec![EngineSpec::spacer("spacer", |_| {})];
+            v.extend(by_name("spacer-abs").map(|e| e.with_share(0.5)));
+            v.push(by_name("bmc").expect("bmc exists").with_share(0.3));
+            v.push(EngineSpec::spacer("spacer-bottom-up", |c| {
+                c.bottom_up = true
+            }));
+            v
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! The engines, one module each, all behind [`crate::engine::Engine`].
 
+pub mod abs;
 pub mod bmc;
 pub mod imc;
 pub mod kind;
@@ -28,12 +29,22 @@ pub enum EngineKind {
     Tpa,
     /// Lazy abstraction with interpolants (Impact; transition systems).
     Lawi,
+    /// Spacer with abstraction refinement (thesis Ch. 3).
+    SpacerAbs,
 }
 
 impl EngineKind {
     /// Every engine name, for `--help` and error messages.
-    pub const NAMES: &'static [&'static str] =
-        &["spacer", "bmc", "kind", "pdkind", "imc", "tpa", "lawi"];
+    pub const NAMES: &'static [&'static str] = &[
+        "spacer",
+        "bmc",
+        "kind",
+        "pdkind",
+        "imc",
+        "tpa",
+        "lawi",
+        "spacer-abs",
+    ];
 
     /// Parses an engine name.
     pub fn parse(name: &str) -> Option<EngineKind> {
@@ -45,6 +56,7 @@ impl EngineKind {
             "imc" => Some(EngineKind::Imc),
             "tpa" => Some(EngineKind::Tpa),
             "lawi" => Some(EngineKind::Lawi),
+            "spacer-abs" => Some(EngineKind::SpacerAbs),
             _ => None,
         }
     }
@@ -59,6 +71,7 @@ impl EngineKind {
             EngineKind::Imc => Box::new(imc::Imc::default()),
             EngineKind::Tpa => Box::new(tpa::Tpa::default()),
             EngineKind::Lawi => Box::new(lawi::Lawi::default()),
+            EngineKind::SpacerAbs => Box::new(abs::SpacerAbs::default()),
         }
     }
 }

@@ -352,6 +352,53 @@ impl Run<'_> {
     }
 }
 
+impl Run<'_> {
+    /// The conjecture rule (module docs): `pob` was not blocked; if its cube matches a
+    /// cluster of `p`'s lemmas (same patterns, constants on one affine line), a query for
+    /// the cube without the cluster's varying literals is added at the same level, once.
+    /// Blocking it yields one lemma for the whole family; if its states are reachable it is
+    /// simply closed (a query for a predicate other than `⊥` never makes a counterexample
+    /// on its own), so a conjecture costs time, never soundness.
+    pub(super) fn conjecture(&mut self, store: &TermStore, pob: &super::query::Pob) {
+        let p = pob.pred;
+        let Some(new) = shape_of(store, &pob.cube) else {
+            return;
+        };
+        let others: Vec<&CubeShape> = self.preds[p]
+            .lemmas
+            .iter()
+            .rev()
+            .filter_map(|l| l.shape.as_ref())
+            .filter(|s| s.pats == new.pats && s.consts != new.consts)
+            .take(MAX_CANDIDATES)
+            .collect();
+        if others.len() + 1 < MIN_CLUSTER {
+            return;
+        }
+        let Some(cl) = find_cluster(&new, &others) else {
+            return;
+        };
+        let mut cube: Vec<TermId> = (0..new.lits.len())
+            .filter(|i| !cl.varying.contains(i))
+            .map(|i| new.lits[i])
+            .collect();
+        if cube.is_empty() || cube.len() == pob.cube.len() {
+            return;
+        }
+        cube.sort();
+        if !self.conjectured.insert((p, cube.clone(), pob.level)) {
+            return;
+        }
+        self.bump("global-conjectures");
+        self.push_pob(super::query::Pob {
+            pred: p,
+            cube,
+            level: pob.level,
+            depth: pob.depth,
+        });
+    }
+}
+
 /// A cluster at a level: its predicate, patterns, varying positions and affine fit.
 #[derive(PartialEq, Eq, Hash)]
 pub(super) struct ClusterKey {

@@ -1,0 +1,101 @@
+//! The invariant map 𝓘 (thesis Fig. 3.7): per predicate a set of formulas over fixed
+//! parameters, each known to hold for every derivable fact of the *input* system.
+
+use crate::result::Invariants;
+use crate::system::ChcSystem;
+use cove_logic::{FuncId, TermId, TermStore, VarId, substitute};
+use rustc_hash::FxHashMap;
+
+/// Per predicate: parameters and a conjunction of formulas over them.
+#[derive(Clone)]
+pub(super) struct InvMap {
+    pub params: FxHashMap<FuncId, Vec<VarId>>,
+    pub sets: FxHashMap<FuncId, Vec<TermId>>,
+}
+
+impl InvMap {
+    /// The empty map (`true` for every predicate), with fresh parameters.
+    pub(super) fn new(store: &mut TermStore, sys: &ChcSystem) -> InvMap {
+        let mut params = FxHashMap::default();
+        for &p in &sys.preds {
+            let decl = store.func(p).clone();
+            let ps = decl
+                .args
+                .iter()
+                .enumerate()
+                .map(|(i, s)| store.fresh_var(&format!("{}_{i}", decl.name), *s))
+                .collect();
+            params.insert(p, ps);
+        }
+        InvMap {
+            params,
+            sets: FxHashMap::default(),
+        }
+    }
+
+    /// The formulas of `p` (empty = `true`).
+    pub(super) fn of(&self, p: FuncId) -> &[TermId] {
+        self.sets.get(&p).map_or(&[], |v| v.as_slice())
+    }
+
+    /// Total number of formulas.
+    pub(super) fn size(&self) -> usize {
+        self.sets.values().map(Vec::len).sum()
+    }
+
+    /// `formula` (over `p`'s parameters) instantiated on `args`.
+    pub(super) fn at(
+        &self,
+        store: &mut TermStore,
+        p: FuncId,
+        formula: TermId,
+        args: &[TermId],
+    ) -> TermId {
+        let map: FxHashMap<VarId, TermId> = self.params[&p]
+            .iter()
+            .copied()
+            .zip(args.iter().copied())
+            .collect();
+        substitute(store, formula, &map)
+    }
+
+    /// The conjunction of `p`'s formulas on `args`.
+    pub(super) fn apply(&self, store: &mut TermStore, p: FuncId, args: &[TermId]) -> TermId {
+        let set = self.of(p).to_vec();
+        let conj = store.mk_and(&set);
+        self.at(store, p, conj, args)
+    }
+
+    /// `formula` over `from` renamed to `p`'s parameters.
+    pub(super) fn import(
+        &self,
+        store: &mut TermStore,
+        p: FuncId,
+        from: &[VarId],
+        formula: TermId,
+    ) -> TermId {
+        let map: FxHashMap<VarId, TermId> = from
+            .iter()
+            .copied()
+            .zip(
+                self.params[&p]
+                    .iter()
+                    .map(|v| store.mk_var(*v))
+                    .collect::<Vec<_>>(),
+            )
+            .collect();
+        substitute(store, formula, &map)
+    }
+
+    /// As a witness.
+    pub(super) fn invariants(&self, store: &mut TermStore) -> Invariants {
+        let mut inv = Invariants::default();
+        for (&p, ps) in &self.params {
+            let set = self.of(p).to_vec();
+            let body = store.mk_and(&set);
+            let body = cove_logic::simplify(store, body);
+            inv.define(p, ps.clone(), body);
+        }
+        inv
+    }
+}

@@ -1,0 +1,82 @@
+//! IC3-style propagation over all levels (thesis errata 1): when a level becomes empty, the
+//! lemmas above it are inductive invariants.
+
+use super::run::Run;
+use super::stats::Why;
+use crate::result::{Invariants, UnknownReason};
+use cove_logic::{TermId, TermStore};
+
+impl Run<'_> {
+    /// Pushes lemmas level by level; returns the level `k` whose emptiness proves that
+    /// `O^{k+1}` is inductive, if any.
+    pub(super) fn propagate(
+        &mut self,
+        store: &mut TermStore,
+    ) -> Result<Option<usize>, UnknownReason> {
+        for k in 0..=self.bound {
+            let mut level_empty = true;
+            for p in 0..self.preds.len() {
+                for i in 0..self.preds[p].lemmas.len() {
+                    if self.preds[p].lemmas[i].level != k {
+                        continue;
+                    }
+                    let mut asm = self.preds[p].lemmas[i].cube.clone();
+                    asm.extend(self.level_assumptions(store, p, k + 1));
+                    if self.check(store, p, &asm, Why::Propagate)? {
+                        level_empty = false;
+                    } else {
+                        self.preds[p].lemmas[i].level = k + 1;
+                        self.install_lemma(store, p, i, k + 1);
+                        self.bump("pushed");
+                    }
+                }
+            }
+            if level_empty {
+                return Ok(Some(k));
+            }
+        }
+        Ok(None)
+    }
+
+    pub(super) fn invariants(&self, store: &mut TermStore, k: usize) -> Invariants {
+        let mut inv = Invariants::default();
+        for p in &self.preds {
+            let Some(f) = p.func else { continue };
+            let lemmas: Vec<TermId> = p
+                .lemmas
+                .iter()
+                .filter(|l| l.level > k)
+                .map(|l| {
+                    let c = store.mk_and(&l.cube);
+                    store.mk_not(c)
+                })
+                .collect();
+            let body = store.mk_and(&lemmas);
+            let body = cove_logic::simplify(store, body);
+            inv.define(f, p.params.clone(), body);
+        }
+        inv
+    }
+
+    /// Every predicate's lemmas with their levels (for [`super::Spacer::solve_bounded`]).
+    pub(super) fn frames(&self, store: &mut TermStore) -> Vec<super::Frame> {
+        let mut out = Vec::new();
+        for p in &self.preds {
+            let Some(f) = p.func else { continue };
+            let lemmas = p
+                .lemmas
+                .iter()
+                .map(|l| {
+                    let c = store.mk_and(&l.cube);
+                    (store.mk_not(c), l.level)
+                })
+                .collect();
+            out.push(super::Frame {
+                pred: f,
+                params: p.params.clone(),
+                lemmas,
+            });
+        }
+        out
+    }
+}
