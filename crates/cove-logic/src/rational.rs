@@ -578,7 +578,7 @@ mod tests {
         let v = Rational::parse_decimal(&digits).unwrap();
         let w = Rational::parse_decimal(&format!("{digits}.5")).unwrap();
         assert_eq!(&w - &v, Rational::new(1, 2));
-        assert!(t.elapsed().as_secs_f64() < 2.0, "{:?}", t.elapsed());
+        assert!(t.elapsed().as_secs_f64() < 10.0, "{:?}", t.elapsed()); // 0.1 s in release
         assert_eq!(
             Rational::parse_decimal("123456789012345678"),
             Some(Rational::int(123456789012345678))
