@@ -17,9 +17,9 @@
 
 use crate::result::{Derivation, DerivationStep, Invariants};
 use crate::system::ChcSystem;
-use cove_logic::print::{numeral, symbol, write_term_renamed};
+use cove_logic::print::{symbol, write_term_renamed};
 use cove_logic::smtlib::{Command, Dialect, Parser};
-use cove_logic::{FuncId, Rational, Sort, TermStore, Value, VarId};
+use cove_logic::{ArrayValue, FuncId, Rational, Sort, TermStore, Value, VarId};
 use std::fmt::Write;
 
 /// Prints invariants as `define-fun` commands, sorted by predicate name.
@@ -54,10 +54,7 @@ pub fn print_invariants(store: &TermStore, inv: &Invariants) -> String {
 }
 
 fn value_text(v: &Value, sort: Sort) -> String {
-    match v {
-        Value::Bool(b) => b.to_string(),
-        Value::Num(n) => numeral(n, sort),
-    }
+    cove_logic::print::value_text(v, sort)
 }
 
 /// Prints a derivation as a nested tree (shared steps are printed at each use).
@@ -259,6 +256,18 @@ fn parse_value(sx: &Sx) -> Result<Value, String> {
                 (Value::Num(a), Value::Num(b)) if !b.is_zero() => Ok(Value::Num(a / b)),
                 _ => Err("bad fraction".into()),
             },
+            [Sx::Atom(op), a, i, v] if op == "store" => match parse_value(a)? {
+                Value::Array(a) => Ok(Value::Array(Box::new(
+                    a.write(parse_value(i)?, parse_value(v)?),
+                ))),
+                _ => Err("bad store".into()),
+            },
+            [Sx::List(h), v] if matches!(h.as_slice(), [Sx::Atom(a), Sx::Atom(c), _] if a == "as" && c == "const") =>
+            {
+                let mut a = ArrayValue::constant(parse_value(v)?);
+                a.normalize();
+                Ok(Value::Array(Box::new(a)))
+            }
             _ => Err("bad value".into()),
         },
     }

@@ -270,6 +270,11 @@ impl<'a, 's> Parser<'a, 's> {
         let head = kids.first().and_then(|&k| self.arena.symbol(k));
         let sub = kids.get(1).and_then(|&k| self.arena.symbol(k));
         match (head, sub) {
+            (Some("Array"), _) if kids.len() == 3 => {
+                let i = self.sort(kids[1])?;
+                let e = self.sort(kids[2])?;
+                Ok(Sort::array(i, e))
+            }
             (Some("_"), Some("BitVec")) => err(
                 pos,
                 ErrorKind::UnsupportedTheory,

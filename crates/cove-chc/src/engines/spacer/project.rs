@@ -102,8 +102,5 @@ fn substitute_values(store: &mut TermStore, model: &Model, t: TermId, vars: &[Va
 
 /// The constant term of a model value of the given sort.
 pub(super) fn value_term(store: &mut TermStore, v: &Value, sort: Sort) -> TermId {
-    match v {
-        Value::Bool(b) => store.mk_bool(*b),
-        Value::Num(n) => store.mk_num(n.clone(), sort),
-    }
+    v.to_term(store, sort)
 }
