@@ -19,6 +19,7 @@ pub mod lia;
 pub mod mbp;
 pub mod simplex;
 
+mod arrays;
 mod encode;
 mod interp;
 pub mod script;

@@ -865,7 +865,19 @@ fn check_logic(name: &str) -> Result<(), (ErrorKind, String)> {
     if matches!(name, "HORN" | "ALL")
         || matches!(
             core,
-            "LIA" | "LRA" | "LIRA" | "NIA" | "NRA" | "NIRA" | "IDL" | "RDL"
+            "LIA"
+                | "LRA"
+                | "LIRA"
+                | "NIA"
+                | "NRA"
+                | "NIRA"
+                | "IDL"
+                | "RDL"
+                | "AX"
+                | "ALIA"
+                | "ALRA"
+                | "ALIRA"
+                | "ANIA"
         )
     {
         return Ok(());
@@ -893,7 +905,7 @@ fn check_logic(name: &str) -> Result<(), (ErrorKind, String)> {
         None => Err((
             ErrorKind::UnsupportedLogic,
             format!(
-                "unsupported logic '{name}' (supported: HORN, ALL, and [QF_]LIA/LRA/LIRA/NIA/NRA/NIRA/IDL/RDL)"
+                "unsupported logic '{name}' (supported: HORN, ALL, and [QF_]LIA/LRA/LIRA/NIA/NRA/NIRA/IDL/RDL/AX/ALIA/ALRA/ALIRA/ANIA)"
             ),
         )),
     }
