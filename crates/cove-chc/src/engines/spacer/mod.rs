@@ -25,6 +25,7 @@ mod cex;
 mod generalize;
 mod global;
 mod project;
+mod project_arrays;
 
 use crate::engine::{Control, Engine, Stats};
 use crate::result::{ChcResult, Invariants, UnknownReason};
