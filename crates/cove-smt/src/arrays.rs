@@ -39,6 +39,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 pub(crate) struct ArrayState {
     /// Encoded reads, in encoding order.
     pub selects: Vec<TermId>,
+    /// The set of `selects`.
+    pub select_set: FxHashSet<TermId>,
     /// Encoded equalities between arrays, in encoding order.
     pub eqs: Vec<TermId>,
     /// Every array term met below a read or an equality.
@@ -92,8 +94,9 @@ impl SmtSolver {
                 Op::Select => {
                     self.register_value(store, args[1]);
                     stack.push(args[0]);
-                    if !self.arr.selects.contains(&t) {
+                    if self.arr.select_set.insert(t) {
                         self.arr.selects.push(t);
+                        self.queue_read_lemmas(store, t);
                     }
                 }
                 _ => {}
@@ -107,11 +110,51 @@ impl SmtSolver {
             return self.register_array(store, sel);
         }
         let (a, i) = (store.args(sel)[0], store.args(sel)[1]);
-        if !self.arr.selects.contains(&sel) {
-            self.arr.selects.push(sel);
+        if !self.arr.select_set.insert(sel) {
+            return;
         }
+        self.arr.selects.push(sel);
         self.register_value(store, i);
         self.register_array(store, a);
+        self.queue_read_lemmas(store, sel);
+    }
+
+    /// Reads of writes, constants and `ite` are expanded eagerly (one lemma pair per read,
+    /// linear in the depth of the store chain): leaving them to the model check cost one
+    /// search per link of a chain on unrollings.
+    fn queue_read_lemmas(&mut self, store: &mut TermStore, sel: TermId) {
+        let (a, i) = (store.args(sel)[0], store.args(sel)[1]);
+        let es = store.sort(sel);
+        let args = store.args(a).to_vec();
+        match store.op(a) {
+            Op::Store => {
+                let (b, j, w) = (args[0], args[1], args[2]);
+                let eq_ij = store.mk_eq(i, j);
+                let hit = mk_val_eq(store, sel, w);
+                let ne = store.mk_not(eq_ij);
+                let l1 = store.mk_or(&[ne, hit]);
+                let rb = store.mk_raw(Op::Select, &[b, i], es);
+                let miss = mk_val_eq(store, sel, rb);
+                let l2 = store.mk_or(&[eq_ij, miss]);
+                self.arr.pending.push(l1);
+                self.arr.pending.push(l2);
+            }
+            Op::ConstArray => {
+                let l = mk_val_eq(store, sel, args[0]);
+                self.arr.pending.push(l);
+            }
+            Op::Ite => {
+                let c = args[0];
+                for (br, then) in [(args[1], true), (args[2], false)] {
+                    let r = store.mk_raw(Op::Select, &[br, i], es);
+                    let e = mk_val_eq(store, sel, r);
+                    let g = if then { store.mk_not(c) } else { c };
+                    let l = store.mk_or(&[g, e]);
+                    self.arr.pending.push(l);
+                }
+            }
+            _ => {}
+        }
     }
 
     /// Registers the equality `e` between arrays; its witness lemmas are queued.
@@ -381,19 +424,15 @@ impl SmtSolver {
                         diff.push(k.clone());
                     }
                 }
-                let mut found = false;
-                for k in diff {
+                for k in diff.into_iter().take(32) {
                     if let Some(t) = self.index_term_with_value(store, &k) {
                         let ra = store.mk_raw(Op::Select, &[a, t], va_sort_elem(store, a));
                         let rb = store.mk_raw(Op::Select, &[b, t], va_sort_elem(store, a));
                         let eq = mk_val_eq(store, ra, rb);
                         let ne = store.mk_not(e);
                         out.push(store.mk_or(&[ne, eq]));
-                        found = true;
-                        break;
                     }
                 }
-                let _ = found;
             }
             // A false equality with equal values is refuted by the witness index lemma,
             // added when the equality was registered.

@@ -110,7 +110,12 @@ pub(super) fn has_arrays(store: &TermStore, t: TermId) -> bool {
     false
 }
 
-pub(super) fn substitute_values(store: &mut TermStore, model: &Model, t: TermId, vars: &[VarId]) -> TermId {
+pub(super) fn substitute_values(
+    store: &mut TermStore,
+    model: &Model,
+    t: TermId,
+    vars: &[VarId],
+) -> TermId {
     let mut map = FxHashMap::default();
     for &v in vars {
         let val = model
