@@ -432,6 +432,29 @@ impl<'a> Printer<'a> {
     }
 }
 
+/// A value of sort `sort` as SMT-LIB2 (arrays as `store` chains over a constant array).
+pub fn value_text(v: &crate::Value, sort: Sort) -> String {
+    match v {
+        crate::Value::Bool(b) => b.to_string(),
+        crate::Value::Num(k) => numeral(k, sort),
+        crate::Value::Array(a) => {
+            let (is, es) = sort.array_parts().expect("array sort");
+            let mut s = String::new();
+            for _ in &a.entries {
+                s.push_str("(store ");
+            }
+            s.push_str(&format!(
+                "((as const {sort}) {})",
+                value_text(&a.default, es)
+            ));
+            for (k, x) in &a.entries {
+                s.push_str(&format!(" {} {})", value_text(k, is), value_text(x, es)));
+            }
+            s
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -462,28 +485,5 @@ mod tests {
             out.starts_with("(let ((a!1 (+ x x))) (let ((a!2 (+ a!1 a!1)))"),
             "{out}"
         );
-    }
-}
-
-/// A value of sort `sort` as SMT-LIB2 (arrays as `store` chains over a constant array).
-pub fn value_text(v: &crate::Value, sort: Sort) -> String {
-    match v {
-        crate::Value::Bool(b) => b.to_string(),
-        crate::Value::Num(k) => numeral(k, sort),
-        crate::Value::Array(a) => {
-            let (is, es) = sort.array_parts().expect("array sort");
-            let mut s = String::new();
-            for _ in &a.entries {
-                s.push_str("(store ");
-            }
-            s.push_str(&format!(
-                "((as const {sort}) {})",
-                value_text(&a.default, es)
-            ));
-            for (k, x) in &a.entries {
-                s.push_str(&format!(" {} {})", value_text(k, is), value_text(x, es)));
-            }
-            s
-        }
     }
 }

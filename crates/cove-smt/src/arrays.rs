@@ -281,11 +281,10 @@ impl SmtSolver {
         for &a in &arrays {
             if store.op(a) == &Op::ConstArray
                 && !store.sort(a).elem_sort().expect("array").is_array()
+                && let Some(v) = self.cand_value(store, store.args(a)[0])
             {
-                if let Some(v) = self.cand_value(store, store.args(a)[0]) {
-                    let root = find(&mut parent, a);
-                    class_default.entry(root).or_insert(v);
-                }
+                let root = find(&mut parent, a);
+                class_default.entry(root).or_insert(v);
             }
         }
         for &a in &arrays {

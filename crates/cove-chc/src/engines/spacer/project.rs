@@ -26,13 +26,13 @@ pub fn project(
         .filter(|v| !keep.contains(v))
         .collect();
     let mut formula = None;
-    if has_arrays(store, phi) {
-        if let Some(f) = super::project_arrays::project(store, model, phi, keep, &elim, use_mbp) {
-            let f = simplify(store, f);
-            return drop_weaker_bounds(store, store.conjuncts(f));
-        }
-        // Fallback below: model substitution over an implicant (always a cube that holds in
-        // the model).
+    // With arrays, the array projection; when it fails, the fallback below (model
+    // substitution over an implicant, always a cube that holds in the model).
+    if has_arrays(store, phi)
+        && let Some(f) = super::project_arrays::project(store, model, phi, keep, &elim, use_mbp)
+    {
+        let f = simplify(store, f);
+        return drop_weaker_bounds(store, store.conjuncts(f));
     }
     if use_mbp && let Ok(r) = cove_smt::mbp::mbp_cube(store, model, phi, &elim) {
         // Variables MBP could not eliminate get their model values: still an
