@@ -254,7 +254,7 @@ fn cases() -> Vec<Case> {
             "(assert (forall ((x Int)) (P (select x 1))))",
             Sort,
             3,
-            31,
+            30,
         ),
         case(
             "uninterpreted function",

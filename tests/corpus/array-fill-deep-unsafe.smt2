@@ -1,5 +1,5 @@
 ; expect: unsat
-; Arrays: after the loop cell 5 holds 1 (a counterexample with array values).
+; Arrays: after the loop cell 5 holds 1 (an 11-step counterexample with array values: deep for BMC).
 (set-logic HORN)
 (declare-fun Inv ((Array Int Int) Int) Bool)
 (assert (forall ((a (Array Int Int)) (i Int)) (=> (and (= a ((as const (Array Int Int)) 0)) (= i 0)) (Inv a i))))
