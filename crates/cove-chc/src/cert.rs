@@ -298,6 +298,13 @@ fn value_fits(sort: Sort, v: &Value) -> bool {
         (Sort::Bool, Value::Bool(_)) => true,
         (Sort::Int, Value::Num(n)) => n.is_integer(),
         (Sort::Real, Value::Num(_)) => true,
+        (Sort::Array(_), Value::Array(a)) => {
+            let (is, es) = sort.array_parts().expect("array sort");
+            value_fits(es, &a.default)
+                && a.entries
+                    .iter()
+                    .all(|(k, x)| value_fits(is, k) && value_fits(es, x))
+        }
         _ => false,
     }
 }

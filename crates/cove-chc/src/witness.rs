@@ -17,9 +17,9 @@
 
 use crate::result::{Derivation, DerivationStep, Invariants};
 use crate::system::ChcSystem;
-use cove_logic::print::{numeral, symbol, write_term_renamed};
+use cove_logic::print::{symbol, write_term_renamed};
 use cove_logic::smtlib::{Command, Dialect, Parser};
-use cove_logic::{FuncId, Rational, Sort, TermStore, Value, VarId};
+use cove_logic::{ArrayValue, FuncId, Rational, Sort, TermStore, Value, VarId};
 use std::fmt::Write;
 
 /// Prints invariants as `define-fun` commands, sorted by predicate name.
@@ -54,10 +54,7 @@ pub fn print_invariants(store: &TermStore, inv: &Invariants) -> String {
 }
 
 fn value_text(v: &Value, sort: Sort) -> String {
-    match v {
-        Value::Bool(b) => b.to_string(),
-        Value::Num(n) => numeral(n, sort),
-    }
+    cove_logic::print::value_text(v, sort)
 }
 
 /// Prints a derivation as a nested tree (shared steps are printed at each use).
@@ -267,13 +264,20 @@ fn read_sexp(src: &str) -> Result<Sx, String> {
     }
 }
 
-/// A value: a numeral, `(- v)`, `(/ a b)` (Z3's form of rationals), `true` or `false`.
-/// Negations are unwrapped in a loop, so no nesting can overflow the stack.
+/// A value: a numeral, `(- v)`, `(/ a b)` (Z3's form of rationals), `true`, `false`, or an
+/// array `(store … ((as const S) v) … i v)`. Negations and store chains are unwrapped in
+/// loops, so no nesting can overflow the stack (only array sorts nest values recursively).
 fn parse_value(sx: &Sx) -> Result<Value, String> {
     let (neg, inner) = strip_negations(sx);
+    if !neg {
+        match inner {
+            Sx::Atom(a) if a == "true" => return Ok(Value::Bool(true)),
+            Sx::Atom(a) if a == "false" => return Ok(Value::Bool(false)),
+            Sx::List(l) if is_array_value(l) => return parse_array(inner),
+            _ => {}
+        }
+    }
     let v = match inner {
-        Sx::Atom(a) if a == "true" && !neg => return Ok(Value::Bool(true)),
-        Sx::Atom(a) if a == "false" && !neg => return Ok(Value::Bool(false)),
         Sx::Atom(_) => numeral_value(inner)?,
         Sx::List(l) => match l.as_slice() {
             [Sx::Atom(op), a, b] if op == "/" => {
@@ -287,6 +291,45 @@ fn parse_value(sx: &Sx) -> Result<Value, String> {
         },
     };
     Ok(Value::Num(if neg { -v } else { v }))
+}
+
+/// `(store a i v)` or `((as const S) v)`.
+fn is_array_value(l: &[Sx]) -> bool {
+    match l {
+        [Sx::Atom(op), _, _, _] => op == "store",
+        [Sx::List(h), _] => {
+            matches!(h.as_slice(), [Sx::Atom(a), Sx::Atom(c), _] if a == "as" && c == "const")
+        }
+        _ => false,
+    }
+}
+
+/// An array value: a chain of stores over a constant array, read without recursing on the
+/// chain's length.
+fn parse_array(sx: &Sx) -> Result<Value, String> {
+    let mut writes = vec![];
+    let mut cur = sx;
+    while let Sx::List(l) = cur
+        && let [Sx::Atom(op), a, i, v] = l.as_slice()
+        && op == "store"
+    {
+        writes.push((i, v));
+        cur = a;
+    }
+    let mut arr = match cur {
+        Sx::List(l) => match l.as_slice() {
+            [Sx::List(h), v] if matches!(h.as_slice(), [Sx::Atom(a), Sx::Atom(c), _] if a == "as" && c == "const") => {
+                ArrayValue::constant(parse_value(v)?)
+            }
+            _ => return Err("bad array value".into()),
+        },
+        _ => return Err("bad array value".into()),
+    };
+    for (i, v) in writes.into_iter().rev() {
+        arr = arr.write(parse_value(i)?, parse_value(v)?);
+    }
+    arr.normalize();
+    Ok(Value::Array(Box::new(arr)))
 }
 
 /// Unwraps `(- (- … x))`: whether the count is odd, and `x`.

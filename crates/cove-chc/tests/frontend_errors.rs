@@ -215,13 +215,6 @@ fn cases() -> Vec<Case> {
         ),
         // Unsupported logics and theories.
         case(
-            "arrays",
-            "(declare-fun Q ((Array Int Int)) Bool)",
-            UnsupportedTheory,
-            3,
-            17,
-        ),
-        case(
             "bit-vector sort",
             "(declare-fun Q ((_ BitVec 8)) Bool)",
             UnsupportedTheory,
@@ -257,11 +250,11 @@ fn cases() -> Vec<Case> {
             13,
         ),
         case(
-            "array select",
+            "select of a non-array",
             "(assert (forall ((x Int)) (P (select x 1))))",
-            UnsupportedTheory,
+            Sort,
             3,
-            31,
+            30,
         ),
         case(
             "uninterpreted function",

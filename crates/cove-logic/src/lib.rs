@@ -16,7 +16,7 @@ pub mod subst;
 pub mod term;
 
 pub use linear::{LinearSum, linearize, mk_linear};
-pub use model::{EvalError, FuncInterp, Model, Value};
+pub use model::{ArrayValue, EvalError, FuncInterp, Model, Value};
 pub use rational::Rational;
 pub use simplify::{Simplifier, simplify};
 pub use subst::{expand_funcs, free_vars, free_vars_in_order, substitute};

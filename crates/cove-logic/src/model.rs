@@ -11,13 +11,68 @@ use crate::term::{FuncId, Op, Sort, TermId, TermStore, VarId};
 use rustc_hash::FxHashMap;
 use std::fmt;
 
-/// A value of sort Bool, Int or Real.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+/// A value of sort Bool, Int, Real or an array sort.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub enum Value {
     /// A Boolean.
     Bool(bool),
     /// A number (integral for Int).
     Num(Rational),
+    /// An array: a default plus finitely many exceptions.
+    Array(Box<ArrayValue>),
+}
+
+/// An array value: `default` everywhere except at the `entries`.
+///
+/// Kept canonical (entries sorted by index, none equal to the default, and a Bool-indexed
+/// array never lists both indices) so that equal arrays are equal values and `==` on
+/// [`Value`] is extensional equality.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct ArrayValue {
+    /// The value at every index not in `entries`.
+    pub default: Value,
+    /// `(index, value)` exceptions, sorted by index.
+    pub entries: Vec<(Value, Value)>,
+}
+
+impl ArrayValue {
+    /// The constant array.
+    pub fn constant(default: Value) -> ArrayValue {
+        ArrayValue {
+            default,
+            entries: Vec::new(),
+        }
+    }
+
+    /// The element at `i`.
+    pub fn read(&self, i: &Value) -> &Value {
+        match self.entries.binary_search_by(|(k, _)| k.cmp(i)) {
+            Ok(p) => &self.entries[p].1,
+            Err(_) => &self.default,
+        }
+    }
+
+    /// `self` with `i` mapped to `v`.
+    pub fn write(&self, i: Value, v: Value) -> ArrayValue {
+        let mut a = self.clone();
+        match a.entries.binary_search_by(|(k, _)| k.cmp(&i)) {
+            Ok(p) => a.entries[p].1 = v,
+            Err(p) => a.entries.insert(p, (i, v)),
+        }
+        a.normalize();
+        a
+    }
+
+    /// Restores the canonical form.
+    pub fn normalize(&mut self) {
+        let bools = [Value::Bool(false), Value::Bool(true)];
+        if self.entries.len() == 2 && self.entries[0].0 == bools[0] && self.entries[1].0 == bools[1]
+        {
+            self.default = self.entries.pop().expect("two entries").1;
+        }
+        let d = self.default.clone();
+        self.entries.retain(|(_, v)| *v != d);
+    }
 }
 
 impl Value {
@@ -25,7 +80,7 @@ impl Value {
     pub fn as_bool(&self) -> Option<bool> {
         match self {
             Value::Bool(b) => Some(*b),
-            Value::Num(_) => None,
+            _ => None,
         }
     }
 
@@ -33,15 +88,46 @@ impl Value {
     pub fn as_num(&self) -> Option<&Rational> {
         match self {
             Value::Num(n) => Some(n),
-            Value::Bool(_) => None,
+            _ => None,
         }
     }
 
-    /// The default value of a sort (false / 0), used to complete partial models.
+    /// The array inside, if any.
+    pub fn as_array(&self) -> Option<&ArrayValue> {
+        match self {
+            Value::Array(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// The default value of a sort (false / 0 / the constant array of the element's
+    /// default), used to complete partial models.
     pub fn default_of(sort: Sort) -> Value {
         match sort {
             Sort::Bool => Value::Bool(false),
+            Sort::Array(_) => Value::Array(Box::new(ArrayValue::constant(Value::default_of(
+                sort.elem_sort().expect("array sort"),
+            )))),
             _ => Value::Num(Rational::ZERO),
+        }
+    }
+
+    /// The value as a term of sort `sort` (arrays as `store` chains over a constant array).
+    pub fn to_term(&self, store: &mut TermStore, sort: Sort) -> TermId {
+        match self {
+            Value::Bool(b) => store.mk_bool(*b),
+            Value::Num(n) => store.mk_num(n.clone(), sort),
+            Value::Array(a) => {
+                let (is, es) = sort.array_parts().expect("array sort");
+                let d = a.default.to_term(store, es);
+                let mut t = store.mk_const_array(sort, d);
+                for (k, v) in &a.entries {
+                    let k = k.to_term(store, is);
+                    let v = v.to_term(store, es);
+                    t = store.mk_store(t, k, v);
+                }
+                t
+            }
         }
     }
 }
@@ -51,6 +137,16 @@ impl fmt::Display for Value {
         match self {
             Value::Bool(b) => write!(f, "{b}"),
             Value::Num(n) => write!(f, "{n}"),
+            Value::Array(a) => {
+                for _ in &a.entries {
+                    f.write_str("(store ")?;
+                }
+                write!(f, "(const {})", a.default)?;
+                for (k, v) in &a.entries {
+                    write!(f, " {k} {v})")?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -229,7 +325,7 @@ impl Evaluator<'_> {
         let b = |i: usize| vals[i].as_bool().expect("well-sorted term");
         let num = |i: usize| match &vals[i] {
             Value::Num(x) => x,
-            Value::Bool(_) => unreachable!("well-sorted term"),
+            _ => unreachable!("well-sorted term"),
         };
         let done = |v: Value| Ok(Step::Done(v));
         match &term.op {
@@ -334,6 +430,21 @@ impl Evaluator<'_> {
                     Op::Ge => a >= b,
                     _ => a > b,
                 }))
+            }
+            Op::Select => match &vals[0] {
+                Value::Array(a) => done(a.read(&vals[1]).clone()),
+                _ => unreachable!("well-sorted term"),
+            },
+            Op::Store => match &vals[0] {
+                Value::Array(a) => done(Value::Array(Box::new(
+                    a.write(vals[1].clone(), vals[2].clone()),
+                ))),
+                _ => unreachable!("well-sorted term"),
+            },
+            Op::ConstArray => {
+                let mut a = ArrayValue::constant(vals[0].clone());
+                a.normalize();
+                done(Value::Array(Box::new(a)))
             }
         }
     }

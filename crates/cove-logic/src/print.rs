@@ -101,6 +101,9 @@ pub fn op_name(op: &Op) -> Option<&'static str> {
         Op::Lt => "<",
         Op::Ge => ">=",
         Op::Gt => ">",
+        Op::Select => "select",
+        Op::Store => "store",
+        Op::ConstArray => return None,
         Op::Bool(_) | Op::Num(_) | Op::Var(_) | Op::App(_) | Op::Forall(_) | Op::Exists(_) => {
             return None;
         }
@@ -278,6 +281,10 @@ impl<'a> Printer<'a> {
                     self.push_args(args, stack);
                 }
             }
+            Op::ConstArray => {
+                out.push_str(&format!("((as const {})", store.sort(t)));
+                self.push_args(args, stack);
+            }
             op @ (Op::Forall(vs) | Op::Exists(vs)) => {
                 out.push_str(if matches!(op, Op::Forall(_)) {
                     "(forall ("
@@ -422,6 +429,29 @@ impl<'a> Printer<'a> {
             stack.push(Item::Text("(let (".into()));
         }
         self.lets.push(map);
+    }
+}
+
+/// A value of sort `sort` as SMT-LIB2 (arrays as `store` chains over a constant array).
+pub fn value_text(v: &crate::Value, sort: Sort) -> String {
+    match v {
+        crate::Value::Bool(b) => b.to_string(),
+        crate::Value::Num(k) => numeral(k, sort),
+        crate::Value::Array(a) => {
+            let (is, es) = sort.array_parts().expect("array sort");
+            let mut s = String::new();
+            for _ in &a.entries {
+                s.push_str("(store ");
+            }
+            s.push_str(&format!(
+                "((as const {sort}) {})",
+                value_text(&a.default, es)
+            ));
+            for (k, x) in &a.entries {
+                s.push_str(&format!(" {} {})", value_text(k, is), value_text(x, es)));
+            }
+            s
+        }
     }
 }
 

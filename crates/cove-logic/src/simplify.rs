@@ -129,6 +129,8 @@ impl Simplifier {
                 let b = self.run(store, term.args[1]);
                 if store.sort(a) == Sort::Bool {
                     bool_eq(store, a, b)
+                } else if store.sort(a).is_array() {
+                    store.mk_eq(a, b)
                 } else {
                     arith_cmp(store, Op::Eq, a, b)
                 }
@@ -140,6 +142,8 @@ impl Simplifier {
                     for j in i + 1..args.len() {
                         let e = if store.sort(args[i]) == Sort::Bool {
                             bool_eq(store, args[i], args[j])
+                        } else if store.sort(args[i]).is_array() {
+                            store.mk_eq(args[i], args[j])
                         } else {
                             arith_cmp(store, Op::Eq, args[i], args[j])
                         };
@@ -156,6 +160,14 @@ impl Simplifier {
                     (Some(true), Some(false)) => c,
                     (Some(false), Some(true)) => negate(store, c),
                     _ => store.mk_ite(c, a, b),
+                }
+            }
+            Op::Select | Op::Store | Op::ConstArray => {
+                let args: Vec<TermId> = term.args.iter().map(|&a| self.run(store, a)).collect();
+                match term.op {
+                    Op::Select => store.mk_select(args[0], args[1]),
+                    Op::Store => store.mk_store(args[0], args[1], args[2]),
+                    _ => store.mk_const_array(sort, args[0]),
                 }
             }
             Op::Le | Op::Lt | Op::Ge | Op::Gt => {
@@ -204,6 +216,7 @@ impl Simplifier {
         let nums: Option<Vec<Rational>> = args.iter().map(|&a| store.as_num(a).cloned()).collect();
         match (&term.op, nums) {
             (Op::Ite, _) => store.mk_ite(args[0], args[1], args[2]),
+            (Op::Select, _) => store.mk_select(args[0], args[1]),
             (Op::IntDiv, Some(n)) if !n[1].is_zero() => {
                 store.mk_num(n[0].int_div(&n[1]), Sort::Int)
             }

@@ -15,8 +15,12 @@ use crate::Rational;
 use rustc_hash::FxHashMap;
 use std::fmt;
 
-/// The sorts Cove reasons about. Arrays, bit-vectors and datatypes are rejected by the
-/// front ends as unsupported theories.
+/// The sorts Cove reasons about. Bit-vectors and datatypes are rejected by the front ends
+/// as unsupported theories.
+///
+/// Array sorts are interned process-wide (see [`Sort::array`]) so that `Sort` stays a small
+/// `Copy` value that prints without a store: sorts are immutable and shared by every store,
+/// unlike terms.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub enum Sort {
     /// Booleans.
@@ -25,6 +29,15 @@ pub enum Sort {
     Int,
     /// Mathematical reals (rationals suffice for linear arithmetic).
     Real,
+    /// `(Array index elem)`: the payload indexes the global array-sort table.
+    Array(u32),
+}
+
+/// The process-wide table of array sorts: `(index, element)` pairs.
+fn array_sorts() -> &'static std::sync::RwLock<Vec<(Sort, Sort)>> {
+    static TABLE: std::sync::OnceLock<std::sync::RwLock<Vec<(Sort, Sort)>>> =
+        std::sync::OnceLock::new();
+    TABLE.get_or_init(|| std::sync::RwLock::new(Vec::new()))
 }
 
 impl Sort {
@@ -32,15 +45,61 @@ impl Sort {
     pub fn is_arith(self) -> bool {
         matches!(self, Sort::Int | Sort::Real)
     }
+
+    /// True for array sorts.
+    pub fn is_array(self) -> bool {
+        matches!(self, Sort::Array(_))
+    }
+
+    /// The sort `(Array index elem)` (interned: equal components give equal sorts).
+    pub fn array(index: Sort, elem: Sort) -> Sort {
+        let table = array_sorts();
+        if let Some(i) = table
+            .read()
+            .expect("sort table")
+            .iter()
+            .position(|&p| p == (index, elem))
+        {
+            return Sort::Array(i as u32);
+        }
+        let mut w = table.write().expect("sort table");
+        if let Some(i) = w.iter().position(|&p| p == (index, elem)) {
+            return Sort::Array(i as u32);
+        }
+        w.push((index, elem));
+        Sort::Array((w.len() - 1) as u32)
+    }
+
+    /// `(index, elem)` of an array sort.
+    pub fn array_parts(self) -> Option<(Sort, Sort)> {
+        match self {
+            Sort::Array(i) => Some(array_sorts().read().expect("sort table")[i as usize]),
+            _ => None,
+        }
+    }
+
+    /// The index sort of an array sort.
+    pub fn index_sort(self) -> Option<Sort> {
+        self.array_parts().map(|p| p.0)
+    }
+
+    /// The element sort of an array sort.
+    pub fn elem_sort(self) -> Option<Sort> {
+        self.array_parts().map(|p| p.1)
+    }
 }
 
 impl fmt::Display for Sort {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Sort::Bool => "Bool",
-            Sort::Int => "Int",
-            Sort::Real => "Real",
-        })
+        match self {
+            Sort::Bool => f.write_str("Bool"),
+            Sort::Int => f.write_str("Int"),
+            Sort::Real => f.write_str("Real"),
+            Sort::Array(_) => {
+                let (i, e) = self.array_parts().expect("array sort");
+                write!(f, "(Array {i} {e})")
+            }
+        }
     }
 }
 
@@ -129,6 +188,12 @@ pub enum Op {
     Ge,
     /// `>` (binary).
     Gt,
+    /// Array read `(select a i)` (binary).
+    Select,
+    /// Array write `(store a i v)` (ternary).
+    Store,
+    /// Constant array `((as const S) v)`: the term's (array) sort says which.
+    ConstArray,
     /// Universal quantifier over the listed variables; the single argument is the body.
     Forall(Box<[VarId]>),
     /// Existential quantifier over the listed variables; the single argument is the body.
@@ -503,6 +568,43 @@ impl TermStore {
         self.mk_mul(&[c, t])
     }
 
+    /// `(select a i)`, folding reads of constant arrays, of stores at the same index and
+    /// through stores at a distinct constant index.
+    pub fn mk_select(&mut self, a: TermId, i: TermId) -> TermId {
+        let sort = self.sort(a);
+        let elem = sort.elem_sort().expect("select of an array");
+        let mut a = a;
+        loop {
+            match self.op(a) {
+                Op::ConstArray => return self.args(a)[0],
+                Op::Store if self.args(a)[1] == i => return self.args(a)[2],
+                Op::Store if self.is_value_const(i) && self.is_value_const(self.args(a)[1]) => {
+                    a = self.args(a)[0];
+                }
+                _ => break,
+            }
+        }
+        self.intern(Op::Select, Box::new([a, i]), elem)
+    }
+
+    /// True for numerals and Boolean constants (distinct such terms denote distinct values).
+    fn is_value_const(&self, t: TermId) -> bool {
+        matches!(self.op(t), Op::Num(_) | Op::Bool(_))
+    }
+
+    /// `(store a i v)`.
+    pub fn mk_store(&mut self, a: TermId, i: TermId, v: TermId) -> TermId {
+        let sort = self.sort(a);
+        debug_assert!(sort.is_array());
+        self.intern(Op::Store, Box::new([a, i, v]), sort)
+    }
+
+    /// `((as const sort) v)`.
+    pub fn mk_const_array(&mut self, sort: Sort, v: TermId) -> TermId {
+        debug_assert_eq!(sort.elem_sort(), Some(self.sort(v)));
+        self.intern(Op::ConstArray, Box::new([v]), sort)
+    }
+
     /// A binary comparison `op` in {Le, Lt, Ge, Gt}.
     pub fn mk_cmp(&mut self, op: Op, a: TermId, b: TermId) -> TermId {
         debug_assert!(matches!(op, Op::Le | Op::Lt | Op::Ge | Op::Gt));
@@ -688,6 +790,27 @@ impl TermStore {
                     ));
                 }
                 Sort::Bool
+            }
+            Op::Select => match sorts.first().and_then(|s| s.array_parts()) {
+                Some((i, e)) if n == 2 && sorts[1] == i => e,
+                _ => {
+                    return err(format!(
+                        "'select' expects an array and an index of its index sort, got ({})",
+                        join(&sorts)
+                    ));
+                }
+            },
+            Op::Store => match sorts.first().and_then(|s| s.array_parts()) {
+                Some((i, e)) if n == 3 && sorts[1] == i && sorts[2] == e => sorts[0],
+                _ => {
+                    return err(format!(
+                        "'store' expects an array, an index and an element of its sorts, got ({})",
+                        join(&sorts)
+                    ));
+                }
+            },
+            Op::ConstArray => {
+                return err("constant arrays are built with mk_const_array".into());
             }
             Op::Forall(_) | Op::Exists(_) => {
                 if n != 1 || sorts[0] != Sort::Bool {

@@ -157,7 +157,13 @@ impl SmtSolver {
             self.share(l);
             return l;
         }
-        let is_var = matches!(store.op(t), Op::Var(_));
+        // Variables, reads and array equalities are shared by every assertion (the array
+        // check reads their values from `lits`).
+        let is_var = match store.op(t) {
+            Op::Var(_) | Op::Select => true,
+            Op::Eq => store.sort(store.args(t)[0]).is_array(),
+            _ => false,
+        };
         match self.enc.scope {
             Some(g) if !is_var => {
                 if let Some(&l) = self.enc.scoped.get(&(g, t)) {
@@ -222,6 +228,16 @@ impl SmtSolver {
                 let a = self.lit_of(store, args[0]);
                 let b = self.lit_of(store, args[1]);
                 !self.iff(a, b)
+            }
+            Op::Select => {
+                let l = self.fresh_lit();
+                self.unscoped(|s| s.register_read(store, t));
+                l
+            }
+            Op::Eq if store.sort(args[0]).is_array() => {
+                let l = self.fresh_lit();
+                self.unscoped(|s| s.register_eq(store, t));
+                l
             }
             Op::Eq if store.sort(args[0]) == Sort::Bool => {
                 let a = self.lit_of(store, args[0]);
@@ -376,6 +392,12 @@ impl SmtSolver {
                 w
             }
             Op::ToInt => self.floor_var(store, args[0]),
+            Op::Select => {
+                let v = self.abstraction(is_int);
+                self.enc.tvars.insert(t, v);
+                self.register_read(store, t);
+                v
+            }
             _ => self.abstraction(is_int),
         }
     }

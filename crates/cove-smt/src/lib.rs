@@ -21,6 +21,7 @@ pub mod lia;
 pub mod mbp;
 pub mod simplex;
 
+mod arrays;
 mod encode;
 mod interp;
 mod interp_formula;

@@ -18,7 +18,7 @@
 
 use crate::solve_eqs::{SolveEqsLimits, resolve_definitions, solve_eqs};
 use crate::solver::{SmtResult, SmtSolver, SmtStats, UnknownReason};
-use cove_logic::print::{numeral, symbol, term_to_string};
+use cove_logic::print::{symbol, term_to_string};
 use cove_logic::smtlib::{Command, Declared, Dialect, Parser};
 use cove_logic::{Sort, TermId, TermStore, Value, VarId};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -165,10 +165,7 @@ fn error(out: &mut impl Write, msg: &str) -> std::io::Result<()> {
 }
 
 fn value_text(v: &Value, sort: Sort) -> String {
-    match v {
-        Value::Bool(b) => b.to_string(),
-        Value::Num(k) => numeral(k, sort),
-    }
+    cove_logic::print::value_text(v, sort)
 }
 
 impl Runner {

@@ -72,6 +72,8 @@ pub struct SmtStats {
     pub atoms: u64,
     /// Implied bounds asserted on variables without atoms (bound chaining).
     pub derived_bounds: u64,
+    /// Array axiom instances added (see [`crate::arrays`]).
+    pub array_lemmas: u64,
     /// Wall time spent in checks.
     pub time: Duration,
 }
@@ -121,6 +123,7 @@ pub struct SmtSolver {
     pub(crate) th: ArithTheory,
     pub(crate) enc: EncState,
     pub(crate) true_lit: Lit,
+    pub(crate) arr: crate::arrays::ArrayState,
     simp: Simplifier,
     limits: Limits,
     frames: Vec<Frame>,
@@ -154,6 +157,7 @@ impl SmtSolver {
             th: ArithTheory::new(),
             enc: EncState::default(),
             true_lit: t,
+            arr: Default::default(),
             simp: Simplifier::new(),
             limits: Limits::default(),
             asserted_vars: FxHashSet::default(),
@@ -305,7 +309,7 @@ impl SmtSolver {
             let s = self.sat.stats();
             (s.conflicts, s.decisions, self.th.sx.stats().pivots)
         };
-        let res = self.solve_lits(&lits);
+        let res = self.solve_with_arrays(store, &lits);
         let res = match res {
             SolveResult::Sat => self.on_sat(store),
             SolveResult::Unsat => {
@@ -485,6 +489,34 @@ impl SmtSolver {
         }
     }
 
+    /// Solves under `lits`, adding violated array axiom instances until the candidate is
+    /// array-consistent (see [`crate::arrays`]).
+    fn solve_with_arrays(&mut self, store: &mut TermStore, lits: &[Lit]) -> SolveResult {
+        loop {
+            while let Some(l) = self.arr.pending.pop() {
+                if !self.arr.lemmas.insert(l) {
+                    continue;
+                }
+                let s = self.simp.run(store, l);
+                let lit = self.lit_of(store, s);
+                self.sat.add_clause(&[lit]);
+            }
+            let r = self.solve_lits(lits);
+            if r != SolveResult::Sat || !self.arr.active() {
+                return r;
+            }
+            let lemmas = self.array_lemmas(store);
+            if lemmas.is_empty() && self.arr.pending.is_empty() {
+                return r;
+            }
+            self.stats.array_lemmas += lemmas.len() as u64;
+            self.arr.pending.extend(lemmas);
+            if self.limits.control.should_stop().is_some() {
+                return SolveResult::Unknown;
+            }
+        }
+    }
+
     fn unknown_reason(&self) -> UnknownReason {
         if let Some(why) = self.limits.control.should_stop() {
             why
@@ -505,13 +537,18 @@ impl SmtSolver {
     fn on_sat(&mut self, store: &mut TermStore) -> SmtResult {
         let model = self.build_model(store);
         let unsupported = self.active().find_map(|a| a.unsupported.clone());
-        let verify = unsupported.is_some() || cfg!(debug_assertions);
+        let verify = unsupported.is_some() || cfg!(debug_assertions) || self.arr.active();
         if verify {
             for a in self.active() {
                 let ok = matches!(model.eval(store, a.orig), Ok(Value::Bool(true)));
                 if !ok {
                     if let Some(why) = &a.unsupported {
                         return SmtResult::Unknown(UnknownReason::Unsupported(why.clone()));
+                    }
+                    if unsupported.is_none() && self.arr.active() {
+                        return SmtResult::Unknown(UnknownReason::Incomplete(
+                            "array model check failed".into(),
+                        ));
                     }
                     if unsupported.is_none() {
                         panic!("cove-smt: model does not satisfy an assertion (internal error)");
@@ -548,6 +585,12 @@ impl SmtSolver {
             let sort = store.var_sort(v);
             let t = store.mk_var(v);
             let val = match sort {
+                Sort::Array(_) => self
+                    .arr
+                    .values
+                    .get(&t)
+                    .cloned()
+                    .unwrap_or_else(|| Value::default_of(sort)),
                 Sort::Bool => {
                     let b = self
                         .enc

@@ -242,10 +242,6 @@ fn malformed_inputs_exit_2_with_file_line_and_column() {
             b"(assert (forall ((x Int)) (=> (= (P x) (P 1)) false)))".to_vec(),
         ),
         (
-            "array sort",
-            b"(declare-fun A ((Array Int Int)) Bool)".to_vec(),
-        ),
-        (
             "bitvector sort",
             b"(declare-fun B ((_ BitVec 8)) Bool)".to_vec(),
         ),

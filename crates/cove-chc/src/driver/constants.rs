@@ -266,15 +266,13 @@ fn pick_values(st: &mut TermStore, consts: &[VarId], region: TermId) -> Option<V
 fn default_value(sort: Sort) -> Value {
     match sort {
         Sort::Bool => Value::Bool(false),
+        Sort::Array(_) => Value::default_of(sort),
         _ => Value::Num(cove_logic::Rational::from(0)),
     }
 }
 
 fn value_term(st: &mut TermStore, v: &Value, sort: Sort) -> TermId {
-    match v {
-        Value::Bool(b) => st.mk_bool(*b),
-        Value::Num(r) => st.mk_num(r.clone(), sort),
-    }
+    v.to_term(st, sort)
 }
 
 /// `S[k := values]`: the constants replaced by their values and dropped from the variables.

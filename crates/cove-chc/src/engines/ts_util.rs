@@ -141,10 +141,7 @@ pub(crate) fn state_is(store: &mut TermStore, vars: &[VarId], values: &[Value]) 
         .map(|(&v, val)| {
             let sort = store.var_sort(v);
             let x = store.mk_var(v);
-            let c = match val {
-                Value::Bool(b) => store.mk_bool(*b),
-                Value::Num(n) => store.mk_num(n.clone(), sort),
-            };
+            let c = val.to_term(store, sort);
             store.mk_eq(x, c)
         })
         .collect();

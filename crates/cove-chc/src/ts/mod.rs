@@ -303,10 +303,7 @@ impl TransitionSystem {
 
 /// The term of a value of sort `sort`.
 pub(crate) fn value_term(store: &mut TermStore, v: &Value, sort: Sort) -> TermId {
-    match v {
-        Value::Bool(b) => store.mk_bool(*b),
-        Value::Num(n) => store.mk_num(n.clone(), sort),
-    }
+    v.to_term(store, sort)
 }
 
 /// The numeral `i` as a location value.

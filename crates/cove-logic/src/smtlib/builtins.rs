@@ -34,6 +34,8 @@ pub(crate) enum Builtin {
     Lt,
     Ge,
     Gt,
+    Select,
+    Store,
 }
 
 impl Builtin {
@@ -62,6 +64,8 @@ impl Builtin {
             "<" => Lt,
             ">=" => Ge,
             ">" => Gt,
+            "select" => Select,
+            "store" => Store,
             _ => return None,
         })
     }
@@ -71,8 +75,8 @@ impl Builtin {
         use Builtin::*;
         match self {
             Not | Abs | ToReal | ToInt | IsInt => Some(1),
-            Mod => Some(2),
-            Ite => Some(3),
+            Mod | Select => Some(2),
+            Ite | Store => Some(3),
             _ => None,
         }
     }
@@ -114,7 +118,6 @@ pub(crate) fn is_reserved_word(s: &str) -> bool {
 /// If `s` is a sort of an unsupported theory, the theory's name.
 pub(crate) fn unsupported_sort(s: &str) -> Option<&'static str> {
     Some(match s {
-        "Array" => "arrays",
         "BitVec" => "bit-vectors",
         "String" | "RegLan" => "strings",
         "Float16" | "Float32" | "Float64" | "Float128" | "FloatingPoint" | "RoundingMode"
@@ -295,6 +298,8 @@ pub(crate) fn apply(
     use Builtin::*;
     match b {
         Not => mk(store, Op::Not, &args),
+        Select => mk(store, Op::Select, &args),
+        Store => mk(store, Op::Store, &args),
         And | Or => {
             let op = if b == And { Op::And } else { Op::Or };
             match args.len() {

@@ -24,6 +24,8 @@ enum Head<'a> {
     Macro(u32),
     /// `(_ divisible n)`.
     Divisible(Rational),
+    /// `(as const S)`: the constant array of sort `S`.
+    ConstArray(Sort),
 }
 
 enum Task<'a> {
@@ -321,12 +323,16 @@ impl<'a> Parser<'a, '_> {
                         format!("indexed function '{f}' is not supported (theory of {th})"),
                     );
                 }
-                (Some("as"), Some("const")) => {
-                    return err(
-                        hpos,
-                        ErrorKind::UnsupportedTheory,
-                        "constant arrays are not supported (theory of arrays)",
-                    );
+                (Some("as"), Some("const")) if hk.len() == 3 => {
+                    let sort = self.sort(hk[2])?;
+                    if !sort.is_array() || nargs != 1 {
+                        return err(
+                            hpos,
+                            ErrorKind::Sort,
+                            "expected ((as const (Array I E)) value)",
+                        );
+                    }
+                    Head::ConstArray(sort)
                 }
                 _ => return err(hpos, ErrorKind::Syntax, "expected a function symbol"),
             }
@@ -462,6 +468,17 @@ impl<'a> Parser<'a, '_> {
                     map.insert(p, *a);
                 }
                 Ok(self.substitute(body, &map))
+            }
+            Head::ConstArray(sort) => {
+                let v = args[0];
+                if Some(self.store.sort(v)) != sort.elem_sort() {
+                    return err(
+                        pos,
+                        ErrorKind::Sort,
+                        format!("constant of {sort} needs an element of its element sort"),
+                    );
+                }
+                Ok(self.store.mk_const_array(sort, v))
             }
             Head::Divisible(d) => {
                 let a = args[0];

@@ -272,6 +272,11 @@ impl<'a, 's> Parser<'a, 's> {
         let head = kids.first().and_then(|&k| self.arena.symbol(k));
         let sub = kids.get(1).and_then(|&k| self.arena.symbol(k));
         match (head, sub) {
+            (Some("Array"), _) if kids.len() == 3 => {
+                let i = self.sort(kids[1])?;
+                let e = self.sort(kids[2])?;
+                Ok(Sort::array(i, e))
+            }
             (Some("_"), Some("BitVec")) => err(
                 pos,
                 ErrorKind::UnsupportedTheory,
@@ -597,7 +602,19 @@ fn check_logic(name: &str) -> Result<(), (ErrorKind, String)> {
     if matches!(name, "HORN" | "ALL")
         || matches!(
             core,
-            "LIA" | "LRA" | "LIRA" | "NIA" | "NRA" | "NIRA" | "IDL" | "RDL"
+            "LIA"
+                | "LRA"
+                | "LIRA"
+                | "NIA"
+                | "NRA"
+                | "NIRA"
+                | "IDL"
+                | "RDL"
+                | "AX"
+                | "ALIA"
+                | "ALRA"
+                | "ALIRA"
+                | "ANIA"
         )
     {
         return Ok(());
@@ -625,7 +642,7 @@ fn check_logic(name: &str) -> Result<(), (ErrorKind, String)> {
         None => Err((
             ErrorKind::UnsupportedLogic,
             format!(
-                "unsupported logic '{name}' (supported: HORN, ALL, and [QF_]LIA/LRA/LIRA/NIA/NRA/NIRA/IDL/RDL)"
+                "unsupported logic '{name}' (supported: HORN, ALL, and [QF_]LIA/LRA/LIRA/NIA/NRA/NIRA/IDL/RDL/AX/ALIA/ALRA/ALIRA/ANIA)"
             ),
         )),
     }

@@ -128,8 +128,8 @@ impl Implicant<'_> {
         let args: Vec<TermId> = store.args(t).to_vec();
         match store.op(t).clone() {
             Op::Bool(_) => {}
-            Op::Var(_) | Op::App(_) => {
-                let t = if matches!(store.op(t), Op::App(_)) {
+            Op::Var(_) | Op::App(_) | Op::Select => {
+                let t = if matches!(store.op(t), Op::App(_) | Op::Select) {
                     self.resolve_args(store, t)?
                 } else {
                     t
@@ -177,6 +177,11 @@ impl Implicant<'_> {
                     let v = self.truth(store, a)?;
                     self.collect(store, a, v)?;
                 }
+            }
+            Op::Eq if store.sort(args[0]).is_array() => {
+                // Array equalities are atoms here (projected by the array MBP).
+                let lit = if pol { t } else { store.mk_not(t) };
+                self.push(store, lit);
             }
             op @ (Op::Eq | Op::Distinct) => self.arith_eq(store, op == Op::Distinct, &args, pol)?,
             op @ (Op::Le | Op::Lt | Op::Ge | Op::Gt) => {
@@ -301,7 +306,7 @@ impl Implicant<'_> {
         let args: Vec<TermId> = store.args(t).to_vec();
         let mut new = Vec::with_capacity(args.len());
         for &a in &args {
-            new.push(if store.sort(a).is_arith() {
+            new.push(if store.sort(a).is_arith() || store.sort(a).is_array() {
                 self.resolve(store, a)?
             } else {
                 a

@@ -260,6 +260,7 @@ pub fn value_to_smtlib(v: &Value, sort: Sort) -> String {
     match v {
         Value::Bool(b) => b.to_string(),
         Value::Num(k) => num_to_smtlib(k, sort),
+        Value::Array(_) => cove_logic::print::value_text(v, sort),
     }
 }
 
@@ -307,6 +308,9 @@ fn write_term(store: &TermStore, t: TermId, out: &mut String) {
         Op::Lt => "<".into(),
         Op::Ge => ">=".into(),
         Op::Gt => ">".into(),
+        Op::Select => "select".into(),
+        Op::Store => "store".into(),
+        Op::ConstArray => format!("(as const {})", store.sort(t)),
         Op::Forall(_) | Op::Exists(_) => "forall-unsupported".into(),
     };
     let args = store.args(t);

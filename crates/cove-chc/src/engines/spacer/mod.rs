@@ -26,6 +26,7 @@ mod frames;
 mod generalize;
 mod global;
 mod project;
+mod project_arrays;
 mod propagate;
 mod query;
 mod run;

@@ -26,6 +26,14 @@ pub fn project(
         .filter(|v| !keep.contains(v))
         .collect();
     let mut formula = None;
+    // With arrays, the array projection; when it fails, the fallback below (model
+    // substitution over an implicant, always a cube that holds in the model).
+    if has_arrays(store, phi)
+        && let Some(f) = super::project_arrays::project(store, model, phi, keep, &elim, use_mbp)
+    {
+        let f = simplify(store, f);
+        return drop_weaker_bounds(store, store.conjuncts(f));
+    }
     if use_mbp && let Ok(r) = cove_smt::mbp::mbp_cube(store, model, phi, &elim) {
         // Variables MBP could not eliminate get their model values: still an
         // under-approximation that contains the model.
@@ -86,7 +94,28 @@ fn drop_weaker_bounds(store: &TermStore, cube: Vec<TermId>) -> Vec<TermId> {
         .collect()
 }
 
-fn substitute_values(store: &mut TermStore, model: &Model, t: TermId, vars: &[VarId]) -> TermId {
+/// Whether `t` mentions an array (a read, a write or an array-sorted subterm).
+pub(super) fn has_arrays(store: &TermStore, t: TermId) -> bool {
+    let mut stack = vec![t];
+    let mut seen = FxHashSet::default();
+    while let Some(u) = stack.pop() {
+        if !seen.insert(u) {
+            continue;
+        }
+        if store.sort(u).is_array() || matches!(store.op(u), Op::Select) {
+            return true;
+        }
+        stack.extend(store.args(u).iter().copied());
+    }
+    false
+}
+
+pub(super) fn substitute_values(
+    store: &mut TermStore,
+    model: &Model,
+    t: TermId,
+    vars: &[VarId],
+) -> TermId {
     let mut map = FxHashMap::default();
     for &v in vars {
         let val = model
@@ -102,8 +131,5 @@ fn substitute_values(store: &mut TermStore, model: &Model, t: TermId, vars: &[Va
 
 /// The constant term of a model value of the given sort.
 pub(super) fn value_term(store: &mut TermStore, v: &Value, sort: Sort) -> TermId {
-    match v {
-        Value::Bool(b) => store.mk_bool(*b),
-        Value::Num(n) => store.mk_num(n.clone(), sort),
-    }
+    v.to_term(store, sort)
 }

@@ -1,0 +1,516 @@
+//! The theory of arrays (select, store, constant arrays, extensionality), decided lazily
+//! on top of the arithmetic CDCL(T) loop.
+//!
+//! # Why lazy and model-based
+//! An eager reduction (every array term read at every index of the formula, plus
+//! congruence between all index pairs) is quadratic in the index set and made the queries
+//! of a CHC engine, which are many and small but share large array terms, far slower than
+//! the arithmetic. Instead, as in z3's array solver, the search treats `select` terms as
+//! uninterpreted values (a simplex variable or a SAT literal) and array equalities as free
+//! atoms; each `Sat` candidate is then checked against the array axioms:
+//!
+//! 1. Values of the array terms are computed from the candidate, innermost sorts first:
+//!    opaque arrays (variables, array-valued reads) take the values read from them, and a
+//!    default shared by everything the candidate makes equal (a union-find over `store`,
+//!    the chosen `ite` branch and true equalities; a constant array fixes it); `store`,
+//!    `ite` and constant arrays take the value their meaning gives.
+//! 2. Every read and every true/false equality is compared with these values; each
+//!    mismatch adds one instance of an axiom that the candidate violates:
+//!    read-over-write (`i = j ∨ a[j:=v][i] = a[i]`, `i ≠ j ∨ a[j:=v][i] = v`), constant
+//!    arrays, `ite`, congruence of reads (`i ≠ i' ∨ a[i] = a[i']`) and equality
+//!    (`a ≠ b ∨ a[i] = b[i]`). For each equality atom a fresh index `k` is read on both
+//!    sides once (`a = b ↔ a[k] = b[k]` one way each), which gives extensionality and
+//!    equal defaults.
+//!
+//! Lemmas are valid in the theory of arrays, so they are added as permanent clauses
+//! (they survive `pop` like the definitional clauses of the encoding) and `Unsat` stays
+//! sound. Instances range over finitely many terms (subterms of the formula's arrays read
+//! at its indices), so the loop terminates. `Sat` is reported only when the model, with
+//! the computed array values for the array variables, evaluates every active assertion to
+//! true; otherwise the answer is `unknown`.
+
+use crate::solver::SmtSolver;
+use cove_logic::{ArrayValue, Op, Sort, TermId, TermStore, Value, linearize};
+use cove_sat::LBool;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// Array bookkeeping of the encoding.
+#[derive(Default)]
+pub(crate) struct ArrayState {
+    /// Encoded reads, in encoding order.
+    pub selects: Vec<TermId>,
+    /// The set of `selects`.
+    pub select_set: FxHashSet<TermId>,
+    /// Encoded equalities between arrays, in encoding order.
+    pub eqs: Vec<TermId>,
+    /// Every array term met below a read or an equality.
+    pub arrays: FxHashSet<TermId>,
+    /// Lemmas already added (terms), so that no instance is added twice.
+    pub lemmas: FxHashSet<TermId>,
+    /// Array values of the last consistent candidate (for the model).
+    pub values: FxHashMap<TermId, Value>,
+    /// Lemmas waiting to be added before the next search.
+    pub pending: Vec<TermId>,
+}
+
+impl ArrayState {
+    /// Whether the encoding has met any array reasoning.
+    pub fn active(&self) -> bool {
+        !self.selects.is_empty() || !self.eqs.is_empty()
+    }
+}
+
+/// The sort nesting depth (arrays of arrays are valued after their elements).
+fn depth(s: Sort) -> u32 {
+    match s.array_parts() {
+        Some((_, e)) => 1 + depth(e),
+        None => 0,
+    }
+}
+
+impl SmtSolver {
+    /// Registers the array term `a` and everything below it: indices, stored values,
+    /// `ite` conditions and constants get encoded now, so that every candidate model
+    /// gives them values.
+    pub(crate) fn register_array(&mut self, store: &mut TermStore, a: TermId) {
+        let mut stack = vec![a];
+        while let Some(t) = stack.pop() {
+            if !self.arr.arrays.insert(t) {
+                continue;
+            }
+            let args = store.args(t).to_vec();
+            match store.op(t) {
+                Op::Store => {
+                    self.register_value(store, args[1]);
+                    self.register_value(store, args[2]);
+                    stack.push(args[0]);
+                }
+                Op::ConstArray => self.register_value(store, args[0]),
+                Op::Ite => {
+                    self.lit_of(store, args[0]);
+                    stack.push(args[1]);
+                    stack.push(args[2]);
+                }
+                Op::Select => {
+                    self.register_value(store, args[1]);
+                    stack.push(args[0]);
+                    if self.arr.select_set.insert(t) {
+                        self.arr.selects.push(t);
+                        self.queue_read_lemmas(store, t);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Registers the read `sel` (of any element sort) with its array and index.
+    pub(crate) fn register_read(&mut self, store: &mut TermStore, sel: TermId) {
+        if store.sort(sel).is_array() {
+            return self.register_array(store, sel);
+        }
+        let (a, i) = (store.args(sel)[0], store.args(sel)[1]);
+        if !self.arr.select_set.insert(sel) {
+            return;
+        }
+        self.arr.selects.push(sel);
+        self.register_value(store, i);
+        self.register_array(store, a);
+        self.queue_read_lemmas(store, sel);
+    }
+
+    /// Reads of writes, constants and `ite` are expanded eagerly (one lemma pair per read,
+    /// linear in the depth of the store chain): leaving them to the model check cost one
+    /// search per link of a chain on unrollings.
+    fn queue_read_lemmas(&mut self, store: &mut TermStore, sel: TermId) {
+        let (a, i) = (store.args(sel)[0], store.args(sel)[1]);
+        let es = store.sort(sel);
+        let args = store.args(a).to_vec();
+        match store.op(a) {
+            Op::Store => {
+                let (b, j, w) = (args[0], args[1], args[2]);
+                let eq_ij = store.mk_eq(i, j);
+                let hit = mk_val_eq(store, sel, w);
+                let ne = store.mk_not(eq_ij);
+                let l1 = store.mk_or(&[ne, hit]);
+                let rb = store.mk_raw(Op::Select, &[b, i], es);
+                let miss = mk_val_eq(store, sel, rb);
+                let l2 = store.mk_or(&[eq_ij, miss]);
+                self.arr.pending.push(l1);
+                self.arr.pending.push(l2);
+            }
+            Op::ConstArray => {
+                let l = mk_val_eq(store, sel, args[0]);
+                self.arr.pending.push(l);
+            }
+            Op::Ite => {
+                let c = args[0];
+                for (br, then) in [(args[1], true), (args[2], false)] {
+                    let r = store.mk_raw(Op::Select, &[br, i], es);
+                    let e = mk_val_eq(store, sel, r);
+                    let g = if then { store.mk_not(c) } else { c };
+                    let l = store.mk_or(&[g, e]);
+                    self.arr.pending.push(l);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Registers the equality `e` between arrays; its witness lemmas are queued.
+    pub(crate) fn register_eq(&mut self, store: &mut TermStore, e: TermId) {
+        let (a, b) = (store.args(e)[0], store.args(e)[1]);
+        self.arr.eqs.push(e);
+        self.register_array(store, a);
+        self.register_array(store, b);
+        let ls = self.array_eq_lemmas(store, e);
+        self.arr.pending.extend(ls);
+    }
+
+    /// Encodes a non-array value term (or registers an array one).
+    fn register_value(&mut self, store: &mut TermStore, t: TermId) {
+        match store.sort(t) {
+            Sort::Bool => {
+                self.lit_of(store, t);
+            }
+            Sort::Array(_) => self.register_array(store, t),
+            _ => {
+                self.arith_lin(store, t);
+            }
+        }
+    }
+
+    /// The candidate's value of a registered non-array term.
+    fn cand_value(&self, store: &TermStore, t: TermId) -> Option<Value> {
+        match store.sort(t) {
+            Sort::Bool => {
+                if let Some(b) = store.as_bool(t) {
+                    return Some(Value::Bool(b));
+                }
+                let l = *self.enc.lits.get(&t)?;
+                match self.sat.value(l) {
+                    LBool::True => Some(Value::Bool(true)),
+                    LBool::False => Some(Value::Bool(false)),
+                    LBool::Undef => None,
+                }
+            }
+            Sort::Array(_) => None,
+            _ => {
+                let vals = self.th.model.as_deref()?;
+                let sum = linearize(store, t);
+                let mut x = sum.constant.clone();
+                for (a, k) in &sum.terms {
+                    let v = self.enc.tvars.get(a)?;
+                    x += &(&vals.get(v.idx())?.clone() * k);
+                }
+                Some(Value::Num(x))
+            }
+        }
+    }
+
+    /// One round of the array check on the current candidate: returns the violated axiom
+    /// instances (Bool terms) to add; empty when the candidate is array-consistent (then
+    /// the array values are stored for the model).
+    pub(crate) fn array_lemmas(&mut self, store: &mut TermStore) -> Vec<TermId> {
+        let mut arrays: Vec<TermId> = self.arr.arrays.iter().copied().collect();
+        arrays.sort_by_key(|&a| (depth(store.sort(a)), a));
+        // Reads grouped by array: (index term, index value, read term).
+        let mut reads: FxHashMap<TermId, Vec<(TermId, Value, TermId)>> = FxHashMap::default();
+        let mut vals: FxHashMap<TermId, Value> = FxHashMap::default();
+        let mut out: Vec<TermId> = Vec::new();
+        // Union-find over "same default".
+        let mut parent: FxHashMap<TermId, TermId> = FxHashMap::default();
+        fn find(p: &mut FxHashMap<TermId, TermId>, x: TermId) -> TermId {
+            let mut r = x;
+            while let Some(&q) = p.get(&r) {
+                if q == r {
+                    break;
+                }
+                r = q;
+            }
+            let mut y = x;
+            while y != r {
+                let n = p[&y];
+                p.insert(y, r);
+                y = n;
+            }
+            r
+        }
+        let union = |p: &mut FxHashMap<TermId, TermId>, a: TermId, b: TermId| {
+            let (ra, rb) = (find(p, a), find(p, b));
+            if ra != rb {
+                p.insert(ra, rb);
+            }
+        };
+        for &a in &arrays {
+            parent.entry(a).or_insert(a);
+            let args = store.args(a).to_vec();
+            match store.op(a) {
+                Op::Store => union(&mut parent, a, args[0]),
+                Op::Ite => {
+                    if let Some(Value::Bool(c)) = self.cand_value(store, args[0]) {
+                        union(&mut parent, a, if c { args[1] } else { args[2] });
+                    }
+                }
+                _ => {}
+            }
+        }
+        for &e in &self.arr.eqs {
+            if let Some(Value::Bool(true)) = self.cand_value(store, e) {
+                let (a, b) = (store.args(e)[0], store.args(e)[1]);
+                parent.entry(a).or_insert(a);
+                parent.entry(b).or_insert(b);
+                union(&mut parent, a, b);
+            }
+        }
+        let mut class_default: FxHashMap<TermId, Value> = FxHashMap::default();
+        for &sel in &self.arr.selects {
+            let (a, i) = (store.args(sel)[0], store.args(sel)[1]);
+            let Some(iv) = self.cand_value(store, i) else {
+                continue;
+            };
+            if !store.sort(sel).is_array() {
+                let Some(v) = self.cand_value(store, sel) else {
+                    continue;
+                };
+                vals.insert(sel, v);
+            }
+            reads.entry(a).or_default().push((i, iv, sel));
+        }
+        // Constant arrays fix the default of their class.
+        for &a in &arrays {
+            if store.op(a) == &Op::ConstArray
+                && !store.sort(a).elem_sort().expect("array").is_array()
+                && let Some(v) = self.cand_value(store, store.args(a)[0])
+            {
+                let root = find(&mut parent, a);
+                class_default.entry(root).or_insert(v);
+            }
+        }
+        for &a in &arrays {
+            let sort = store.sort(a);
+            let es = sort.elem_sort().expect("array");
+            let args = store.args(a).to_vec();
+            let root = find(&mut parent, a);
+            let value: Option<ArrayValue> = match store.op(a) {
+                Op::ConstArray => self.elem_value(store, &vals, args[0]).map(|v| {
+                    class_default.entry(root).or_insert(v.clone());
+                    let mut x = ArrayValue::constant(v);
+                    x.normalize();
+                    x
+                }),
+                Op::Store => {
+                    let base = vals.get(&args[0]).and_then(|v| v.as_array()).cloned();
+                    let j = self.cand_value(store, args[1]);
+                    let v = self.elem_value(store, &vals, args[2]);
+                    match (base, j, v) {
+                        (Some(b), Some(j), Some(v)) => Some(b.write(j, v)),
+                        _ => None,
+                    }
+                }
+                Op::Ite => match self.cand_value(store, args[0]) {
+                    Some(Value::Bool(c)) => vals
+                        .get(&args[if c { 1 } else { 2 }])
+                        .and_then(|v| v.as_array())
+                        .cloned(),
+                    _ => None,
+                },
+                _ => {
+                    // Opaque: the values read from it over the class default.
+                    let d = class_default
+                        .entry(root)
+                        .or_insert_with(|| Value::default_of(es))
+                        .clone();
+                    let mut x = ArrayValue::constant(d);
+                    let mut seen: FxHashMap<Value, (TermId, TermId, Value)> = FxHashMap::default();
+                    for (i, iv, sel) in reads.get(&a).cloned().unwrap_or_default() {
+                        let Some(v) = self.elem_value(store, &vals, sel) else {
+                            continue;
+                        };
+                        match seen.get(&iv) {
+                            Some((i2, sel2, v2)) => {
+                                if *v2 != v {
+                                    // Congruence: i = i2 → a[i] = a[i2].
+                                    let ne = store.mk_eq(i, *i2);
+                                    let ne = store.mk_not(ne);
+                                    let eq = mk_val_eq(store, sel, *sel2);
+                                    out.push(store.mk_or(&[ne, eq]));
+                                }
+                            }
+                            None => {
+                                seen.insert(iv.clone(), (i, sel, v.clone()));
+                                x = x.write(iv, v);
+                            }
+                        }
+                    }
+                    Some(x)
+                }
+            };
+            if let Some(v) = value {
+                vals.insert(a, Value::Array(Box::new(v)));
+            }
+            // Array-valued reads of a nested array are values too.
+        }
+        // Reads against computed values of non-opaque arrays.
+        for &sel in &self.arr.selects.clone() {
+            let (a, i) = (store.args(sel)[0], store.args(sel)[1]);
+            if !matches!(store.op(a), Op::Store | Op::ConstArray | Op::Ite) {
+                continue;
+            }
+            let (Some(iv), Some(v)) = (self.cand_value(store, i), vals.get(&sel).cloned()) else {
+                continue;
+            };
+            let Some(av) = vals.get(&a).and_then(|x| x.as_array()) else {
+                continue;
+            };
+            if *av.read(&iv) == v {
+                continue;
+            }
+            let args = store.args(a).to_vec();
+            match store.op(a) {
+                Op::Store => {
+                    let (b, j, w) = (args[0], args[1], args[2]);
+                    let jv = self.cand_value(store, j);
+                    let eq_ij = store.mk_eq(i, j);
+                    if jv.as_ref() == Some(&iv) {
+                        let ne = store.mk_not(eq_ij);
+                        let e = mk_val_eq(store, sel, w);
+                        out.push(store.mk_or(&[ne, e]));
+                    } else {
+                        let rb = store.mk_select(b, i);
+                        let rb = if store.op(rb) == &Op::Select {
+                            rb
+                        } else {
+                            store.mk_raw(Op::Select, &[b, i], store.sort(sel))
+                        };
+                        let e = mk_val_eq(store, sel, rb);
+                        out.push(store.mk_or(&[eq_ij, e]));
+                    }
+                }
+                Op::ConstArray => out.push(mk_val_eq(store, sel, args[0])),
+                Op::Ite => {
+                    let c = args[0];
+                    for (br, guard) in [(args[1], true), (args[2], false)] {
+                        let r = store.mk_raw(Op::Select, &[br, i], store.sort(sel));
+                        let e = mk_val_eq(store, sel, r);
+                        let g = if guard { store.mk_not(c) } else { c };
+                        out.push(store.mk_or(&[g, e]));
+                    }
+                }
+                _ => {}
+            }
+        }
+        // Equalities against the computed values.
+        for &e in &self.arr.eqs.clone() {
+            let Some(Value::Bool(holds)) = self.cand_value(store, e) else {
+                continue;
+            };
+            let (a, b) = (store.args(e)[0], store.args(e)[1]);
+            let (Some(va), Some(vb)) = (
+                vals.get(&a).and_then(|x| x.as_array()),
+                vals.get(&b).and_then(|x| x.as_array()),
+            ) else {
+                continue;
+            };
+            if (va == vb) == holds {
+                continue;
+            }
+            if holds {
+                // Find an index where they differ, and an index term with that value.
+                let mut diff: Vec<Value> = Vec::new();
+                for (k, _) in va.entries.iter().chain(vb.entries.iter()) {
+                    if va.read(k) != vb.read(k) {
+                        diff.push(k.clone());
+                    }
+                }
+                for k in diff.into_iter().take(32) {
+                    if let Some(t) = self.index_term_with_value(store, &k) {
+                        let ra = store.mk_raw(Op::Select, &[a, t], va_sort_elem(store, a));
+                        let rb = store.mk_raw(Op::Select, &[b, t], va_sort_elem(store, a));
+                        let eq = mk_val_eq(store, ra, rb);
+                        let ne = store.mk_not(e);
+                        out.push(store.mk_or(&[ne, eq]));
+                    }
+                }
+            }
+            // A false equality with equal values is refuted by the witness index lemma,
+            // added when the equality was registered.
+        }
+        out.retain(|&l| store.as_bool(l) != Some(true));
+        out.sort();
+        out.dedup();
+        out.retain(|l| !self.arr.lemmas.contains(l));
+        if out.is_empty() {
+            self.arr.values = vals;
+        }
+        out
+    }
+
+    /// The element value of `t` (a non-array term's candidate value, or an array's
+    /// computed value).
+    fn elem_value(
+        &self,
+        store: &TermStore,
+        vals: &FxHashMap<TermId, Value>,
+        t: TermId,
+    ) -> Option<Value> {
+        if store.sort(t).is_array() {
+            vals.get(&t).cloned()
+        } else if let Some(v) = vals.get(&t) {
+            Some(v.clone())
+        } else {
+            self.cand_value(store, t)
+        }
+    }
+
+    /// A registered index term whose candidate value is `v`.
+    fn index_term_with_value(&self, store: &TermStore, v: &Value) -> Option<TermId> {
+        for &s in &self.arr.selects {
+            let i = store.args(s)[1];
+            if self.cand_value(store, i).as_ref() == Some(v) {
+                return Some(i);
+            }
+        }
+        for &a in &self.arr.arrays {
+            if store.op(a) == &Op::Store {
+                let j = store.args(a)[1];
+                if self.cand_value(store, j).as_ref() == Some(v) {
+                    return Some(j);
+                }
+            }
+        }
+        None
+    }
+
+    /// The lemmas for a newly encoded equality `e` between arrays: a fresh witness index
+    /// `k` with `e ↔ a[k] = b[k]` (extensionality one way, agreement the other).
+    pub(crate) fn array_eq_lemmas(&mut self, store: &mut TermStore, e: TermId) -> Vec<TermId> {
+        let (a, b) = (store.args(e)[0], store.args(e)[1]);
+        let sort = store.sort(a);
+        let (is, es) = sort.array_parts().expect("array equality");
+        let k = store.fresh_var("arr_ext", is);
+        let k = store.mk_var(k);
+        let ra = store.mk_raw(Op::Select, &[a, k], es);
+        let rb = store.mk_raw(Op::Select, &[b, k], es);
+        let eq = mk_val_eq(store, ra, rb);
+        let l = store.mk_implies(e, eq);
+        let r = store.mk_implies(eq, e);
+        vec![l, r]
+    }
+}
+
+fn va_sort_elem(store: &TermStore, a: TermId) -> Sort {
+    store.sort(a).elem_sort().expect("array")
+}
+
+/// `a = b` for two element terms (Bool equality as `iff`).
+fn mk_val_eq(store: &mut TermStore, a: TermId, b: TermId) -> TermId {
+    if store.sort(a) == Sort::Bool {
+        let na = store.mk_not(a);
+        let nb = store.mk_not(b);
+        let ab = store.mk_and(&[a, b]);
+        let nab = store.mk_and(&[na, nb]);
+        return store.mk_or(&[ab, nab]);
+    }
+    store.mk_eq(a, b)
+}

@@ -1,0 +1,7 @@
+(set-logic QF_ALIA)
+(declare-const a (Array Int Int))
+(declare-const b (Array Int Int))
+(declare-const i Int)
+(assert (= (store a i (select b i)) (store b i (select a i))))
+(assert (not (= a b)))
+(check-sat)
