@@ -75,6 +75,15 @@ pub(crate) fn run_guarded(
     }
 }
 
+/// Preprocessing options under `ctl`: at most a quarter of the time that is left.
+pub(crate) fn preprocess_options(ctl: &Control) -> PreprocessOptions {
+    let mut opts = PreprocessOptions::default();
+    if let Some(left) = ctl.remaining() {
+        opts.time_budget = opts.time_budget.min(left / 4);
+    }
+    opts
+}
+
 /// Runs `spec` on `sys` under `ctl`; the witness is translated back to `sys` and checked.
 pub(crate) fn run(
     store: &mut TermStore,
@@ -86,12 +95,7 @@ pub(crate) fn run(
     let mut engine = spec.create();
     let mut phase = Phase::Solving;
     let answer = if cfg.preprocess {
-        let mut opts = PreprocessOptions::default();
-        if let Some(left) = ctl.remaining() {
-            // Preprocessing may use at most a quarter of the time that is left.
-            opts.time_budget = opts.time_budget.min(left / 4);
-        }
-        let (small, pipe) = preprocess(store, sys, &opts, ctl);
+        let (small, pipe) = preprocess(store, sys, &preprocess_options(ctl), ctl);
         if let Some(why) = ctl.should_stop() {
             phase = Phase::Preprocessing;
             ChcResult::Unknown(why)
