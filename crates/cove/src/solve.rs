@@ -101,6 +101,9 @@ fn deadline(secs: f64) -> Option<Instant> {
 
 /// Runs `cove solve`.
 pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
+    if crate::aiger::is_aiger(&args.file) {
+        return crate::aiger::solve(args);
+    }
     let start = Instant::now();
     let mut store = TermStore::new();
     let sys = load_system(&args.file, &mut store)?;
