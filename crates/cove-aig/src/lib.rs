@@ -24,6 +24,7 @@ pub mod reduce;
 pub mod sim;
 pub mod solve;
 pub mod witness;
+pub mod write;
 
 pub use cove_control::{Control, UnknownReason};
 pub use parse::{ParseError, parse_aiger};

@@ -37,6 +37,8 @@ struct Reader<'a> {
     src: &'a [u8],
     pos: usize,
     line: usize,
+    /// Where the item being read starts (errors point there).
+    mark: (usize, usize),
 }
 
 type R<T> = Result<T, ParseError>;
@@ -44,16 +46,23 @@ type R<T> = Result<T, ParseError>;
 impl Reader<'_> {
     fn err<T>(&self, msg: impl Into<String>) -> R<T> {
         Err(ParseError {
-            line: self.line,
-            byte: self.pos,
+            line: self.mark.0,
+            byte: self.mark.1,
             msg: msg.into(),
             unsupported: false,
         })
     }
 
+    /// An error at the current position.
+    fn err_here<T>(&mut self, msg: impl Into<String>) -> R<T> {
+        self.mark = (self.line, self.pos);
+        self.err(msg)
+    }
+
     /// Reads one line of unsigned decimal numbers separated by blanks; between `min` and
     /// `max` of them. `what` names the line in errors.
     fn numbers(&mut self, min: usize, max: usize, what: &str) -> R<Vec<u64>> {
+        self.mark = (self.line, self.pos);
         if self.pos >= self.src.len() {
             return self.err(format!("unexpected end of file, expected {what}"));
         }
@@ -71,12 +80,12 @@ impl Reader<'_> {
             while self.pos < self.src.len() && self.src[self.pos].is_ascii_digit() {
                 v = v * 10 + (self.src[self.pos] - b'0') as u64;
                 if v > u32::MAX as u64 {
-                    return self.err(format!("number too large in {what}"));
+                    return self.err_here(format!("number too large in {what}"));
                 }
                 self.pos += 1;
             }
             if self.pos == start {
-                return self.err(format!("expected a number in {what}"));
+                return self.err_here(format!("expected a number in {what}"));
             }
             out.push(v);
         }
@@ -104,6 +113,7 @@ impl Reader<'_> {
 
     /// A variable-length unsigned integer of the binary format (7 bits per byte).
     fn varint(&mut self) -> R<u64> {
+        self.mark = (self.line, self.pos);
         let mut v: u64 = 0;
         let mut shift = 0;
         loop {
@@ -132,6 +142,7 @@ pub fn parse_aiger(src: &[u8]) -> Result<Aig, ParseError> {
         src,
         pos: 0,
         line: 1,
+        mark: (1, 0),
     };
     let binary = if src.starts_with(b"aig ") {
         true

@@ -14,11 +14,13 @@ pub enum EngineKind {
     Bmc,
     /// k-induction.
     Kind,
+    /// IC3, BMC and k-induction in parallel threads; the first definite answer wins.
+    Portfolio,
 }
 
 impl EngineKind {
     /// Engine names accepted by [`EngineKind::parse`].
-    pub const NAMES: [&'static str; 3] = ["ic3", "bmc", "kind"];
+    pub const NAMES: [&'static str; 4] = ["ic3", "bmc", "kind", "portfolio"];
 
     /// Parses an engine name (`pdr` is accepted for `ic3`).
     pub fn parse(s: &str) -> Option<EngineKind> {
@@ -26,6 +28,7 @@ impl EngineKind {
             "ic3" | "pdr" => Some(EngineKind::Ic3),
             "bmc" => Some(EngineKind::Bmc),
             "kind" | "k-induction" => Some(EngineKind::Kind),
+            "portfolio" | "all" => Some(EngineKind::Portfolio),
             _ => None,
         }
     }
@@ -56,8 +59,42 @@ pub fn check(orig: &Aig, engine: EngineKind, ctl: &Control) -> Verdict {
         EngineKind::Ic3 => crate::ic3::ic3(&red.aig, ctl),
         EngineKind::Bmc => crate::bmc::bmc(&red.aig, ctl, None),
         EngineKind::Kind => crate::kind::kind(&red.aig, ctl),
+        EngineKind::Portfolio => portfolio(&red.aig, ctl),
     };
     certify(orig, &red, res, ctl)
+}
+
+/// Runs the three engines side by side; the first definite answer stops the others.
+fn portfolio(aig: &Aig, ctl: &Control) -> EngineResult {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let children: Vec<Control> = (0..3).map(|_| ctl.child()).collect();
+    std::thread::scope(|scope| {
+        for (i, c) in children.iter().enumerate() {
+            let tx = tx.clone();
+            scope.spawn(move || {
+                let r = match i {
+                    0 => crate::ic3::ic3(aig, c),
+                    1 => crate::bmc::bmc(aig, c, None),
+                    _ => crate::kind::kind(aig, c),
+                };
+                let _ = tx.send(r);
+            });
+        }
+        drop(tx);
+        let mut last = EngineResult::Unknown(UnknownReason::Incomplete("no engine answered".into()));
+        for r in rx.iter() {
+            if !matches!(r, EngineResult::Unknown(_)) {
+                for c in &children {
+                    c.stop();
+                }
+                return r;
+            }
+            if matches!(last, EngineResult::Unknown(UnknownReason::Incomplete(_))) {
+                last = r;
+            }
+        }
+        last
+    })
 }
 
 fn certify(orig: &Aig, red: &Reduced, res: EngineResult, ctl: &Control) -> Verdict {

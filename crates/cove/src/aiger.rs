@@ -31,9 +31,9 @@ pub fn is_aiger(path: &Path) -> bool {
 /// Runs `cove solve` on an AIGER file: prints the HWMCC witness (`1`/`0`/`2` …).
 pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
     let start = Instant::now();
-    // The CHC default engine name means "the default" here too.
+    // The CHC default engine name means "the default" here too: the portfolio.
     let engine = if args.engine == "spacer" {
-        Some(EngineKind::Ic3)
+        Some(EngineKind::Portfolio)
     } else {
         EngineKind::parse(&args.engine)
     };

@@ -9,7 +9,7 @@
 use super::Cube;
 use crate::Aig;
 use crate::cnf::{encode_frame, false_lit};
-use cove_sat::{Lit, Solver};
+use cove_sat::{Config, Lit, Solver};
 
 /// A solver with the transition relation `T(s, i, s')` (primed latches as fresh variables).
 pub(super) struct TSolver {
@@ -35,7 +35,10 @@ pub(super) struct TSolver {
 impl TSolver {
     /// A fresh solver; with `hard_constraints` the constraints hold in every model.
     pub fn new(aig: &Aig, hard_constraints: bool) -> TSolver {
-        let mut s = Solver::new();
+        // One unit per query disables its temporary clause: clean up lazily.
+        let mut config = Config::default();
+        config.lazy_simplify = true;
+        let mut s = Solver::with_config(config);
         let fls = false_lit(&mut s);
         let f = encode_frame(&mut s, aig, fls, None);
         let state: Vec<Lit> = aig.latches.iter().map(|l| f.lit(2 * l.var)).collect();
@@ -46,6 +49,11 @@ impl TSolver {
             s.add_clause(&[!p, n]);
             s.add_clause(&[p, !n]);
             next.push(p);
+            s.set_decision_var(p.var(), false);
+        }
+        // Branch on inputs and latches only: the gates follow by propagation.
+        for a in &aig.ands {
+            s.set_decision_var(f.map[a.var as usize].var(), false);
         }
         let constraints: Vec<Lit> = aig.constraints.iter().map(|&c| f.lit(c)).collect();
         if hard_constraints {
