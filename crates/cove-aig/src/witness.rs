@@ -33,7 +33,8 @@ pub fn format_trace(t: &Trace) -> String {
 /// Reads a witness printed by [`format_trace`] back (for tests and `cove check`-style tools):
 /// the initial state and the input vectors. `None` when the text is not a `1` witness.
 pub fn parse_trace(text: &str) -> Option<Trace> {
-    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('c'));
+    // Empty lines are meaningful (no latches, or no inputs), so lines are taken in order.
+    let mut lines = text.lines().map(str::trim);
     if lines.next()? != "1" {
         return None;
     }
