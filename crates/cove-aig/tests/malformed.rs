@@ -18,7 +18,7 @@ fn malformed_files_are_errors_with_positions() {
         (b"aag 2 0 0 0 2 1\n2\n2 4 1\n4 2 1\n", 4, "cycle"),
         (b"aag 1 0 1 0 0\n2 2 3\n", 2, "reset"),
         (b"aag 1 0 0 0 0\nx\n", 1, "ok"),
-        (b"aig 2 1 0 0 1\n", 2, "end of file"),
+        (b"aig 2 1 0 0 1\n", 1, "exceed the file size"),
         (b"aig 2 1 0 0 1\n\x00\x00", 2, "delta"),
         (b"aig 3 1 0 0 1\n", 1, "equal"),
         (b"aag 1 1 0 0 0 0 0 1\n2\n", 1, "justice"),
