@@ -161,7 +161,7 @@ impl<'a> Ic3<'a> {
         if !self.queue.is_empty() {
             return Ok(None);
         }
-        let bad = self.solvers[level].bad;
+        let bad = self.solvers[level].bad(self.aig);
         self.queries += 1;
         if !sat(&mut self.solvers[level].s, &[bad], &self.limits, self.ctl)? {
             return Ok(None);
@@ -269,6 +269,7 @@ impl<'a> Ic3<'a> {
         self.maybe_rebuild(level);
         self.queries += 1;
         let t = &mut self.solvers[level];
+        t.ensure_next(self.aig, cube);
         let neg: Vec<Lit> = cube.iter().map(|&c| !t.lit(c)).collect();
         let act = t.temp_clause(&neg);
         let mut assumps = Vec::with_capacity(cube.len() + 1);
@@ -322,10 +323,16 @@ impl<'a> Ic3<'a> {
             self.lifter = TSolver::new(self.aig, false);
         }
         let t = &mut self.lifter;
+        match target {
+            Some(c) => t.ensure_next(self.aig, c),
+            None => {
+                t.bad(self.aig);
+            }
+        }
         let mut goal: Vec<Lit> = t.constraints.iter().map(|&c| !c).collect();
         match target {
             Some(c) => goal.extend(c.iter().map(|&l| !t.plit(l))),
-            None => goal.push(!t.bad),
+            None => goal.push(!t.bad(self.aig)),
         }
         let act = t.temp_clause(&goal);
         let mut assumps = vec![act];

@@ -7,23 +7,32 @@
 //! The dead activation variables stay, so a solver is rebuilt once it has too many.
 
 use super::Cube;
-use crate::Aig;
-use crate::cnf::{encode_frame, false_lit};
+use crate::cnf::false_lit;
+use crate::{ALit, Aig};
 use cove_sat::{Config, Lit, Solver};
 
 /// A solver with the transition relation `T(s, i, s')` (primed latches as fresh variables).
+///
+/// The relation is encoded lazily, cone by cone: a query loads only the gates in the
+/// combinational cone of the next-state functions it mentions (and of the constraints and,
+/// when asked, the bad property), as ABC's PDR does. Gates that no clause refers to are pure
+/// definitions, so leaving them out changes no answer over the loaded variables, while large
+/// designs stop paying for their whole circuit in every query.
 pub(super) struct TSolver {
     pub s: Solver,
     /// Current-state literal per latch.
     pub state: Vec<Lit>,
-    /// Next-state literal per latch.
-    pub next: Vec<Lit>,
     /// Input literals.
     pub inputs: Vec<Lit>,
-    /// The bad literal (current state and inputs).
-    pub bad: Lit,
     /// The constraint literals (current state and inputs).
     pub constraints: Vec<Lit>,
+    /// SAT literal per AIG variable, once encoded.
+    map: Vec<Option<Lit>>,
+    /// Per AIG variable: index of its and gate (`u32::MAX` if none).
+    and_of: Vec<u32>,
+    /// Next-state literal per latch, once encoded.
+    next: Vec<Option<Lit>>,
+    bad: Option<Lit>,
     /// Latch index of each primed variable (by SAT variable index), `u32::MAX` elsewhere.
     next_latch: Vec<u32>,
     /// Latch index of each current-state variable.
@@ -40,45 +49,125 @@ impl TSolver {
         config.lazy_simplify = true;
         let mut s = Solver::with_config(config);
         let fls = false_lit(&mut s);
-        let f = encode_frame(&mut s, aig, fls, None);
-        let state: Vec<Lit> = aig.latches.iter().map(|l| f.lit(2 * l.var)).collect();
-        let mut next = Vec::with_capacity(aig.latches.len());
-        for l in &aig.latches {
-            let p = Lit::new(s.new_var(), false);
-            let n = f.lit(l.next);
-            s.add_clause(&[!p, n]);
-            s.add_clause(&[p, !n]);
-            next.push(p);
-            s.set_decision_var(p.var(), false);
-        }
-        // Branch on inputs and latches only: the gates follow by propagation.
-        for a in &aig.ands {
-            s.set_decision_var(f.map[a.var as usize].var(), false);
-        }
-        let constraints: Vec<Lit> = aig.constraints.iter().map(|&c| f.lit(c)).collect();
-        if hard_constraints {
-            for &c in &constraints {
-                s.add_clause(&[c]);
-            }
-        }
-        let mut next_latch = vec![u32::MAX; s.num_vars()];
-        for (i, p) in next.iter().enumerate() {
-            next_latch[p.var().index()] = i as u32;
+        let mut map = vec![None; aig.max_var as usize + 1];
+        map[0] = Some(fls);
+        let state: Vec<Lit> = aig
+            .latches
+            .iter()
+            .map(|l| {
+                let x = Lit::new(s.new_var(), false);
+                map[l.var as usize] = Some(x);
+                x
+            })
+            .collect();
+        let inputs: Vec<Lit> = aig
+            .inputs
+            .iter()
+            .map(|&v| {
+                let x = Lit::new(s.new_var(), false);
+                map[v as usize] = Some(x);
+                x
+            })
+            .collect();
+        let mut and_of = vec![u32::MAX; aig.max_var as usize + 1];
+        for (i, a) in aig.ands.iter().enumerate() {
+            and_of[a.var as usize] = i as u32;
         }
         let mut state_latch = vec![u32::MAX; s.num_vars()];
         for (i, p) in state.iter().enumerate() {
             state_latch[p.var().index()] = i as u32;
         }
-        TSolver {
-            inputs: aig.inputs.iter().map(|&v| f.lit(2 * v)).collect(),
-            bad: f.lit(aig.bad[0]),
-            constraints,
+        let mut t = TSolver {
+            s,
             state,
-            next,
-            next_latch,
+            inputs,
+            constraints: Vec::new(),
+            map,
+            and_of,
+            next: vec![None; aig.latches.len()],
+            bad: None,
+            next_latch: Vec::new(),
             state_latch,
             dead: 0,
-            s,
+        };
+        t.constraints = aig.constraints.iter().map(|&c| t.encode(aig, c)).collect();
+        if hard_constraints {
+            for c in t.constraints.clone() {
+                t.s.add_clause(&[c]);
+            }
+        }
+        t
+    }
+
+    /// The SAT literal of AIG literal `l`, encoding its cone first (explicit stack).
+    fn encode(&mut self, aig: &Aig, l: ALit) -> Lit {
+        let mut stack = vec![l >> 1];
+        while let Some(&v) = stack.last() {
+            if self.map[v as usize].is_some() {
+                stack.pop();
+                continue;
+            }
+            let a = aig.ands[self.and_of[v as usize] as usize];
+            let (x, y) = (self.map[(a.rhs0 >> 1) as usize], self.map[(a.rhs1 >> 1) as usize]);
+            match (x, y) {
+                (Some(_), Some(_)) => {
+                    let b = self.aig_lit(a.rhs0);
+                    let c = self.aig_lit(a.rhs1);
+                    let g = Lit::new(self.s.new_var(), false);
+                    // Branch on inputs and latches only: the gates follow by propagation.
+                    self.s.set_decision_var(g.var(), false);
+                    self.s.add_clause(&[!g, b]);
+                    self.s.add_clause(&[!g, c]);
+                    self.s.add_clause(&[g, !b, !c]);
+                    self.map[v as usize] = Some(g);
+                    stack.pop();
+                }
+                _ => {
+                    if x.is_none() {
+                        stack.push(a.rhs0 >> 1);
+                    }
+                    if y.is_none() {
+                        stack.push(a.rhs1 >> 1);
+                    }
+                }
+            }
+        }
+        self.aig_lit(l)
+    }
+
+    fn aig_lit(&self, l: ALit) -> Lit {
+        let x = self.map[(l >> 1) as usize].expect("encoded");
+        if l & 1 == 1 { !x } else { x }
+    }
+
+    /// Encodes the next-state functions of the latches of `cube`.
+    pub fn ensure_next(&mut self, aig: &Aig, cube: &Cube) {
+        for &c in cube {
+            let i = (c >> 1) as usize;
+            if self.next[i].is_none() {
+                let n = self.encode(aig, aig.latches[i].next);
+                let p = Lit::new(self.s.new_var(), false);
+                self.s.add_clause(&[!p, n]);
+                self.s.add_clause(&[p, !n]);
+                self.s.set_decision_var(p.var(), false);
+                if self.next_latch.len() <= p.var().index() {
+                    self.next_latch.resize(p.var().index() + 1, u32::MAX);
+                }
+                self.next_latch[p.var().index()] = i as u32;
+                self.next[i] = Some(p);
+            }
+        }
+    }
+
+    /// The bad literal (current state and inputs), encoded on first use.
+    pub fn bad(&mut self, aig: &Aig) -> Lit {
+        match self.bad {
+            Some(b) => b,
+            None => {
+                let b = self.encode(aig, aig.bad[0]);
+                self.bad = Some(b);
+                b
+            }
         }
     }
 
@@ -92,7 +181,7 @@ impl TSolver {
     /// The next-state literal of cube literal `c`.
     #[inline]
     pub fn plit(&self, c: u32) -> Lit {
-        let x = self.next[(c >> 1) as usize];
+        let x = self.next[(c >> 1) as usize].expect("next state encoded");
         if c & 1 == 1 { !x } else { x }
     }
 
