@@ -60,7 +60,11 @@ fn run(aig: &Aig, ctl: &Control, max_bound: Option<usize>) -> Result<EngineResul
 
 /// The trace in the solver's model over `frames`.
 pub(crate) fn extract(s: &Solver, aig: &Aig, frames: &[Frame]) -> RawTrace {
-    let latch_lits: Vec<_> = aig.latches.iter().map(|l| frames[0].lit(2 * l.var)).collect();
+    let latch_lits: Vec<_> = aig
+        .latches
+        .iter()
+        .map(|l| frames[0].lit(2 * l.var))
+        .collect();
     RawTrace {
         init: values(s, &latch_lits),
         inputs: frames

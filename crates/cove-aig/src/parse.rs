@@ -68,8 +68,7 @@ impl Reader<'_> {
         }
         let mut out = Vec::new();
         loop {
-            while self.pos < self.src.len() && matches!(self.src[self.pos], b' ' | b'\t' | b'\r')
-            {
+            while self.pos < self.src.len() && matches!(self.src[self.pos], b' ' | b'\t' | b'\r') {
                 self.pos += 1;
             }
             if self.pos >= self.src.len() || self.src[self.pos] == b'\n' {
@@ -184,7 +183,9 @@ pub fn parse_aiger(src: &[u8]) -> Result<Aig, ParseError> {
         return Err(hline(format!("header: M = {m} is less than I + L + A")));
     }
     if binary && ni + nl + na != m {
-        return Err(hline(format!("binary header: M = {m} must equal I + L + A")));
+        return Err(hline(format!(
+            "binary header: M = {m} must equal I + L + A"
+        )));
     }
     // Every counted item takes at least one byte (binary inputs take none).
     let rest = (src.len() - r.pos) as u64;
@@ -344,7 +345,11 @@ impl Builder {
         for (l, what) in used {
             self.check_used(l, what, r)?;
         }
-        self.aig.ands = if binary { ands } else { topo_sort(ands, self.m, r)? };
+        self.aig.ands = if binary {
+            ands
+        } else {
+            topo_sort(ands, self.m, r)?
+        };
         if self.aig.bad.is_empty() {
             self.aig.bad = self.aig.outputs.clone();
         }
@@ -377,7 +382,11 @@ fn topo_sort(ands: Vec<And>, m: u32, r: &Reader) -> R<Vec<And>> {
                 out.push(ands[i]);
                 continue;
             }
-            let fanin = if top.1 == 0 { ands[i].rhs0 } else { ands[i].rhs1 };
+            let fanin = if top.1 == 0 {
+                ands[i].rhs0
+            } else {
+                ands[i].rhs1
+            };
             top.1 += 1;
             let j = index[(fanin >> 1) as usize];
             if j == NONE {
@@ -412,14 +421,24 @@ mod tests {
         assert_eq!(a.latches.len(), 1);
         assert_eq!(a.bad, vec![2]);
         let b = parse_aiger(b"aig 2 0 1 0 1 1\n4\n2\n\x01\x00").unwrap();
-        assert_eq!(b.ands[0], And { var: 2, rhs0: 3, rhs1: 3 });
+        assert_eq!(
+            b.ands[0],
+            And {
+                var: 2,
+                rhs0: 3,
+                rhs1: 3
+            }
+        );
     }
 
     #[test]
     fn errors_have_positions() {
         let e = parse_aiger(b"aag 2 1 0 0 1\n2\n4 2 7\n").unwrap_err();
         assert_eq!(e.line, 3);
-        assert!(e.msg.contains("undefined") || e.msg.contains("exceeds"), "{e}");
+        assert!(
+            e.msg.contains("undefined") || e.msg.contains("exceeds"),
+            "{e}"
+        );
         let e = parse_aiger(b"aag 1 0 0 0 0 0 0 1\n").unwrap_err();
         assert!(e.unsupported);
         assert!(parse_aiger(b"aag 3 0 0 0 2 1\n2\n2 4 1\n4 2 1\n").is_err());

@@ -81,7 +81,8 @@ fn portfolio(aig: &Aig, ctl: &Control) -> EngineResult {
             });
         }
         drop(tx);
-        let mut last = EngineResult::Unknown(UnknownReason::Incomplete("no engine answered".into()));
+        let mut last =
+            EngineResult::Unknown(UnknownReason::Incomplete("no engine answered".into()));
         for r in rx.iter() {
             if !matches!(r, EngineResult::Unknown(_)) {
                 for c in &children {
@@ -136,9 +137,7 @@ fn certify(orig: &Aig, red: &Reduced, res: EngineResult, ctl: &Control) -> Verdi
                 let mut oc = Vec::with_capacity(c.len());
                 for &l in c {
                     match idx.get((l >> 1) as usize) {
-                        Some(&o) if o != usize::MAX => {
-                            oc.push(2 * orig.latches[o].var + (l & 1))
-                        }
+                        Some(&o) if o != usize::MAX => oc.push(2 * orig.latches[o].var + (l & 1)),
                         _ => {
                             return Verdict::Unknown(UnknownReason::Incomplete(format!(
                                 "invariant literal {l} is not a latch"

@@ -34,7 +34,11 @@ fn every_engine_gets_the_known_answer_with_a_checked_witness() {
             EngineKind::Portfolio,
         ] {
             // BMC and k-induction may not terminate on safe designs.
-            let secs = if matches!(e, EngineKind::Bmc | EngineKind::Kind) { 1 } else { 10 };
+            let secs = if matches!(e, EngineKind::Bmc | EngineKind::Kind) {
+                1
+            } else {
+                10
+            };
             let ctl = Control::default().with_timeout(Duration::from_secs(secs));
             let v = check(&aig, e, &ctl);
             let text = format_verdict(&v);
@@ -57,8 +61,7 @@ fn every_engine_gets_the_known_answer_with_a_checked_witness() {
                 }
                 Verdict::Unknown(r) => {
                     // BMC never proves; k-induction without simple paths may not.
-                    let ok = e == EngineKind::Bmc && !expect_unsafe
-                        || e == EngineKind::Kind && !expect_unsafe;
+                    let ok = matches!(e, EngineKind::Bmc | EngineKind::Kind) && !expect_unsafe;
                     assert!(ok, "{name} {e:?}: unknown ({r})");
                     assert_eq!(text, "2\nb0\n.\n");
                 }

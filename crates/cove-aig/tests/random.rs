@@ -117,7 +117,11 @@ fn engines_agree_with_explicit_reachability() {
             safe += 1
         }
         for e in [EngineKind::Ic3, EngineKind::Kind] {
-            match check(&a, e, &ctl.clone().with_timeout(std::time::Duration::from_secs(5))) {
+            match check(
+                &a,
+                e,
+                &ctl.clone().with_timeout(std::time::Duration::from_secs(5)),
+            ) {
                 Verdict::Unsafe(_) => assert!(expect, "round {round} {e:?}: false alarm\n{text}"),
                 Verdict::Safe(_) => assert!(!expect, "round {round} {e:?}: missed bug\n{text}"),
                 Verdict::Unknown(why) => assert!(
@@ -128,7 +132,10 @@ fn engines_agree_with_explicit_reachability() {
         }
         if expect {
             let v = check(&a, EngineKind::Bmc, &ctl);
-            assert!(matches!(v, Verdict::Unsafe(_)), "round {round}: BMC\n{text}");
+            assert!(
+                matches!(v, Verdict::Unsafe(_)),
+                "round {round}: BMC\n{text}"
+            );
         }
     }
     assert!(safe > 50 && unsafe_ > 50, "{safe} safe, {unsafe_} unsafe");

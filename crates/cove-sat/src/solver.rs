@@ -335,7 +335,10 @@ mod tests {
                 assert_eq!(s.solve(&[l(-1)]), crate::SolveResult::Sat);
             }
             if lazy {
-                assert!(s.num_clauses() > 2, "lazy mode keeps satisfied clauses for a while");
+                assert!(
+                    s.num_clauses() > 2,
+                    "lazy mode keeps satisfied clauses for a while"
+                );
             }
         }
     }

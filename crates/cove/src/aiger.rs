@@ -47,8 +47,18 @@ pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
     };
     let src = read_input(&args.file)?;
     let aig = cove_aig::parse_aiger(&src).map_err(|e| {
-        let kind = if e.unsupported { "unsupported" } else { "error" };
-        eprintln!("{}:{}:{}: {kind}: {}", args.file.display(), e.line, e.byte, e.msg);
+        let kind = if e.unsupported {
+            "unsupported"
+        } else {
+            "error"
+        };
+        eprintln!(
+            "{}:{}:{}: {kind}: {}",
+            args.file.display(),
+            e.line,
+            e.byte,
+            e.msg
+        );
         ExitCodeOf(EXIT_BAD_INPUT)
     })?;
     let ctl = Control {
@@ -57,7 +67,8 @@ pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
         ..Default::default()
     };
     let verdict = cove_aig::solve::check(&aig, engine, &ctl);
-    let cert_failed = matches!(&verdict, Verdict::Unknown(UnknownReason::Incomplete(s)) if s.contains("failed"));
+    let cert_failed =
+        matches!(&verdict, Verdict::Unknown(UnknownReason::Incomplete(s)) if s.contains("failed"));
     let word = match &verdict {
         Verdict::Unsafe(_) => "unsafe",
         Verdict::Safe(_) => "safe",
@@ -87,5 +98,9 @@ pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
             eprintln!("invariant-clauses: {}", inv.len());
         }
     }
-    Ok(if cert_failed { EXIT_CERT_FAILED } else { EXIT_OK })
+    Ok(if cert_failed {
+        EXIT_CERT_FAILED
+    } else {
+        EXIT_OK
+    })
 }

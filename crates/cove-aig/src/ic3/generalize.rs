@@ -79,24 +79,26 @@ impl Ic3<'_> {
                 return Ok(false);
             }
             let ctg = super::full_cube(&state);
-            if ctgs < MAX_CTGS && level > 0 && !self.meets_init(&ctg) {
-                if let Cons::Blocked(core) = self.consecution(level - 1, &ctg)? {
-                    ctgs += 1;
-                    let mut g = core;
-                    let mut j = level;
-                    while j < self.k() {
-                        match self.consecution(j, &g)? {
-                            Cons::Blocked(c) => {
-                                g = c;
-                                j += 1;
-                            }
-                            Cons::Pred(..) => break,
+            if ctgs < MAX_CTGS
+                && level > 0
+                && !self.meets_init(&ctg)
+                && let Cons::Blocked(core) = self.consecution(level - 1, &ctg)?
+            {
+                ctgs += 1;
+                let mut g = core;
+                let mut j = level;
+                while j < self.k() {
+                    match self.consecution(j, &g)? {
+                        Cons::Blocked(c) => {
+                            g = c;
+                            j += 1;
                         }
+                        Cons::Pred(..) => break,
                     }
-                    let g = self.mic(g, j - 1, depth + 1)?;
-                    self.add_lemma(g, j);
-                    continue;
                 }
+                let g = self.mic(g, j - 1, depth + 1)?;
+                self.add_lemma(g, j);
+                continue;
             }
             // Join: keep the literals the CTG agrees with.
             ctgs = 0;

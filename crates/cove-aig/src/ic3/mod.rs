@@ -279,12 +279,11 @@ impl<'a> Ic3<'a> {
         let out = match r {
             Ok(true) => Cons::Pred(values(&t.s, &t.state), values(&t.s, &t.inputs)),
             Ok(false) => {
-                let mut core: Cube = t
-                    .s
-                    .failed_assumptions()
-                    .iter()
-                    .filter_map(|&l| t.cube_lit_of_next(l))
-                    .collect();
+                let mut core: Cube =
+                    t.s.failed_assumptions()
+                        .iter()
+                        .filter_map(|&l| t.cube_lit_of_next(l))
+                        .collect();
                 core.sort_unstable();
                 core.dedup();
                 if self.meets_init(&core) {
@@ -336,18 +335,27 @@ impl<'a> Ic3<'a> {
         }
         let act = t.temp_clause(&goal);
         let mut assumps = vec![act];
-        assumps.extend(t.inputs.iter().zip(inputs).map(|(&l, &b)| if b { l } else { !l }));
-        assumps.extend(t.state.iter().zip(state).map(|(&l, &b)| if b { l } else { !l }));
+        assumps.extend(
+            t.inputs
+                .iter()
+                .zip(inputs)
+                .map(|(&l, &b)| if b { l } else { !l }),
+        );
+        assumps.extend(
+            t.state
+                .iter()
+                .zip(state)
+                .map(|(&l, &b)| if b { l } else { !l }),
+        );
         self.queries += 1;
         let r = sat(&mut t.s, &assumps, &self.limits, self.ctl);
         let cube = match r {
             Ok(false) => {
-                let mut c: Cube = t
-                    .s
-                    .failed_assumptions()
-                    .iter()
-                    .filter_map(|&l| t.cube_lit_of_state(l))
-                    .collect();
+                let mut c: Cube =
+                    t.s.failed_assumptions()
+                        .iter()
+                        .filter_map(|&l| t.cube_lit_of_state(l))
+                        .collect();
                 c.sort_unstable();
                 c
             }

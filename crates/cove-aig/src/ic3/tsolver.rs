@@ -108,7 +108,10 @@ impl TSolver {
                 continue;
             }
             let a = aig.ands[self.and_of[v as usize] as usize];
-            let (x, y) = (self.map[(a.rhs0 >> 1) as usize], self.map[(a.rhs1 >> 1) as usize]);
+            let (x, y) = (
+                self.map[(a.rhs0 >> 1) as usize],
+                self.map[(a.rhs1 >> 1) as usize],
+            );
             match (x, y) {
                 (Some(_), Some(_)) => {
                     let b = self.aig_lit(a.rhs0);
