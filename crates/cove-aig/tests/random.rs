@@ -25,7 +25,7 @@ fn random_aig(r: &mut Rng) -> Aig {
         ..Aig::default()
     };
     a.inputs = (1..=ni).collect();
-    let mut lit = |r: &mut Rng, below: u32| (2 * r.below(below as u64) as u32) | r.below(2) as u32;
+    let lit = |r: &mut Rng, below: u32| (2 * r.below(below as u64) as u32) | r.below(2) as u32;
     for k in 0..na {
         let v = ni + nl + 1 + k;
         a.ands.push(And {
@@ -55,6 +55,7 @@ fn random_aig(r: &mut Rng) -> Aig {
 }
 
 /// Explicit-state answer: is a bad state reachable on a trace respecting the constraints?
+#[allow(clippy::needless_range_loop)]
 fn reachable(a: &Aig) -> bool {
     let nl = a.latches.len();
     let ni = a.inputs.len();
