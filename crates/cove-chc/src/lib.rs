@@ -4,6 +4,7 @@
 #![forbid(unsafe_code)]
 
 pub mod cert;
+pub mod driver;
 pub mod engine;
 pub mod engines;
 pub mod frontend;
@@ -11,6 +12,7 @@ pub mod preprocess;
 pub mod print;
 pub mod result;
 pub mod system;
+pub mod ts;
 pub mod witness;
 
 pub use engine::{Control, Engine};

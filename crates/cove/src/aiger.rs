@@ -8,7 +8,7 @@ use crate::{EXIT_BAD_INPUT, EXIT_CERT_FAILED, EXIT_OK, EXIT_USAGE, ExitCodeOf, r
 use cove_aig::solve::EngineKind;
 use cove_aig::{Control, UnknownReason, Verdict};
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Whether `path` is an AIGER file: by extension, or by its header.
 pub fn is_aiger(path: &Path) -> bool {
@@ -32,7 +32,7 @@ pub fn is_aiger(path: &Path) -> bool {
 pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
     let start = Instant::now();
     // The CHC default engine name means "the default" here too: the portfolio.
-    let engine = if args.engine == "spacer" {
+    let engine = if args.engine == "spacer" || args.engine == "portfolio" {
         Some(EngineKind::Portfolio)
     } else {
         EngineKind::parse(&args.engine)
@@ -61,11 +61,7 @@ pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
         );
         ExitCodeOf(EXIT_BAD_INPUT)
     })?;
-    let ctl = Control {
-        deadline: (args.timeout > 0.0).then(|| start + Duration::from_secs_f64(args.timeout)),
-        verbosity: args.verbose as u32,
-        ..Default::default()
-    };
+    let ctl: Control = args.limits.control(args.verbose as u32);
     let verdict = cove_aig::solve::check(&aig, engine, &ctl);
     let cert_failed =
         matches!(&verdict, Verdict::Unknown(UnknownReason::Incomplete(s)) if s.contains("failed"));
