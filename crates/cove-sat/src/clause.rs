@@ -176,6 +176,11 @@ impl ClauseDb {
         }
     }
 
+    /// Size of the arena in words (live and deleted clauses with headers).
+    pub(crate) fn arena_len(&self) -> usize {
+        self.arena.len()
+    }
+
     /// Total number of live clauses.
     pub(crate) fn num_clauses(&self) -> usize {
         self.originals.len() + self.learnts.len()

@@ -20,6 +20,8 @@ pub(crate) struct VarOrder {
     pub(crate) heap: VarHeap,
     /// Saved polarity: `true` means the positive literal is tried first.
     pub(crate) phase: Vec<bool>,
+    /// Per variable: whether the search may branch on it (see [`Solver::set_decision_var`]).
+    pub(crate) decision: Vec<bool>,
     var_inc: f64,
     decay: f64,
 }
@@ -31,6 +33,7 @@ impl VarOrder {
             activity: Vec::new(),
             heap: VarHeap::default(),
             phase: Vec::new(),
+            decision: Vec::new(),
             var_inc: 1.0,
             decay,
         }
@@ -41,6 +44,7 @@ impl VarOrder {
         debug_assert_eq!(v.index(), self.activity.len());
         self.activity.push(0.0);
         self.phase.push(false);
+        self.decision.push(true);
         self.heap.grow_to(self.activity.len());
         self.heap.insert(v.0, &self.activity);
     }
@@ -48,7 +52,9 @@ impl VarOrder {
     /// Puts `v` back into the heap (after it became unassigned).
     #[inline]
     pub(crate) fn reinsert(&mut self, v: Var) {
-        self.heap.insert(v.0, &self.activity);
+        if self.decision[v.index()] {
+            self.heap.insert(v.0, &self.activity);
+        }
     }
 
     /// Bumps the activity of `v`.
@@ -73,6 +79,20 @@ impl VarOrder {
 }
 
 impl Solver {
+    /// Whether the search may branch on `v` (default: yes). Like MiniSat's
+    /// `setDecisionVar`: a client that excludes variables must make sure unit propagation
+    /// assigns them once the decision variables are assigned (e.g. Tseitin variables of a
+    /// circuit whose inputs are decision variables); otherwise a `Sat` model leaves them
+    /// `Undef`. Branching only on a circuit's inputs and state makes the many small queries
+    /// of IC3 much cheaper.
+    pub fn set_decision_var(&mut self, v: Var, decision: bool) {
+        self.ensure_vars(v.index() + 1);
+        self.order.decision[v.index()] = decision;
+        if decision && self.vals[v.positive().index()] == LBool::Undef {
+            self.order.reinsert(v);
+        }
+    }
+
     /// Picks the unassigned variable of highest activity with its saved phase, or `None` when
     /// every relevant variable is assigned (see [`crate::guard`]).
     pub(crate) fn pick_branch_lit(&mut self) -> Option<Lit> {
@@ -84,7 +104,7 @@ impl Solver {
                 return None;
             };
             let v = Var(v);
-            if self.vals[v.positive().index()] == LBool::Undef {
+            if self.vals[v.positive().index()] == LBool::Undef && self.order.decision[v.index()] {
                 if !self.relevant(v) {
                     let level = self.decision_level() as u32;
                     self.guards.skipped.push((v, level));
@@ -111,6 +131,27 @@ mod tests {
         assert_eq!(s.pick_branch_lit(), Some(vs[1].positive()));
         assert_eq!(s.pick_branch_lit(), Some(vs[3].negative()));
         assert!(s.order.heap.is_valid(&s.order.activity));
+    }
+
+    #[test]
+    fn non_decision_variables_are_propagated_not_decided() {
+        // y = x1 ∧ x2 (Tseitin); branching only on x1, x2 still gives complete models.
+        let mut s = Solver::new();
+        let x1 = Lit::new(s.new_var(), false);
+        let x2 = Lit::new(s.new_var(), false);
+        let y = Lit::new(s.new_var(), false);
+        s.add_clause(&[!y, x1]);
+        s.add_clause(&[!y, x2]);
+        s.add_clause(&[y, !x1, !x2]);
+        s.set_decision_var(y.var(), false);
+        for a in [vec![], vec![y], vec![!y], vec![x1, x2]] {
+            assert_eq!(s.solve(&a), crate::SolveResult::Sat);
+            assert_ne!(s.value(y), LBool::Undef);
+            let expect = s.value(x1) == LBool::True && s.value(x2) == LBool::True;
+            assert_eq!(s.value(y) == LBool::True, expect);
+        }
+        s.set_decision_var(y.var(), true);
+        assert_eq!(s.solve(&[y]), crate::SolveResult::Sat);
     }
 
     #[test]

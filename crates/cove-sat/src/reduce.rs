@@ -79,6 +79,7 @@ impl Solver {
             self.reason[l.var().index()] = ClauseRef::NONE;
         }
         self.simp_trail_len = self.trail.len();
+        self.simp_props = self.stats.propagations;
         self.collect_garbage();
     }
 

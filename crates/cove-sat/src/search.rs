@@ -134,7 +134,11 @@ impl Solver {
                 self.stats.restarts += 1;
                 self.cancel(theory, 0);
             }
-            if self.decision_level() == 0 && self.trail.len() > self.simp_trail_len {
+            if self.decision_level() == 0
+                && self.trail.len() > self.simp_trail_len
+                && (!self.config.lazy_simplify
+                    || self.stats.propagations >= self.simp_props + self.db.arena_len() as u64)
+            {
                 self.remove_satisfied();
             }
             if self.db.learnts.len() as f64 - self.trail.len() as f64

@@ -40,6 +40,11 @@ pub struct Config {
     pub core_lbd: u32,
     /// Learnt clauses with LBD at most this are kept while they keep being used ("tier 2").
     pub tier2_lbd: u32,
+    /// Remove clauses satisfied at level 0 only once the propagations since the last removal
+    /// exceed the clause arena's size (MiniSat's `simplify` schedule), instead of whenever a
+    /// new level-0 fact appears. Pays off for clients that add a unit per query, such as
+    /// temporary clauses disabled through activation literals (IC3).
+    pub lazy_simplify: bool,
 }
 
 impl Default for Config {
@@ -54,6 +59,7 @@ impl Default for Config {
             learnts_inc: 1.1,
             core_lbd: 2,
             tier2_lbd: 6,
+            lazy_simplify: false,
         }
     }
 }
@@ -106,6 +112,8 @@ pub struct Solver {
     pub(crate) protected_learnts: usize,
     /// Trail length at level 0 when satisfied clauses were last removed.
     pub(crate) simp_trail_len: usize,
+    /// Propagation count when satisfied clauses were last removed.
+    pub(crate) simp_props: u64,
     /// Reused buffer for theory callbacks.
     pub(crate) theory_out: TheoryOut,
     /// Guarded variables (see [`crate::guard`]).
@@ -149,6 +157,7 @@ impl Solver {
             adjust_interval: 100.0,
             protected_learnts: 0,
             simp_trail_len: 0,
+            simp_props: 0,
             theory_out: TheoryOut::default(),
             guards: Guards::default(),
             config,
@@ -305,6 +314,33 @@ mod tests {
         assert!(!s.add_clause(&[l(-3)]));
         assert!(!s.is_ok());
         assert!(!s.add_clause(&[l(6)]));
+    }
+
+    #[test]
+    fn lazy_simplify_answers_like_eager_with_activation_literals() {
+        // Many temporary clauses, each disabled by a unit on its activation literal.
+        for lazy in [false, true] {
+            let mut s = Solver::with_config(Config {
+                lazy_simplify: lazy,
+                ..Config::default()
+            });
+            s.add_clause(&[l(1), l(2)]);
+            for i in 0..200 {
+                let act = l(10 + i);
+                s.add_clause(&[!act, l(-1)]);
+                s.add_clause(&[!act, l(-2)]);
+                assert_eq!(s.solve(&[act]), crate::SolveResult::Unsat);
+                assert_eq!(s.failed_assumptions(), &[act]);
+                s.add_clause(&[!act]);
+                assert_eq!(s.solve(&[l(-1)]), crate::SolveResult::Sat);
+            }
+            if lazy {
+                assert!(
+                    s.num_clauses() > 2,
+                    "lazy mode keeps satisfied clauses for a while"
+                );
+            }
+        }
     }
 
     #[test]

@@ -12,6 +12,7 @@
 //!
 //! `cove sat` follows the SAT competition: 10 = satisfiable, 20 = unsatisfiable, 0 = unknown.
 
+mod aiger;
 mod bench;
 mod limits;
 mod solve;

@@ -131,6 +131,9 @@ pub fn load_system(path: &std::path::Path, store: &mut TermStore) -> Result<ChcS
 
 /// Runs `cove solve`: one answer per question of the file, in order.
 pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
+    if crate::aiger::is_aiger(&args.file) {
+        return crate::aiger::solve(args);
+    }
     let cfg = args.config()?;
     *crate::limits::OWED
         .lock()

@@ -1,0 +1,228 @@
+//! One incremental solver holding a copy of the transition relation: the frame solvers of
+//! IC3 (with their lemmas) and the lifting solver.
+//!
+//! Temporary clauses (the negated cube of a relative-induction query, the negated target of
+//! a lifting query) carry an activation literal; after the query the literal is fixed to
+//! false, which turns the clause into a satisfied one that the SAT core removes at level 0.
+//! The dead activation variables stay, so a solver is rebuilt once it has too many.
+
+use super::Cube;
+use crate::cnf::false_lit;
+use crate::{ALit, Aig};
+use cove_sat::{Config, Lit, Solver};
+
+/// A solver with the transition relation `T(s, i, s')` (primed latches as fresh variables).
+///
+/// The relation is encoded lazily, cone by cone: a query loads only the gates in the
+/// combinational cone of the next-state functions it mentions (and of the constraints and,
+/// when asked, the bad property), as ABC's PDR does. Gates that no clause refers to are pure
+/// definitions, so leaving them out changes no answer over the loaded variables, while large
+/// designs stop paying for their whole circuit in every query.
+pub(super) struct TSolver {
+    pub s: Solver,
+    /// Current-state literal per latch.
+    pub state: Vec<Lit>,
+    /// Input literals.
+    pub inputs: Vec<Lit>,
+    /// The constraint literals (current state and inputs).
+    pub constraints: Vec<Lit>,
+    /// SAT literal per AIG variable, once encoded.
+    map: Vec<Option<Lit>>,
+    /// Per AIG variable: index of its and gate (`u32::MAX` if none).
+    and_of: Vec<u32>,
+    /// Next-state literal per latch, once encoded.
+    next: Vec<Option<Lit>>,
+    bad: Option<Lit>,
+    /// Latch index of each primed variable (by SAT variable index), `u32::MAX` elsewhere.
+    next_latch: Vec<u32>,
+    /// Latch index of each current-state variable.
+    state_latch: Vec<u32>,
+    /// Activation literals released so far.
+    pub dead: usize,
+}
+
+impl TSolver {
+    /// A fresh solver; with `hard_constraints` the constraints hold in every model.
+    pub fn new(aig: &Aig, hard_constraints: bool) -> TSolver {
+        // One unit per query disables its temporary clause: clean up lazily.
+        let mut config = Config::default();
+        config.lazy_simplify = true;
+        let mut s = Solver::with_config(config);
+        let fls = false_lit(&mut s);
+        let mut map = vec![None; aig.max_var as usize + 1];
+        map[0] = Some(fls);
+        let state: Vec<Lit> = aig
+            .latches
+            .iter()
+            .map(|l| {
+                let x = Lit::new(s.new_var(), false);
+                map[l.var as usize] = Some(x);
+                x
+            })
+            .collect();
+        let inputs: Vec<Lit> = aig
+            .inputs
+            .iter()
+            .map(|&v| {
+                let x = Lit::new(s.new_var(), false);
+                map[v as usize] = Some(x);
+                x
+            })
+            .collect();
+        let mut and_of = vec![u32::MAX; aig.max_var as usize + 1];
+        for (i, a) in aig.ands.iter().enumerate() {
+            and_of[a.var as usize] = i as u32;
+        }
+        let mut state_latch = vec![u32::MAX; s.num_vars()];
+        for (i, p) in state.iter().enumerate() {
+            state_latch[p.var().index()] = i as u32;
+        }
+        let mut t = TSolver {
+            s,
+            state,
+            inputs,
+            constraints: Vec::new(),
+            map,
+            and_of,
+            next: vec![None; aig.latches.len()],
+            bad: None,
+            next_latch: Vec::new(),
+            state_latch,
+            dead: 0,
+        };
+        t.constraints = aig.constraints.iter().map(|&c| t.encode(aig, c)).collect();
+        if hard_constraints {
+            for c in t.constraints.clone() {
+                t.s.add_clause(&[c]);
+            }
+        }
+        t
+    }
+
+    /// The SAT literal of AIG literal `l`, encoding its cone first (explicit stack).
+    fn encode(&mut self, aig: &Aig, l: ALit) -> Lit {
+        let mut stack = vec![l >> 1];
+        while let Some(&v) = stack.last() {
+            if self.map[v as usize].is_some() {
+                stack.pop();
+                continue;
+            }
+            let a = aig.ands[self.and_of[v as usize] as usize];
+            let (x, y) = (
+                self.map[(a.rhs0 >> 1) as usize],
+                self.map[(a.rhs1 >> 1) as usize],
+            );
+            match (x, y) {
+                (Some(_), Some(_)) => {
+                    let b = self.aig_lit(a.rhs0);
+                    let c = self.aig_lit(a.rhs1);
+                    let g = Lit::new(self.s.new_var(), false);
+                    // Branch on inputs and latches only: the gates follow by propagation.
+                    self.s.set_decision_var(g.var(), false);
+                    self.s.add_clause(&[!g, b]);
+                    self.s.add_clause(&[!g, c]);
+                    self.s.add_clause(&[g, !b, !c]);
+                    self.map[v as usize] = Some(g);
+                    stack.pop();
+                }
+                _ => {
+                    if x.is_none() {
+                        stack.push(a.rhs0 >> 1);
+                    }
+                    if y.is_none() {
+                        stack.push(a.rhs1 >> 1);
+                    }
+                }
+            }
+        }
+        self.aig_lit(l)
+    }
+
+    fn aig_lit(&self, l: ALit) -> Lit {
+        let x = self.map[(l >> 1) as usize].expect("encoded");
+        if l & 1 == 1 { !x } else { x }
+    }
+
+    /// Encodes the next-state functions of the latches of `cube`.
+    pub fn ensure_next(&mut self, aig: &Aig, cube: &Cube) {
+        for &c in cube {
+            let i = (c >> 1) as usize;
+            if self.next[i].is_none() {
+                let n = self.encode(aig, aig.latches[i].next);
+                let p = Lit::new(self.s.new_var(), false);
+                self.s.add_clause(&[!p, n]);
+                self.s.add_clause(&[p, !n]);
+                self.s.set_decision_var(p.var(), false);
+                if self.next_latch.len() <= p.var().index() {
+                    self.next_latch.resize(p.var().index() + 1, u32::MAX);
+                }
+                self.next_latch[p.var().index()] = i as u32;
+                self.next[i] = Some(p);
+            }
+        }
+    }
+
+    /// The bad literal (current state and inputs), encoded on first use.
+    pub fn bad(&mut self, aig: &Aig) -> Lit {
+        match self.bad {
+            Some(b) => b,
+            None => {
+                let b = self.encode(aig, aig.bad[0]);
+                self.bad = Some(b);
+                b
+            }
+        }
+    }
+
+    /// The current-state literal of cube literal `c` (`2 * latch + negated`).
+    #[inline]
+    pub fn lit(&self, c: u32) -> Lit {
+        let x = self.state[(c >> 1) as usize];
+        if c & 1 == 1 { !x } else { x }
+    }
+
+    /// The next-state literal of cube literal `c`.
+    #[inline]
+    pub fn plit(&self, c: u32) -> Lit {
+        let x = self.next[(c >> 1) as usize].expect("next state encoded");
+        if c & 1 == 1 { !x } else { x }
+    }
+
+    /// The cube literal of a next-state SAT literal (`None` for other literals).
+    pub fn cube_lit_of_next(&self, l: Lit) -> Option<u32> {
+        match self.next_latch.get(l.var().index()) {
+            Some(&i) if i != u32::MAX => Some(2 * i + l.is_neg() as u32),
+            _ => None,
+        }
+    }
+
+    /// The cube literal of a current-state SAT literal.
+    pub fn cube_lit_of_state(&self, l: Lit) -> Option<u32> {
+        match self.state_latch.get(l.var().index()) {
+            Some(&i) if i != u32::MAX => Some(2 * i + l.is_neg() as u32),
+            _ => None,
+        }
+    }
+
+    /// Adds the lemma `¬cube` over current-state variables.
+    pub fn add_lemma(&mut self, cube: &Cube) {
+        let cl: Vec<Lit> = cube.iter().map(|&c| !self.lit(c)).collect();
+        self.s.add_clause(&cl);
+    }
+
+    /// Adds `act → ∨ lits` with a fresh activation literal `act`, returned.
+    pub fn temp_clause(&mut self, lits: &[Lit]) -> Lit {
+        let act = Lit::new(self.s.new_var(), false);
+        let mut cl = Vec::with_capacity(lits.len() + 1);
+        cl.push(!act);
+        cl.extend_from_slice(lits);
+        self.s.add_clause(&cl);
+        act
+    }
+
+    /// Disables a temporary clause for good.
+    pub fn release(&mut self, act: Lit) {
+        self.s.add_clause(&[!act]);
+        self.dead += 1;
+    }
+}

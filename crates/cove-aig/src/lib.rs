@@ -1,0 +1,134 @@
+//! `cove-aig`: hardware model checking on and-inverter graphs.
+//!
+//! The pipeline is: [`parse`] an AIGER 1.9 file (binary `.aig` or ASCII `.aag`) into an
+//! [`Aig`]; [`reduce`] it (structural hashing, constant propagation, cone of influence);
+//! run one engine ([`ic3`], [`bmc`] or [`kind`]) on the reduced circuit; then certify the
+//! answer on the *original* circuit — a counterexample is re-simulated ([`sim`]), an
+//! inductive invariant is re-checked with a fresh SAT solver ([`cert`]) — and print it in
+//! the HWMCC witness format ([`witness`]). An answer whose certificate fails becomes
+//! unknown: never a wrong verdict.
+//!
+//! Literals follow AIGER: `2 * var + negated`, variable 0 is the constant false.
+
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod bmc;
+pub mod cert;
+pub mod cnf;
+pub mod engine;
+pub mod ic3;
+pub mod kind;
+pub mod parse;
+pub mod reduce;
+pub mod sim;
+pub mod solve;
+pub mod witness;
+pub mod write;
+
+pub use cove_control::{Control, UnknownReason};
+pub use parse::{ParseError, parse_aiger};
+
+/// An AIGER literal: `2 * var + negated`.
+pub type ALit = u32;
+
+/// The constant false literal.
+pub const FALSE: ALit = 0;
+/// The constant true literal.
+pub const TRUE: ALit = 1;
+
+/// Initial value of a latch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Init {
+    /// Reset to 0 (the AIGER default).
+    Zero,
+    /// Reset to 1.
+    One,
+    /// Uninitialised: any value in the initial state.
+    Free,
+}
+
+/// A latch: its variable, next-state literal and reset value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Latch {
+    /// The latch's variable (its literal is `2 * var`).
+    pub var: u32,
+    /// Next-state function.
+    pub next: ALit,
+    /// Initial value.
+    pub init: Init,
+}
+
+/// An and gate `lhs = rhs0 ∧ rhs1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct And {
+    /// Defined variable.
+    pub var: u32,
+    /// First fanin.
+    pub rhs0: ALit,
+    /// Second fanin.
+    pub rhs1: ALit,
+}
+
+/// A sequential and-inverter graph with safety properties.
+///
+/// Invariants (established by the parser and kept by [`reduce`]): every variable in
+/// `1..=max_var` is defined at most once (input, latch or and gate); every literal refers to a
+/// defined variable or the constant; `ands` is topologically ordered (fanins before gates).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Aig {
+    /// Largest variable index.
+    pub max_var: u32,
+    /// Input variables, in file order.
+    pub inputs: Vec<u32>,
+    /// Latches, in file order.
+    pub latches: Vec<Latch>,
+    /// Outputs (informational once `bad` is set).
+    pub outputs: Vec<ALit>,
+    /// Bad-state properties: the design is unsafe if one of them can be 1.
+    pub bad: Vec<ALit>,
+    /// Invariant constraints: traces are only those on which all of them hold at every step.
+    pub constraints: Vec<ALit>,
+    /// And gates, topologically ordered.
+    pub ands: Vec<And>,
+}
+
+impl Aig {
+    /// Evaluates every variable for one step: `vals[v]` for inputs and latches must be set,
+    /// the and gates are computed in place.
+    pub fn eval_ands(&self, vals: &mut [bool]) {
+        for a in &self.ands {
+            vals[a.var as usize] = lit_val(vals, a.rhs0) && lit_val(vals, a.rhs1);
+        }
+    }
+}
+
+/// Value of literal `l` under variable values `vals` (`vals[0]` must be false).
+#[inline]
+pub fn lit_val(vals: &[bool], l: ALit) -> bool {
+    vals[(l >> 1) as usize] ^ (l & 1 == 1)
+}
+
+/// Outcome of a model-checking run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// No bad state is reachable; the inductive invariant (clauses over original latch
+    /// variables, as AIGER literals) when the engine produced one.
+    Safe(Option<Vec<Vec<ALit>>>),
+    /// A bad state is reachable: the counterexample trace.
+    Unsafe(Trace),
+    /// No answer.
+    Unknown(UnknownReason),
+}
+
+/// A counterexample of the original circuit: initial latch values (file order) and one input
+/// vector (file order) per step; the last step reaches a bad state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trace {
+    /// Initial value of every latch.
+    pub init: Vec<bool>,
+    /// Input values per step.
+    pub inputs: Vec<Vec<bool>>,
+    /// Index of the bad property reached (set by [`sim::check_trace`]).
+    pub bad_index: usize,
+}

@@ -1,0 +1,258 @@
+//! Preprocessing: cone of influence, structural hashing, constant propagation and
+//! sequential constant detection (ternary simulation from the reset state).
+//!
+//! The reduced circuit has exactly one bad property (the disjunction of the original ones)
+//! and keeps, for trace reconstruction and invariant translation, where each of its inputs
+//! and latches came from. Latches are never merged, so a clause over reduced latches is a
+//! clause over original latches; latches found constant are reported so that the invariant
+//! can state their value.
+
+use crate::{ALit, Aig, And, FALSE, Init, Latch, TRUE};
+use cove_control::{Control, UnknownReason};
+use std::collections::HashMap;
+
+/// A reduced circuit and its relation to the original.
+#[derive(Clone, Debug)]
+pub struct Reduced {
+    /// The reduced circuit (one bad property).
+    pub aig: Aig,
+    /// Original input index of each reduced input.
+    pub input_orig: Vec<usize>,
+    /// Original latch index of each reduced latch.
+    pub latch_orig: Vec<usize>,
+    /// Original latches proven constant, with their value.
+    pub const_latches: Vec<(usize, bool)>,
+}
+
+/// Reduces `orig` (see the module documentation).
+pub fn reduce(orig: &Aig, ctl: &Control) -> Result<Reduced, UnknownReason> {
+    let n_latch = orig.latches.len();
+    let mut red = Reduced {
+        aig: orig.clone(),
+        input_orig: (0..orig.inputs.len()).collect(),
+        latch_orig: (0..n_latch).collect(),
+        const_latches: Vec::new(),
+    };
+    // The single bad literal first (disjunction), then alternate rebuilds and constant
+    // latch detection until nothing changes.
+    let mut subst: Vec<Option<bool>> = vec![None; n_latch];
+    for round in 0..4 {
+        if let Some(r) = ctl.should_stop() {
+            return Err(r);
+        }
+        let (aig, inputs, latches) = rebuild(&red.aig, &subst, round == 0);
+        red.input_orig = inputs.iter().map(|&i| red.input_orig[i]).collect();
+        red.latch_orig = latches.iter().map(|&i| red.latch_orig[i]).collect();
+        red.aig = aig;
+        subst = constant_latches(&red.aig);
+        let mut any = false;
+        for (i, c) in subst.iter().enumerate() {
+            if let Some(v) = c {
+                red.const_latches.push((red.latch_orig[i], *v));
+                any = true;
+            }
+        }
+        if !any && round > 0 {
+            break;
+        }
+    }
+    if subst.iter().any(|c| c.is_some()) {
+        let (aig, inputs, latches) = rebuild(&red.aig, &subst, false);
+        red.input_orig = inputs.iter().map(|&i| red.input_orig[i]).collect();
+        red.latch_orig = latches.iter().map(|&i| red.latch_orig[i]).collect();
+        red.aig = aig;
+    }
+    Ok(red)
+}
+
+/// Structural hashing with constant propagation.
+struct Strash {
+    table: HashMap<(ALit, ALit), ALit>,
+    ands: Vec<And>,
+    next_var: u32,
+}
+
+impl Strash {
+    fn and(&mut self, a: ALit, b: ALit) -> ALit {
+        let (a, b) = if a < b { (b, a) } else { (a, b) };
+        if b == FALSE || a == (b ^ 1) {
+            return FALSE;
+        }
+        if b == TRUE || a == b {
+            return a;
+        }
+        if let Some(&l) = self.table.get(&(a, b)) {
+            return l;
+        }
+        let var = self.next_var;
+        self.next_var += 1;
+        self.ands.push(And {
+            var,
+            rhs0: a,
+            rhs1: b,
+        });
+        self.table.insert((a, b), 2 * var);
+        2 * var
+    }
+}
+
+/// Rebuilds the cone of influence of the bad properties and constraints, substituting the
+/// latches of `subst` by constants. Returns the circuit and the old indices of its inputs
+/// and latches. With `merge_bad`, the bad properties become one disjunction.
+fn rebuild(aig: &Aig, subst: &[Option<bool>], merge_bad: bool) -> (Aig, Vec<usize>, Vec<usize>) {
+    let m = aig.max_var as usize;
+    // Where each variable is defined.
+    const NONE: u32 = u32::MAX;
+    let mut and_of = vec![NONE; m + 1];
+    for (i, a) in aig.ands.iter().enumerate() {
+        and_of[a.var as usize] = i as u32;
+    }
+    let mut latch_of = vec![NONE; m + 1];
+    for (i, l) in aig.latches.iter().enumerate() {
+        latch_of[l.var as usize] = i as u32;
+    }
+    // Cone of influence (explicit stack).
+    let mut mark = vec![false; m + 1];
+    let mut stack: Vec<u32> = Vec::new();
+    let push = |l: ALit, mark: &mut Vec<bool>, stack: &mut Vec<u32>| {
+        let v = (l >> 1) as usize;
+        if !mark[v] {
+            mark[v] = true;
+            stack.push(v as u32);
+        }
+    };
+    for &l in aig.bad.iter().chain(&aig.constraints) {
+        push(l, &mut mark, &mut stack);
+    }
+    while let Some(v) = stack.pop() {
+        let v = v as usize;
+        if and_of[v] != NONE {
+            let a = aig.ands[and_of[v] as usize];
+            push(a.rhs0, &mut mark, &mut stack);
+            push(a.rhs1, &mut mark, &mut stack);
+        } else if latch_of[v] != NONE {
+            let i = latch_of[v] as usize;
+            if subst[i].is_none() {
+                push(aig.latches[i].next, &mut mark, &mut stack);
+            }
+        }
+    }
+    let mut map = vec![FALSE; m + 1];
+    let mut inputs = Vec::new();
+    let mut next_var = 1u32;
+    let mut out = Aig::default();
+    for (i, &v) in aig.inputs.iter().enumerate() {
+        if mark[v as usize] {
+            map[v as usize] = 2 * next_var;
+            out.inputs.push(next_var);
+            inputs.push(i);
+            next_var += 1;
+        }
+    }
+    let mut latches = Vec::new();
+    for (i, l) in aig.latches.iter().enumerate() {
+        if !mark[l.var as usize] {
+            continue;
+        }
+        match subst[i] {
+            Some(c) => map[l.var as usize] = if c { TRUE } else { FALSE },
+            None => {
+                map[l.var as usize] = 2 * next_var;
+                out.latches.push(Latch {
+                    var: next_var,
+                    next: FALSE,
+                    init: l.init,
+                });
+                latches.push(i);
+                next_var += 1;
+            }
+        }
+    }
+    let mut st = Strash {
+        table: HashMap::new(),
+        ands: Vec::new(),
+        next_var,
+    };
+    let ml = |map: &[ALit], l: ALit| map[(l >> 1) as usize] ^ (l & 1);
+    for a in &aig.ands {
+        if mark[a.var as usize] {
+            let l = st.and(ml(&map, a.rhs0), ml(&map, a.rhs1));
+            map[a.var as usize] = l;
+        }
+    }
+    for (k, &i) in latches.iter().enumerate() {
+        out.latches[k].next = ml(&map, aig.latches[i].next);
+    }
+    if merge_bad {
+        // bad = ¬∧¬b_i
+        let mut acc = TRUE;
+        for &b in &aig.bad {
+            acc = st.and(acc, ml(&map, b) ^ 1);
+        }
+        out.bad = vec![acc ^ 1];
+    } else {
+        out.bad = aig.bad.iter().map(|&b| ml(&map, b)).collect();
+    }
+    out.constraints = aig
+        .constraints
+        .iter()
+        .map(|&c| ml(&map, c))
+        .filter(|&c| c != TRUE)
+        .collect();
+    out.constraints.sort_unstable();
+    out.constraints.dedup();
+    out.max_var = st.next_var - 1;
+    out.ands = st.ands;
+    (out, inputs, latches)
+}
+
+/// Latches that keep their reset value forever, by ternary simulation from the reset state
+/// with all inputs unknown (sound without constraints: it over-approximates the traces).
+fn constant_latches(aig: &Aig) -> Vec<Option<bool>> {
+    const X: u8 = 2;
+    let mut guess: Vec<Option<bool>> = aig
+        .latches
+        .iter()
+        .map(|l| match l.init {
+            Init::Zero => Some(false),
+            Init::One => Some(true),
+            Init::Free => None,
+        })
+        .collect();
+    let mut vals = vec![X; aig.max_var as usize + 1];
+    vals[0] = 0;
+    let tv = |vals: &[u8], l: ALit| {
+        let v = vals[(l >> 1) as usize];
+        if v == X { X } else { v ^ (l & 1) as u8 }
+    };
+    loop {
+        for (i, l) in aig.latches.iter().enumerate() {
+            vals[l.var as usize] = match guess[i] {
+                Some(b) => b as u8,
+                None => X,
+            };
+        }
+        for a in &aig.ands {
+            let (x, y) = (tv(&vals, a.rhs0), tv(&vals, a.rhs1));
+            vals[a.var as usize] = if x == 0 || y == 0 {
+                0
+            } else if x == 1 && y == 1 {
+                1
+            } else {
+                X
+            };
+        }
+        let mut changed = false;
+        for (i, l) in aig.latches.iter().enumerate() {
+            if let Some(b) = guess[i]
+                && tv(&vals, l.next) != b as u8
+            {
+                guess[i] = None;
+                changed = true;
+            }
+        }
+        if !changed {
+            return guess;
+        }
+    }
+}

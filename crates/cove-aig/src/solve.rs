@@ -1,0 +1,167 @@
+//! The driver: reduce, run one engine, certify on the original circuit.
+
+use crate::engine::{EngineResult, Proof};
+use crate::reduce::{Reduced, reduce};
+use crate::{ALit, Aig, Init, Trace, Verdict};
+use cove_control::{Control, UnknownReason};
+
+/// Which engine to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineKind {
+    /// IC3/PDR (complete).
+    Ic3,
+    /// Bounded model checking (counterexamples only).
+    Bmc,
+    /// k-induction.
+    Kind,
+    /// IC3, BMC and k-induction in parallel threads; the first definite answer wins.
+    Portfolio,
+}
+
+impl EngineKind {
+    /// Engine names accepted by [`EngineKind::parse`].
+    pub const NAMES: [&'static str; 4] = ["ic3", "bmc", "kind", "portfolio"];
+
+    /// Parses an engine name (`pdr` is accepted for `ic3`).
+    pub fn parse(s: &str) -> Option<EngineKind> {
+        match s {
+            "ic3" | "pdr" => Some(EngineKind::Ic3),
+            "bmc" => Some(EngineKind::Bmc),
+            "kind" | "k-induction" => Some(EngineKind::Kind),
+            "portfolio" | "all" => Some(EngineKind::Portfolio),
+            _ => None,
+        }
+    }
+}
+
+/// Model-checks `orig` with `engine`. Every definite answer has been certified on `orig`:
+/// a trace by simulation, an invariant or k-induction proof by fresh SAT checks; an answer
+/// that fails its check becomes `Unknown`.
+pub fn check(orig: &Aig, engine: EngineKind, ctl: &Control) -> Verdict {
+    let red = match reduce(orig, ctl) {
+        Ok(r) => r,
+        Err(r) => return Verdict::Unknown(r),
+    };
+    if ctl.verbosity > 0 {
+        eprintln!(
+            "reduced: {} inputs, {} latches, {} ands, {} constraints (from {}/{}/{}); {} constant latches",
+            red.aig.inputs.len(),
+            red.aig.latches.len(),
+            red.aig.ands.len(),
+            red.aig.constraints.len(),
+            orig.inputs.len(),
+            orig.latches.len(),
+            orig.ands.len(),
+            red.const_latches.len()
+        );
+    }
+    let res = match engine {
+        EngineKind::Ic3 => crate::ic3::ic3(&red.aig, ctl),
+        EngineKind::Bmc => crate::bmc::bmc(&red.aig, ctl, None),
+        EngineKind::Kind => crate::kind::kind(&red.aig, ctl),
+        EngineKind::Portfolio => portfolio(&red.aig, ctl),
+    };
+    certify(orig, &red, res, ctl)
+}
+
+/// Runs the three engines side by side; the first definite answer stops the others.
+fn portfolio(aig: &Aig, ctl: &Control) -> EngineResult {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let children: Vec<Control> = (0..3).map(|_| ctl.child()).collect();
+    std::thread::scope(|scope| {
+        for (i, c) in children.iter().enumerate() {
+            let tx = tx.clone();
+            scope.spawn(move || {
+                let r = match i {
+                    0 => crate::ic3::ic3(aig, c),
+                    1 => crate::bmc::bmc(aig, c, None),
+                    _ => crate::kind::kind(aig, c),
+                };
+                let _ = tx.send(r);
+            });
+        }
+        drop(tx);
+        let mut last =
+            EngineResult::Unknown(UnknownReason::Incomplete("no engine answered".into()));
+        for r in rx.iter() {
+            if !matches!(r, EngineResult::Unknown(_)) {
+                for c in &children {
+                    c.stop();
+                }
+                return r;
+            }
+            if matches!(last, EngineResult::Unknown(UnknownReason::Incomplete(_))) {
+                last = r;
+            }
+        }
+        last
+    })
+}
+
+fn certify(orig: &Aig, red: &Reduced, res: EngineResult, ctl: &Control) -> Verdict {
+    let aux: Vec<Vec<ALit>> = red
+        .const_latches
+        .iter()
+        .map(|&(i, v)| vec![2 * orig.latches[i].var + (!v) as u32])
+        .collect();
+    match res {
+        EngineResult::Unknown(r) => Verdict::Unknown(r),
+        EngineResult::Unsafe(raw) => {
+            let mut t = Trace {
+                init: orig.latches.iter().map(|l| l.init == Init::One).collect(),
+                inputs: vec![vec![false; orig.inputs.len()]; raw.inputs.len()],
+                bad_index: 0,
+            };
+            for (i, &o) in red.latch_orig.iter().enumerate() {
+                t.init[o] = raw.init[i];
+            }
+            for (step, vals) in raw.inputs.iter().enumerate() {
+                for (i, &o) in red.input_orig.iter().enumerate() {
+                    t.inputs[step][o] = vals[i];
+                }
+            }
+            match crate::sim::check_trace(orig, &mut t) {
+                Ok(()) => Verdict::Unsafe(t),
+                Err(e) => Verdict::Unknown(UnknownReason::Incomplete(format!(
+                    "counterexample failed simulation: {e}"
+                ))),
+            }
+        }
+        EngineResult::Safe(Proof::Invariant(clauses)) => {
+            let mut idx = vec![usize::MAX; red.aig.max_var as usize + 1];
+            for (i, l) in red.aig.latches.iter().enumerate() {
+                idx[l.var as usize] = red.latch_orig[i];
+            }
+            let mut inv: Vec<Vec<ALit>> = Vec::with_capacity(clauses.len() + aux.len());
+            for c in &clauses {
+                let mut oc = Vec::with_capacity(c.len());
+                for &l in c {
+                    match idx.get((l >> 1) as usize) {
+                        Some(&o) if o != usize::MAX => oc.push(2 * orig.latches[o].var + (l & 1)),
+                        _ => {
+                            return Verdict::Unknown(UnknownReason::Incomplete(format!(
+                                "invariant literal {l} is not a latch"
+                            )));
+                        }
+                    }
+                }
+                inv.push(oc);
+            }
+            inv.extend(aux);
+            match crate::cert::check_invariant(orig, &inv, true, ctl) {
+                Ok(()) => Verdict::Safe(Some(inv)),
+                Err(e) => Verdict::Unknown(UnknownReason::Incomplete(format!(
+                    "invariant failed its check: {e}"
+                ))),
+            }
+        }
+        EngineResult::Safe(Proof::KInduction(k)) => {
+            match crate::cert::check_kinduction(orig, k, &aux, ctl) {
+                Ok(()) => Verdict::Safe(None),
+                Err(e) => Verdict::Unknown(UnknownReason::Incomplete(format!(
+                    "k-induction proof failed its check: {e}"
+                ))),
+            }
+        }
+    }
+}

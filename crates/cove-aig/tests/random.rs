@@ -1,0 +1,143 @@
+//! Random small circuits: every engine's answer against explicit-state reachability.
+
+use cove_aig::solve::{EngineKind, check};
+use cove_aig::{Aig, And, Control, Init, Latch, Verdict, lit_val, parse_aiger};
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+fn random_aig(r: &mut Rng) -> Aig {
+    let ni = 1 + r.below(2) as u32;
+    let nl = 1 + r.below(4) as u32;
+    let na = 2 + r.below(12) as u32;
+    let mut a = Aig {
+        max_var: ni + nl + na,
+        ..Aig::default()
+    };
+    a.inputs = (1..=ni).collect();
+    let lit = |r: &mut Rng, below: u32| (2 * r.below(below as u64) as u32) | r.below(2) as u32;
+    for k in 0..na {
+        let v = ni + nl + 1 + k;
+        a.ands.push(And {
+            var: v,
+            rhs0: lit(r, v),
+            rhs1: lit(r, v),
+        });
+    }
+    let m = a.max_var + 1;
+    for k in 0..nl {
+        let init = match r.below(4) {
+            0 => Init::One,
+            1 => Init::Free,
+            _ => Init::Zero,
+        };
+        a.latches.push(Latch {
+            var: ni + 1 + k,
+            next: lit(r, m),
+            init,
+        });
+    }
+    a.bad = (0..1 + r.below(2)).map(|_| lit(r, m)).collect();
+    if r.below(3) == 0 {
+        a.constraints.push(lit(r, m));
+    }
+    a
+}
+
+/// Explicit-state answer: is a bad state reachable on a trace respecting the constraints?
+#[allow(clippy::needless_range_loop)]
+fn reachable(a: &Aig) -> bool {
+    let nl = a.latches.len();
+    let ni = a.inputs.len();
+    let mut seen = vec![false; 1 << nl];
+    let mut stack = Vec::new();
+    for s in 0..(1usize << nl) {
+        let ok = a.latches.iter().enumerate().all(|(i, l)| match l.init {
+            Init::Zero => s >> i & 1 == 0,
+            Init::One => s >> i & 1 == 1,
+            Init::Free => true,
+        });
+        if ok {
+            seen[s] = true;
+            stack.push(s);
+        }
+    }
+    let mut vals = vec![false; a.max_var as usize + 1];
+    while let Some(s) = stack.pop() {
+        for inp in 0..(1usize << ni) {
+            for (i, l) in a.latches.iter().enumerate() {
+                vals[l.var as usize] = s >> i & 1 == 1;
+            }
+            for (i, &v) in a.inputs.iter().enumerate() {
+                vals[v as usize] = inp >> i & 1 == 1;
+            }
+            a.eval_ands(&mut vals);
+            if !a.constraints.iter().all(|&c| lit_val(&vals, c)) {
+                continue;
+            }
+            if a.bad.iter().any(|&b| lit_val(&vals, b)) {
+                return true;
+            }
+            let mut t = 0;
+            for (i, l) in a.latches.iter().enumerate() {
+                t |= (lit_val(&vals, l.next) as usize) << i;
+            }
+            if !seen[t] {
+                seen[t] = true;
+                stack.push(t);
+            }
+        }
+    }
+    false
+}
+
+#[test]
+fn engines_agree_with_explicit_reachability() {
+    let mut r = Rng(0x9e37_79b9_7f4a_7c15);
+    let ctl = Control::default();
+    let (mut safe, mut unsafe_) = (0, 0);
+    for round in 0..400 {
+        let a = random_aig(&mut r);
+        // Round trip through the ASCII writer and the reader.
+        let text = cove_aig::write::to_aag(&a);
+        let a = parse_aiger(text.as_bytes()).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let expect = reachable(&a);
+        if expect {
+            unsafe_ += 1
+        } else {
+            safe += 1
+        }
+        for e in [EngineKind::Ic3, EngineKind::Kind] {
+            match check(
+                &a,
+                e,
+                &ctl.clone().with_timeout(std::time::Duration::from_secs(5)),
+            ) {
+                Verdict::Unsafe(_) => assert!(expect, "round {round} {e:?}: false alarm\n{text}"),
+                Verdict::Safe(_) => assert!(!expect, "round {round} {e:?}: missed bug\n{text}"),
+                Verdict::Unknown(why) => assert!(
+                    e == EngineKind::Kind,
+                    "round {round}: IC3 gave up ({why})\n{text}"
+                ),
+            }
+        }
+        if expect {
+            let v = check(&a, EngineKind::Bmc, &ctl);
+            assert!(
+                matches!(v, Verdict::Unsafe(_)),
+                "round {round}: BMC\n{text}"
+            );
+        }
+    }
+    assert!(safe > 50 && unsafe_ > 50, "{safe} safe, {unsafe_} unsafe");
+}
