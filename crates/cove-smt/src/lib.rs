@@ -9,7 +9,7 @@
 //! Boolean structure (Tseitin encoding in `encode`), the simplex decides the arithmetic
 //! (the glue in `theory`), with push/pop, assumptions, unsat cores and checked models.
 //! [`interpolate`] gives Farkas interpolants and [`run_script`] the SMT-LIB2 script mode,
-//! which first eliminates variables defined by equalities ([`solve_eqs`], with z3-style
+//! which first eliminates variables defined by equalities ([`solve_eqs()`], with z3-style
 //! context solving under `and`/`or`).
 //! (Random formulas for the tests and the z3 differential run live in `tests/common`.)
 #![warn(missing_docs)]
