@@ -13,15 +13,18 @@ build the competition's validation script
     (push) (assert (not CLAUSE_1)) (check-sat) (pop)
     ...
 
-and run z3 on it: every clause must come back `unsat` (its negation has no solution under
-the model, i.e. the clause holds). Anything else is reported: `invalid` (z3 found a clause
+and run z3 (or, with `--solver cvc5`, cvc5 through its Python API) on it: every clause
+must come back `unsat` (its negation has no solution under the model, i.e. the clause
+holds). Anything else is reported: `invalid` (z3 found a clause
 violated), `undecided` (z3 said unknown or ran out of time), `malformed` (z3 could not
 read the model, or the define-funs do not match the input's predicates).
 
     python3 -m pip install z3-solver          # gives the z3 binary
     scripts/validate-models.py ../shared/bench/chc.tsv --timeout 5 --jobs 2
+    python3 -m pip install cvc5               # optional: --solver cvc5
 
-Exits 1 when any model is invalid or malformed. Standard library plus the z3 binary.
+Exits 1 when any model is invalid or malformed. Standard library plus the z3 binary (or
+the cvc5 Python package).
 Writes one line per instance with `-v`, and the per-instance results as TSV with `--out`.
 """
 
@@ -114,6 +117,42 @@ def declared_predicates(commands):
 
 # ---------------------------------------------------------------- validation
 
+# Runs an SMT-LIB2 script (stdin) through cvc5's parser and solver; prints the outputs.
+CVC5_RUNNER = """
+import sys, cvc5
+tm = cvc5.TermManager()
+solver = cvc5.Solver(tm)
+solver.setOption("tlimit-per", sys.argv[1])
+sm = cvc5.SymbolManager(tm)
+parser = cvc5.InputParser(solver, sm)
+parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, sys.stdin.read(), "validation")
+try:
+    while True:
+        cmd = parser.nextCommand()
+        if cmd.isNull():
+            break
+        sys.stdout.write(cmd.invoke(solver, sm))
+except Exception as e:
+    print('(error "%s")' % str(e).replace('"', "'").replace("\\n", " "))
+"""
+
+
+def run_solver(solver, script, timeout):
+    """Runs the validation script; returns the solver's standard output."""
+    if solver == "cvc5":
+        cmd = [sys.executable, "-c", CVC5_RUNNER, str(timeout * 1000)]
+        p = subprocess.run(cmd, input=script, capture_output=True, text=True,
+                           timeout=timeout * 4 + 10)
+        return p.stdout + ("" if p.returncode == 0 else f'(error "cvc5 exited {p.returncode}")')
+    with tempfile.NamedTemporaryFile("w", suffix=".smt2", delete=False) as f:
+        f.write(script)
+        path = f.name
+    try:
+        return subprocess.run([solver, f"-T:{timeout}", path], capture_output=True,
+                              text=True, timeout=timeout + 10).stdout
+    finally:
+        os.unlink(path)
+
 
 def validation_script(input_cmds, model_cmds, predicates):
     preds = set(predicates)
@@ -136,7 +175,7 @@ def validation_script(input_cmds, model_cmds, predicates):
     return "\n".join(lines) + "\n"
 
 
-def check_model(input_text, cove_stdout, z3, z3_timeout):
+def check_model(input_text, cove_stdout, solver, solver_timeout):
     """Returns (status, detail) for one `sat` answer."""
     try:
         input_cmds = top_level_sexprs(input_text)
@@ -166,31 +205,22 @@ def check_model(input_text, cove_stdout, z3, z3_timeout):
         dup = len(defined) != len(set(defined))
         return "malformed", f"define-funs do not match the predicates: missing {missing[:5]}, extra {extra[:5]}, duplicates {dup}"
     script = validation_script(input_cmds, model_cmds, predicates)
-    with tempfile.NamedTemporaryFile("w", suffix=".smt2", delete=False) as f:
-        f.write(script)
-        path = f.name
+    name = os.path.basename(solver)
     try:
-        p = subprocess.run(
-            [z3, f"-T:{z3_timeout}", path],
-            capture_output=True,
-            text=True,
-            timeout=z3_timeout + 10,
-        )
-        out = p.stdout.split()
+        stdout = run_solver(solver, script, solver_timeout)
     except subprocess.TimeoutExpired:
-        return "undecided", "z3 timed out"
-    finally:
-        os.unlink(path)
-    if any(w.startswith("(error") for w in out) or "(error" in p.stdout:
-        err = p.stdout[p.stdout.find("(error") :].splitlines()[0]
-        return "malformed", f"z3: {err[:120]}"
+        return "undecided", f"{name} timed out"
+    out = stdout.split()
+    if "(error" in stdout:
+        err = stdout[stdout.find("(error") :].splitlines()[0]
+        return "malformed", f"{name}: {err[:160]}"
     answers = [w for w in out if w in ("sat", "unsat", "unknown", "timeout")]
     n_clauses = sum(1 for c in input_cmds if head_and_name(c)[0] == "assert")
     if "sat" in answers:
-        return "invalid", f"clause {answers.index('sat')} violated"
+        return "invalid", f"{name}: clause {answers.index('sat')} violated"
     if len(answers) == n_clauses and all(a == "unsat" for a in answers):
         return "valid", f"{n_clauses} clauses"
-    return "undecided", f"z3 answered {len(answers)}/{n_clauses} checks: {sorted(set(answers))}"
+    return "undecided", f"{name} answered {len(answers)}/{n_clauses} checks: {sorted(set(answers))}"
 
 
 def run_one(inst, args):
@@ -209,7 +239,7 @@ def run_one(inst, args):
     first = p.stdout.strip().split("\n", 1)[0].strip() if p.stdout.strip() else ""
     if first != "sat":
         return inst, first or "error", "", p.stderr.strip().splitlines()[-1:] and p.stderr.strip().splitlines()[-1] or ""
-    status, detail = check_model(text, p.stdout, args.z3, args.z3_timeout)
+    status, detail = check_model(text, p.stdout, args.solver_cmd, args.solver_timeout)
     return inst, "sat", status, detail
 
 
@@ -218,9 +248,12 @@ def main():
     ap.add_argument("manifest")
     ap.add_argument("--root", help="base of the manifest paths (default: its directory)")
     ap.add_argument("--cove", default=None, help="cove binary (default: target/release/cove)")
+    ap.add_argument("--solver", choices=["z3", "cvc5"], default="z3",
+                    help="checker: the z3 binary, or cvc5's Python API (pip install cvc5)")
     ap.add_argument("--z3", default=shutil.which("z3"), help="z3 binary (default: on PATH)")
     ap.add_argument("--timeout", type=float, default=5, help="cove time limit per instance (s)")
-    ap.add_argument("--z3-timeout", type=int, default=30, help="z3 time limit per model (s)")
+    ap.add_argument("--solver-timeout", type=int, default=30,
+                    help="checker time limit per model (s)")
     ap.add_argument("--jobs", "-j", type=int, default=1)
     ap.add_argument("--filter", help="only instances whose track or path contains this")
     ap.add_argument("--expected", choices=["sat", "unsat", "any"], default="any",
@@ -231,8 +264,16 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     args.cove = args.cove or os.path.join(here, "..", "target", "release", "cove")
     args.root = args.root or os.path.dirname(os.path.abspath(args.manifest))
-    if not args.z3:
+    if args.solver == "cvc5":
+        try:
+            import cvc5  # noqa: F401
+        except ImportError:
+            sys.exit("cvc5 not importable: python3 -m pip install cvc5")
+        args.solver_cmd = "cvc5"
+    elif not args.z3:
         sys.exit("z3 not found: python3 -m pip install z3-solver")
+    else:
+        args.solver_cmd = args.z3
     if not os.access(args.cove, os.X_OK):
         sys.exit(f"{args.cove} not found: cargo build --release")
 
