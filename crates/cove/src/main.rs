@@ -1,8 +1,9 @@
 //! `cove`: the command-line front end of the Cove verification engine.
 //!
-//! Exit codes (also in `--help` and the README):
-//! - 0: the command ran and printed its answer (`sat`, `unsat` or `unknown`),
-//! - 1: usage or I/O error,
+//! Exit codes (also in `--help`, the README and RELIABILITY.md), the same for every subcommand:
+//! - 0: the command ran and printed its answer (`sat`, `unsat` or `unknown` — also when a
+//!   time or memory limit or Ctrl-C cut it short), or `--help`/`--version`,
+//! - 1: usage error (unknown option, bad limit value) or I/O error (unreadable file),
 //! - 2: bad input (parse error, sort error, non-Horn clause, unsupported theory),
 //! - 3: a certificate failed validation (`cove check`: the witness is invalid; `cove solve`:
 //!   an engine produced a certificate that did not check — the answer was downgraded to
@@ -12,9 +13,16 @@
 //! `cove sat` follows the SAT competition: 10 = satisfiable, 20 = unsatisfiable, 0 = unknown.
 
 mod bench;
+mod limits;
 mod solve;
 
 use clap::{Parser, Subcommand};
+use cove_control::memory::CountingAlloc;
+
+/// Counts live heap bytes, so `--memory-mb` is exact and running out of memory ends with
+/// `unknown` instead of an allocator abort (see `cove_control::memory`).
+#[global_allocator]
+static ALLOC: CountingAlloc = CountingAlloc;
 use std::io::Read;
 use std::path::Path;
 use std::process::ExitCode;
@@ -34,7 +42,7 @@ pub const EXIT_INTERNAL: u8 = 4;
 #[derive(Debug)]
 pub struct ExitCodeOf(pub u8);
 
-const EXIT_HELP: &str = "Exit codes: 0 answer printed (sat/unsat/unknown), 1 usage or I/O error, \
+const EXIT_HELP: &str = "Exit codes: 0 answer printed (sat/unsat/unknown, also on a limit or Ctrl-C), 1 usage or I/O error, \
 2 bad input (parse/sort error, non-Horn clause, unsupported theory), 3 certificate shown \
 invalid (a validation that runs out of time gives unknown and 0), 4 internal error. `cove sat`: 10 SAT, 20 UNSAT, 0 unknown.";
 
@@ -152,6 +160,8 @@ struct SmtArgs {
     /// Do not eliminate variables defined by equalities before the first check.
     #[arg(long)]
     no_solve_eqs: bool,
+    #[command(flatten)]
+    limits: limits::LimitArgs,
 }
 
 fn run_smt(args: &SmtArgs) -> Result<u8, ExitCodeOf> {
@@ -160,13 +170,56 @@ fn run_smt(args: &SmtArgs) -> Result<u8, ExitCodeOf> {
     let options = cove_smt::script::ScriptOptions {
         solve_eqs: !args.no_solve_eqs,
     };
-    let solver = cove_smt::SmtSolver::new();
+    let mut solver = cove_smt::SmtSolver::new();
+    solver.set_limits(cove_smt::Limits::of(&args.limits.control(0)));
+    let mut out = ErrorEcho {
+        out: &mut out,
+        file: args.file.display().to_string(),
+        line: Vec::new(),
+    };
     match cove_smt::script::run_script_opts(solver, &src, &mut out, &options) {
-        Ok((code, _)) => Ok(code as u8),
+        // The script went on after `(error ..)` responses (SMT-LIB convention); the exit code
+        // still says the input was bad.
+        Ok((0, _)) => Ok(EXIT_OK),
+        Ok(_) => Ok(EXIT_BAD_INPUT),
         Err(e) => {
-            eprintln!("error: {e}");
-            Err(ExitCodeOf(EXIT_USAGE))
+            // Script errors carry line:col; the file name makes them actionable.
+            eprintln!("{}:{e}", args.file.display());
+            Err(ExitCodeOf(EXIT_BAD_INPUT))
         }
+    }
+}
+
+/// Passes the script's responses through and repeats each `(error "L:C: msg")` response on
+/// stderr as `FILE:L:C: msg`, so errors name the file like every other subcommand's.
+struct ErrorEcho<'a, W: std::io::Write> {
+    out: &'a mut W,
+    file: String,
+    line: Vec<u8>,
+}
+
+impl<W: std::io::Write> std::io::Write for ErrorEcho<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        for &b in buf {
+            if b == b'\n' {
+                if let Some(msg) = self
+                    .line
+                    .strip_prefix(b"(error \"")
+                    .and_then(|m| m.strip_suffix(b"\")"))
+                {
+                    eprintln!("{}:{}", self.file, String::from_utf8_lossy(msg));
+                }
+                self.line.clear();
+            } else {
+                self.line.push(b);
+            }
+        }
+        self.out.write_all(buf)?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
     }
 }
 
@@ -175,9 +228,8 @@ fn run_smt(args: &SmtArgs) -> Result<u8, ExitCodeOf> {
 struct SatArgs {
     /// The CNF file.
     file: std::path::PathBuf,
-    /// Wall-clock limit in seconds (0 = none).
-    #[arg(long, default_value_t = 0.0)]
-    timeout: f64,
+    #[command(flatten)]
+    limits: limits::LimitArgs,
 }
 
 /// Reads a file, or standard input for `-`.
@@ -198,11 +250,7 @@ pub fn read_input(path: &Path) -> Result<Vec<u8>, ExitCodeOf> {
 }
 
 fn run_sat(args: &SatArgs) -> Result<u8, ExitCodeOf> {
-    let limits = cove_sat::Limits::of(&cove_control::Control {
-        deadline: (args.timeout > 0.0)
-            .then(|| std::time::Instant::now() + std::time::Duration::from_secs_f64(args.timeout)),
-        ..Default::default()
-    });
+    let limits = cove_sat::Limits::of(&args.limits.control(0));
     let mut out = std::io::stdout().lock();
     match cove_sat::dimacs::run_dimacs_file(&args.file, &mut out, &limits) {
         Ok(code) => Ok(code as u8),
@@ -214,7 +262,21 @@ fn run_sat(args: &SatArgs) -> Result<u8, ExitCodeOf> {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    cove_control::memory::set_emergency_handler(limits::out_of_memory);
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // clap's own exit code for usage errors is 2, which here means bad input.
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { EXIT_USAGE } else { EXIT_OK });
+        }
+    };
+    // Belt and braces: passes over input terms are iterative, but a deep input must never
+    // abort the process if one is not.
+    cove_control::stack::with_large_stack(move || run(cli))
+}
+
+fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::Solve(args) => solve::solve(&args),
         Command::Check(args) => solve::check(&args),

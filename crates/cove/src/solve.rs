@@ -1,21 +1,24 @@
-//! `cove solve` and `cove check`.
+//! `cove solve` and `cove check`: parse arguments, call the library's driver, print.
 
-use crate::{EXIT_BAD_INPUT, EXIT_CERT_FAILED, EXIT_OK, ExitCodeOf, read_input};
+use crate::limits::LimitArgs;
+use crate::{EXIT_BAD_INPUT, EXIT_CERT_FAILED, EXIT_OK, EXIT_USAGE, ExitCodeOf, read_input};
 use clap::{Args, ValueEnum};
-use cove_chc::engines::EngineKind;
+use cove_chc::driver::{self, EngineChoice, Outcome, SolveConfig, Validation};
+use cove_chc::frontend::{ErrorKind, Query, parse_queries};
 use cove_chc::witness::{parse_derivation, parse_invariants, print_derivation, print_invariants};
-use cove_chc::{ChcResult, ChcSystem, Control, UnknownReason, cert};
+use cove_chc::{ChcResult, ChcSystem, UnknownReason, cert};
 use cove_logic::TermStore;
 use serde_json::json;
+use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
 
 /// Output format.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     /// `sat`/`unsat`/`unknown` on the first line, then the requested witnesses.
     Text,
-    /// One JSON object.
+    /// One JSON object per question.
     Json,
 }
 
@@ -24,12 +27,15 @@ pub enum Format {
 pub struct SolveArgs {
     /// The CHC file (SMT-LIB2 HORN or Z3 fixedpoint format), or `-` for standard input.
     pub file: PathBuf,
-    /// Engine: spacer (default) or bmc.
-    #[arg(long, default_value = "spacer")]
+    /// Engine: `portfolio` (several engines in parallel, chosen by the system's shape; the
+    /// default) or one engine by name.
+    #[arg(long, default_value = "portfolio")]
     pub engine: String,
-    /// Wall-clock limit in seconds (0 = none). On expiry the answer is `unknown`.
-    #[arg(long, default_value_t = 0.0)]
-    pub timeout: f64,
+    /// Portfolio threads (0 = one per available core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    #[command(flatten)]
+    pub limits: LimitArgs,
     /// Print the invariants of a `sat` answer as SMT-LIB2 define-fun commands.
     #[arg(long)]
     pub model: bool,
@@ -72,6 +78,35 @@ pub struct SolveArgs {
     pub verbose: u8,
 }
 
+impl SolveArgs {
+    /// The driver configuration these arguments ask for.
+    pub fn config(&self) -> Result<SolveConfig, ExitCodeOf> {
+        let Some(engine) = EngineChoice::parse(&self.engine) else {
+            eprintln!(
+                "error: unknown engine '{}' (available: {})",
+                self.engine,
+                EngineChoice::names().join(", ")
+            );
+            return Err(ExitCodeOf(EXIT_USAGE));
+        };
+        let mut cfg = SolveConfig {
+            engine,
+            threads: self.threads,
+            preprocess: !self.no_preprocess,
+            validate: !self.no_validate,
+            ..SolveConfig::default()
+        };
+        let sp = &mut cfg.spacer;
+        sp.may_only = self.may_only;
+        sp.bottom_up = self.bottom_up;
+        sp.use_mbp = !self.no_mbp;
+        sp.weaken = !self.no_weaken;
+        sp.farkas = !self.no_farkas;
+        sp.global = !self.no_global;
+        Ok(cfg)
+    }
+}
+
 /// Arguments of `cove check`.
 #[derive(Args, Debug)]
 pub struct CheckArgs {
@@ -81,12 +116,12 @@ pub struct CheckArgs {
     /// `cove solve --model` / `--cex` (a leading sat/unsat line is allowed).
     #[arg(long)]
     pub witness: PathBuf,
-    /// Time limit for the validity checks, in seconds (0 = none).
-    #[arg(long, default_value_t = 0.0)]
-    pub timeout: f64,
+    #[command(flatten)]
+    pub limits: LimitArgs,
 }
 
-/// Parses a CHC file, printing `FILE:LINE:COL: error: …` on failure.
+/// Parses a CHC file with one question and no constants (`cove check`, `cove unroll`),
+/// printing `FILE:LINE:COL: error: …` on failure.
 pub fn load_system(path: &std::path::Path, store: &mut TermStore) -> Result<ChcSystem, ExitCodeOf> {
     let src = read_input(path)?;
     cove_chc::frontend::parse_chc(&src, store).map_err(|e| {
@@ -95,154 +130,137 @@ pub fn load_system(path: &std::path::Path, store: &mut TermStore) -> Result<ChcS
     })
 }
 
-fn deadline(secs: f64) -> Option<Instant> {
-    (secs > 0.0).then(|| Instant::now() + Duration::from_secs_f64(secs))
+/// Runs `cove solve`: one answer per question of the file, in order.
+pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
+    let cfg = args.config()?;
+    let ctl = args.limits.control(args.verbose as u32);
+    let src = read_input(&args.file)?;
+    let mut store = TermStore::new();
+    let queries = match parse_queries(&src, &mut store, &ctl) {
+        Ok(q) => q,
+        Err(e) if e.kind == ErrorKind::Limit => {
+            // The limit was reached while reading: an honest answer, not an input error.
+            let reason = ctl.should_stop().unwrap_or(UnknownReason::Timeout);
+            let mut out = Outcome::unknown(store, reason, driver::Phase::Parsing);
+            out.engine = "none".into();
+            print_outcome(args, None, &out);
+            return Ok(EXIT_OK);
+        }
+        Err(e) => {
+            eprintln!("{}:{e}", args.file.display());
+            return Err(ExitCodeOf(EXIT_BAD_INPUT));
+        }
+    };
+    let mut code = EXIT_OK;
+    for q in &queries {
+        let out = driver::solve(&store, q, &cfg, &ctl);
+        if matches!(out.validation, Validation::Failed(_)) {
+            code = EXIT_CERT_FAILED;
+        }
+        print_outcome(args, Some(q), &out);
+    }
+    Ok(code)
 }
 
-/// Runs `cove solve`.
-pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
-    let start = Instant::now();
-    let mut store = TermStore::new();
-    let sys = load_system(&args.file, &mut store)?;
-    let Some(kind) = EngineKind::parse(&args.engine) else {
-        eprintln!(
-            "error: unknown engine '{}' (available: {})",
-            args.engine,
-            EngineKind::NAMES.join(", ")
-        );
-        return Err(ExitCodeOf(crate::EXIT_USAGE));
-    };
-    let mut engine: Box<dyn cove_chc::Engine> = match kind {
-        EngineKind::Spacer => Box::new(cove_chc::engines::spacer::Spacer::new(
-            cove_chc::engines::spacer::SpacerConfig {
-                may_only: args.may_only,
-                bottom_up: args.bottom_up,
-                use_mbp: !args.no_mbp,
-                weaken: !args.no_weaken,
-                farkas: !args.no_farkas,
-                global: !args.no_global,
-                ..Default::default()
-            },
-        )),
-        other => other.create(),
-    };
-    let ctl = Control {
-        deadline: deadline(args.timeout),
-        verbosity: args.verbose as u32,
-        ..Default::default()
-    };
-    // Preprocess, solve the smaller system, and translate the witness back: validation
-    // below is always against the original system.
-    let mut result = if args.no_preprocess {
-        engine.solve(&mut store, &sys, &ctl)
-    } else {
-        let mut opts = cove_chc::preprocess::PreprocessOptions::default();
-        if args.timeout > 0.0 {
-            // Preprocessing may use at most a quarter of the time limit.
-            opts.time_budget = opts
-                .time_budget
-                .min(Duration::from_secs_f64(args.timeout / 4.0));
-        }
-        cove_chc::preprocess::solve_preprocessed(&mut store, &sys, &opts, engine.as_mut(), &ctl)
-    };
-    let solve_time = start.elapsed();
-
-    // Independent validation: a certificate that does not check is never printed as an answer.
-    let mut validation = "skipped".to_string();
-    if !args.no_validate {
-        let limits = Control {
-            deadline: Some(
-                ctl.deadline
-                    .map_or(Instant::now() + Duration::from_secs(60), |d| {
-                        d.max(Instant::now() + Duration::from_secs(2))
-                    }),
-            ),
-            ..Default::default()
-        };
-        let verdict = match &result {
-            ChcResult::Sat(inv) => Some(cert::check_invariants(&mut store, &sys, inv, &limits)),
-            ChcResult::Unsat(d) => Some(cert::check_derivation(&store, &sys, d)),
-            ChcResult::Unknown(_) => None,
-        };
-        match verdict {
-            Some(Ok(())) => validation = "valid".into(),
-            Some(Err(e)) if !e.is_invalid() => {
-                // Not refuted, but not confirmed in time either: the honest answer is unknown
-                // (this is not a certificate failure).
-                eprintln!(
-                    "warning: the {} certificate could not be validated: {e}",
-                    result.verdict()
+/// Prints one answer (built in memory first and written at once, so an emergency exit on
+/// memory exhaustion never leaves half an answer behind).
+fn print_outcome(args: &SolveArgs, q: Option<&Query>, out: &Outcome) {
+    let st = &out.store;
+    let witness = match (&out.answer, q) {
+        (ChcResult::Sat(inv), _) if args.model => {
+            let mut s = String::new();
+            for (k, v) in &out.constants {
+                let _ = writeln!(
+                    s,
+                    "(define-fun {} () {} {v})",
+                    cove_logic::print::symbol(st.var_name(*k)),
+                    st.var_sort(*k)
                 );
-                validation = format!("undecided: {e}");
-                result = ChcResult::Unknown(UnknownReason::Timeout);
             }
-            Some(Err(e)) => {
-                eprintln!(
-                    "error: the {} certificate failed validation: {e}",
-                    result.verdict()
-                );
-                validation = format!("failed: {e}");
-                result = ChcResult::Unknown(UnknownReason::Incomplete(
-                    "certificate failed validation".into(),
-                ));
-            }
-            None => {}
+            s.push_str(&print_invariants(st, inv));
+            Some(s)
         }
-    }
-    let cert_failed = validation.starts_with("failed");
-    let total = start.elapsed();
-    let stats = engine.stats();
+        (ChcResult::Unsat(d), Some(q)) if args.cex => {
+            Some(print_derivation(st, &ground_system(out, q), d))
+        }
+        _ => None,
+    };
+    let reason = match (&out.answer, out.phase) {
+        (ChcResult::Unknown(r), Some(p)) => Some(format!("{r} (in {p})")),
+        (ChcResult::Unknown(r), None) => Some(r.to_string()),
+        _ => None,
+    };
+    let mut text = String::new();
+    let mut err = String::new();
     match args.format {
         Format::Text => {
-            println!("{}", result.verdict());
-            match &result {
-                ChcResult::Sat(inv) if args.model => print!("{}", print_invariants(&store, inv)),
-                ChcResult::Unsat(d) if args.cex => print!("{}", print_derivation(&store, &sys, d)),
-                ChcResult::Unknown(r) if args.verbose > 0 => eprintln!("reason: {r}"),
-                _ => {}
+            let _ = writeln!(text, "{}", out.answer.verdict());
+            if let Some(w) = &witness {
+                text.push_str(w);
+            }
+            if let Some(r) = &reason
+                && args.verbose > 0
+            {
+                let _ = writeln!(err, "reason: {r}");
             }
             if args.stats {
-                eprintln!("engine: {}", engine.name());
-                eprintln!("time-solve: {:.3}", solve_time.as_secs_f64());
-                eprintln!("time-total: {:.3}", total.as_secs_f64());
-                eprintln!("validation: {validation}");
-                for (k, v) in &stats {
-                    eprintln!("{k}: {v}");
+                let _ = writeln!(err, "engine: {}", out.engine);
+                let _ = writeln!(err, "time-total: {:.3}", out.time.as_secs_f64());
+                let _ = writeln!(err, "validation: {}", out.validation);
+                for (k, v) in &out.stats {
+                    let _ = writeln!(err, "{k}: {v}");
                 }
             }
         }
         Format::Json => {
             let mut obj = json!({
-                "verdict": result.verdict(),
-                "engine": engine.name(),
-                "time": total.as_secs_f64(),
-                "validation": validation,
+                "verdict": out.answer.verdict(),
+                "engine": out.engine,
+                "time": out.time.as_secs_f64(),
+                "validation": out.validation.to_string(),
             });
-            match &result {
-                ChcResult::Sat(inv) if args.model => {
-                    obj["model"] = json!(print_invariants(&store, inv))
-                }
-                ChcResult::Unsat(d) if args.cex => {
-                    obj["cex"] = json!(print_derivation(&store, &sys, d))
-                }
-                ChcResult::Unknown(r) => obj["reason"] = json!(r.to_string()),
-                _ => {}
+            if let Some(w) = witness {
+                let key = if matches!(out.answer, ChcResult::Sat(_)) {
+                    "model"
+                } else {
+                    "cex"
+                };
+                obj[key] = json!(w);
+            }
+            if let Some(r) = reason {
+                obj["reason"] = json!(r);
             }
             if args.stats {
-                obj["stats"] = stats
+                obj["stats"] = out
+                    .stats
                     .iter()
                     .map(|(k, v)| (k.clone(), json!(v)))
                     .collect::<serde_json::Map<_, _>>()
                     .into();
             }
-            println!("{obj}");
+            let _ = writeln!(text, "{obj}");
         }
     }
-    Ok(if cert_failed {
-        EXIT_CERT_FAILED
-    } else {
-        EXIT_OK
-    })
+    let mut so = std::io::stdout().lock();
+    let _ = so.write_all(text.as_bytes());
+    let _ = so.flush();
+    if !err.is_empty() {
+        eprint!("{err}");
+    }
+}
+
+/// The system a counterexample is printed against: the question's clauses, with the
+/// constants' values substituted when it has constants.
+fn ground_system(out: &Outcome, q: &Query) -> ChcSystem {
+    if out.constants.is_empty() {
+        return q.system.clone();
+    }
+    let mut sys = q.system.clone();
+    let ks: Vec<_> = out.constants.iter().map(|(k, _)| *k).collect();
+    for c in &mut sys.clauses {
+        c.vars.retain(|v| !ks.contains(v));
+    }
+    sys
 }
 
 /// Runs `cove check`.
@@ -253,6 +271,7 @@ pub fn check(args: &CheckArgs) -> Result<u8, ExitCodeOf> {
     let text = String::from_utf8_lossy(&witness);
     let first = text.split_whitespace().next().unwrap_or("");
     let is_derivation = first == "unsat" || text.contains("(derivation");
+    let ctl = args.limits.control(0);
     let outcome = if is_derivation {
         match parse_derivation(&witness, &store, &sys) {
             Ok(d) => cert::check_derivation(&store, &sys, &d),
@@ -263,13 +282,7 @@ pub fn check(args: &CheckArgs) -> Result<u8, ExitCodeOf> {
         }
     } else {
         match parse_invariants(&witness, &mut store, &sys) {
-            Ok(inv) => {
-                let limits = cove_control::Control {
-                    deadline: deadline(args.timeout),
-                    ..Default::default()
-                };
-                cert::check_invariants(&mut store, &sys, &inv, &limits)
-            }
+            Ok(inv) => cert::check_invariants(&mut store, &sys, &inv, &ctl),
             Err(e) => {
                 eprintln!("{}:{e}", args.witness.display());
                 return Err(ExitCodeOf(EXIT_BAD_INPUT));

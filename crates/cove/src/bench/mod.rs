@@ -119,11 +119,21 @@ fn cove_template(args: &BenchArgs) -> anyhow::Result<CommandTemplate> {
     if let Some(e) = &args.engine {
         argv.extend(["--engine".to_string(), e.clone()]);
     }
-    if let Some(extra) = &args.cove_args {
-        argv.extend(
-            shell_words::split(extra).map_err(|e| anyhow::anyhow!("bad --cove-args: {e}"))?,
-        );
+    let extra = match &args.cove_args {
+        Some(extra) => {
+            shell_words::split(extra).map_err(|e| anyhow::anyhow!("bad --cove-args: {e}"))?
+        }
+        None => vec![],
+    };
+    if !extra.iter().any(|a| a == "--threads") {
+        // Parallel jobs share the cores: each portfolio gets its share, not all of them.
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        argv.extend([
+            "--threads".to_string(),
+            (cores / args.jobs).max(1).to_string(),
+        ]);
     }
+    argv.extend(extra);
     argv.push("{}".to_string());
     Ok(CommandTemplate::from_argv(argv))
 }

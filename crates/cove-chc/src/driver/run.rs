@@ -1,0 +1,195 @@
+//! One engine on one system: preprocess, solve, translate back, validate.
+
+use super::schedule::EngineSpec;
+use super::{Outcome, Phase, SolveConfig, Validation};
+use crate::cert;
+use crate::engine::{Control, Stats};
+use crate::preprocess::{BackTranslate, PreprocessOptions, preprocess};
+use crate::result::{ChcResult, UnknownReason};
+use crate::system::ChcSystem;
+use cove_logic::TermStore;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::{Duration, Instant};
+
+/// The result of one engine run, its witness stated over the system it was given.
+pub(crate) struct Run {
+    pub answer: ChcResult,
+    pub engine: String,
+    pub validation: Validation,
+    pub phase: Option<Phase>,
+    pub stats: Stats,
+}
+
+impl Run {
+    /// True for an answer that may be reported (checked, or checking turned off).
+    pub fn is_answer(&self) -> bool {
+        !matches!(self.answer, ChcResult::Unknown(_))
+    }
+
+    pub fn into_outcome(self, store: TermStore) -> Outcome {
+        Outcome {
+            answer: self.answer,
+            store,
+            engine: self.engine,
+            validation: self.validation,
+            constants: vec![],
+            phase: self.phase,
+            stats: self.stats,
+            time: Duration::ZERO,
+        }
+    }
+}
+
+/// [`run`], with a panic in an engine turned into `unknown` (and a bug report on stderr)
+/// instead of taking the process, or the portfolio, down.
+pub(crate) fn run_guarded(
+    store: &mut TermStore,
+    sys: &ChcSystem,
+    spec: &EngineSpec,
+    cfg: &SolveConfig,
+    ctl: &Control,
+) -> Run {
+    match catch_unwind(AssertUnwindSafe(|| run(store, sys, spec, cfg, ctl))) {
+        Ok(r) => r,
+        Err(payload) => {
+            let msg = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "panic".into());
+            eprintln!(
+                "cove: internal error in engine {}: {msg} (please report this input)",
+                spec.label
+            );
+            Run {
+                answer: ChcResult::Unknown(UnknownReason::Incomplete(format!(
+                    "internal error in {}",
+                    spec.label
+                ))),
+                engine: spec.label.clone(),
+                validation: Validation::NotApplicable,
+                phase: Some(Phase::Solving),
+                stats: vec![],
+            }
+        }
+    }
+}
+
+/// Runs `spec` on `sys` under `ctl`; the witness is translated back to `sys` and checked.
+pub(crate) fn run(
+    store: &mut TermStore,
+    sys: &ChcSystem,
+    spec: &EngineSpec,
+    cfg: &SolveConfig,
+    ctl: &Control,
+) -> Run {
+    let mut engine = spec.create();
+    let mut phase = Phase::Solving;
+    let answer = if cfg.preprocess {
+        let mut opts = PreprocessOptions::default();
+        if let Some(left) = ctl.remaining() {
+            // Preprocessing may use at most a quarter of the time that is left.
+            opts.time_budget = opts.time_budget.min(left / 4);
+        }
+        let (small, pipe) = preprocess(store, sys, &opts, ctl);
+        if let Some(why) = ctl.should_stop() {
+            phase = Phase::Preprocessing;
+            ChcResult::Unknown(why)
+        } else {
+            let back = match engine.solve(store, &small, ctl) {
+                ChcResult::Sat(inv) => pipe.invariants(store, inv, ctl).map(ChcResult::Sat),
+                ChcResult::Unsat(d) => pipe.derivation(store, d, ctl).map(ChcResult::Unsat),
+                u @ ChcResult::Unknown(_) => Ok(u),
+            };
+            match back {
+                Ok(r) => r,
+                // The quantifier elimination of an inlined predicate's invariant can exceed
+                // its budget: then the input system itself is solved with the time left.
+                Err(_) if ctl.should_stop().is_none() => {
+                    engine = spec.create();
+                    engine.solve(store, sys, ctl)
+                }
+                Err(e) => {
+                    phase = Phase::BackTranslation;
+                    ChcResult::Unknown(match ctl.should_stop() {
+                        Some(why) => why,
+                        None => UnknownReason::Incomplete(format!("preprocessing: {e}")),
+                    })
+                }
+            }
+        }
+    } else {
+        engine.solve(store, sys, ctl)
+    };
+    let stats = engine.stats();
+    let (answer, validation, vphase) = if cfg.validate {
+        validate(store, sys, answer, ctl)
+    } else {
+        let v = if matches!(answer, ChcResult::Unknown(_)) {
+            Validation::NotApplicable
+        } else {
+            Validation::Skipped
+        };
+        (answer, v, None)
+    };
+    let phase = match &answer {
+        ChcResult::Unknown(_) => Some(vphase.unwrap_or(phase)),
+        _ => None,
+    };
+    Run {
+        answer,
+        engine: spec.label.clone(),
+        validation,
+        phase,
+        stats,
+    }
+}
+
+/// The grace period the certificate check gets beyond the deadline: an answer found just
+/// before the deadline is still worth checking, and the limit holds within a second.
+const VALIDATION_GRACE: Duration = Duration::from_millis(500);
+
+/// Checks the certificate of `answer` against `sys`; an answer whose certificate is refuted
+/// or cannot be confirmed within the limits becomes `unknown`.
+pub(crate) fn validate(
+    store: &mut TermStore,
+    sys: &ChcSystem,
+    answer: ChcResult,
+    ctl: &Control,
+) -> (ChcResult, Validation, Option<Phase>) {
+    let vctl = Control {
+        deadline: ctl
+            .deadline
+            .map(|d| d.max(Instant::now()) + VALIDATION_GRACE),
+        ..ctl.clone()
+    };
+    let verdict = match &answer {
+        ChcResult::Sat(inv) => cert::check_invariants(store, sys, inv, &vctl),
+        ChcResult::Unsat(d) => cert::check_derivation(store, sys, d),
+        ChcResult::Unknown(_) => return (answer, Validation::NotApplicable, None),
+    };
+    match verdict {
+        Ok(()) => (answer, Validation::Valid, None),
+        Err(e) if !e.is_invalid() => {
+            let why = vctl.should_stop().unwrap_or(UnknownReason::Timeout);
+            (
+                ChcResult::Unknown(why),
+                Validation::Undecided(e.to_string()),
+                Some(Phase::Validation),
+            )
+        }
+        Err(e) => {
+            eprintln!(
+                "cove: internal error: the {} certificate failed validation: {e} (please report this input)",
+                answer.verdict()
+            );
+            (
+                ChcResult::Unknown(UnknownReason::Incomplete(
+                    "certificate failed validation".into(),
+                )),
+                Validation::Failed(e.to_string()),
+                Some(Phase::Validation),
+            )
+        }
+    }
+}

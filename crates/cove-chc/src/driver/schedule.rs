@@ -1,0 +1,103 @@
+//! Which engines the portfolio runs, chosen from the system's shape.
+//!
+//! The schedule is data: one list of [`EngineSpec`]s per [`Shape`], in priority order. With
+//! `n` threads the first `n` entries start; when one gives up without an answer the next
+//! one takes its thread. With one thread only the first entry runs (measured: time-slicing
+//! two engines on one core lost more files to the halved budget than it gained).
+
+use crate::engine::Engine;
+use crate::engines::EngineKind;
+use crate::engines::spacer::{Spacer, SpacerConfig};
+use crate::system::ChcSystem;
+use cove_logic::TermStore;
+
+/// One portfolio entry: an engine with its options.
+#[derive(Clone, Debug)]
+pub struct EngineSpec {
+    /// Name reported when this entry answers (`spacer`, `spacer-bottom-up`, ...).
+    pub label: String,
+    /// The engine.
+    pub kind: EngineKind,
+    /// Spacer's options (used when `kind` is Spacer).
+    pub spacer: SpacerConfig,
+}
+
+impl EngineSpec {
+    /// `kind` with default options (Spacer with `spacer`).
+    pub fn single(kind: EngineKind, spacer: &SpacerConfig) -> EngineSpec {
+        EngineSpec {
+            label: kind.create().name().to_string(),
+            kind,
+            spacer: spacer.clone(),
+        }
+    }
+
+    fn spacer(label: &str, tweak: impl FnOnce(&mut SpacerConfig)) -> EngineSpec {
+        let mut spacer = SpacerConfig::default();
+        tweak(&mut spacer);
+        EngineSpec {
+            label: label.to_string(),
+            kind: EngineKind::Spacer,
+            spacer,
+        }
+    }
+
+    /// A fresh engine for this entry.
+    pub fn create(&self) -> Box<dyn Engine> {
+        match self.kind {
+            EngineKind::Spacer => Box::new(Spacer::new(self.spacer.clone())),
+            other => other.create(),
+        }
+    }
+}
+
+/// The shapes the schedule distinguishes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// Every clause has at most one body atom (transition systems and their chains).
+    Linear,
+    /// Some clause has two or more body atoms (procedure summaries, recursion).
+    Nonlinear,
+}
+
+impl Shape {
+    /// The shape of `sys`.
+    pub fn of(sys: &ChcSystem, _store: &TermStore) -> Shape {
+        if sys.is_linear() {
+            Shape::Linear
+        } else {
+            Shape::Nonlinear
+        }
+    }
+}
+
+/// The portfolio's entries for `shape`, in priority order.
+pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
+    let by_name = |name: &str| {
+        EngineKind::parse(name).map(|k| EngineSpec::single(k, &SpacerConfig::default()))
+    };
+    match shape {
+        Shape::Linear => {
+            let mut v = vec![EngineSpec::spacer("spacer", |_| {})];
+            v.extend(
+                ["kind", "tpa", "imc", "pdkind", "lawi"]
+                    .iter()
+                    .filter_map(|n| by_name(n)),
+            );
+            v.push(EngineSpec::single(
+                EngineKind::Bmc,
+                &SpacerConfig::default(),
+            ));
+            v.push(EngineSpec::spacer("spacer-bottom-up", |c| {
+                c.bottom_up = true
+            }));
+            v
+        }
+        Shape::Nonlinear => vec![
+            EngineSpec::spacer("spacer", |_| {}),
+            EngineSpec::spacer("spacer-bottom-up", |c| c.bottom_up = true),
+            EngineSpec::single(EngineKind::Bmc, &SpacerConfig::default()),
+            EngineSpec::spacer("spacer-no-global", |c| c.global = false),
+        ],
+    }
+}
