@@ -31,6 +31,7 @@ Writes one line per instance with `-v`, and the per-instance results as TSV with
 import argparse
 import concurrent.futures
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -155,13 +156,15 @@ def run_solver(solver, script, timeout):
 
 
 def validation_script(input_cmds, model_cmds, predicates):
-    preds = set(predicates)
+    # Names the model defines: the predicates, and declared constants whose values the
+    # model states (`(define-fun c () Int 5)`); their declarations are replaced.
+    preds = set(predicates) | {unquote(head_and_name(m)[1]) for m in model_cmds}
     lines = ["(set-logic ALL)"]
     for c in input_cmds:
         cmd, name = head_and_name(c)
         if cmd in ("set-logic", "check-sat", "get-model", "exit", "set-info", "set-option"):
             continue
-        if cmd == "declare-fun" and unquote(name) in preds:
+        if cmd in ("declare-fun", "declare-const") and unquote(name) in preds:
             continue
         if cmd == "assert":
             continue
@@ -199,6 +202,9 @@ def check_model(input_text, cove_stdout, solver, solver_timeout):
         if cmd != "define-fun":
             return "malformed", f"not a define-fun: {m[:60]}"
         defined.append(unquote(name))
+    consts = {unquote(head_and_name(c)[1]) for c in input_cmds
+              if head_and_name(c)[0] in ("declare-const", "declare-fun")} - set(predicates)
+    defined = [d for d in defined if d not in consts]
     if sorted(defined) != sorted(predicates):
         missing = sorted(set(predicates) - set(defined))
         extra = sorted(set(defined) - set(predicates))
@@ -231,7 +237,8 @@ def run_one(inst, args):
             text = f.read()
     except OSError as e:
         return inst, "error", "", str(e)
-    cmd = [args.cove, "solve", "--model", "--timeout", str(args.timeout), full]
+    cmd = [args.cove, "solve", "--model", "--timeout", str(args.timeout),
+           *shlex.split(args.cove_args), full]
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout + 30)
     except subprocess.TimeoutExpired:
@@ -255,6 +262,8 @@ def main():
     ap.add_argument("--solver-timeout", type=int, default=30,
                     help="checker time limit per model (s)")
     ap.add_argument("--jobs", "-j", type=int, default=1)
+    ap.add_argument("--cove-args", default="", help="extra `cove solve` arguments, e.g. "
+                    "'--threads 1' when running several jobs")
     ap.add_argument("--filter", help="only instances whose track or path contains this")
     ap.add_argument("--expected", choices=["sat", "unsat", "any"], default="any",
                     help="only instances with this expected answer")
