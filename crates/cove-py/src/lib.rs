@@ -460,8 +460,11 @@ pub struct Result {
     validation: String,
     /// For `sat`: the invariants by predicate name.
     invariants: Option<Py<PyDict>>,
-    /// For `sat`: the CHC-COMP model, one `define-fun` per predicate.
+    /// For `sat`: the CHC-COMP model, one `define-fun` per predicate (preceded by the
+    /// values of declared constants, if the input has any).
     model: Option<String>,
+    /// Values of the input's declared constants that the answer is for (usually empty).
+    constants: Py<PyDict>,
     /// For `unsat`: the counterexample.
     counterexample: Option<Py<Counterexample>>,
     /// Engine statistics (name → value as text).
@@ -513,7 +516,17 @@ impl Result {
                     dict.set_item(name, Py::new(py, inv)?)?;
                 }
                 invariants = Some(dict.unbind());
-                model = Some(print_invariants(store, inv));
+                let mut text = String::new();
+                for (k, v) in &out.constants {
+                    text.push_str(&format!(
+                        "(define-fun {} () {} {})\n",
+                        symbol(store.var_name(*k)),
+                        store.var_sort(*k),
+                        cove_chc::witness::value_text(v, store.var_sort(*k))
+                    ));
+                }
+                text.push_str(&print_invariants(store, inv));
+                model = Some(text);
             }
             ChcResult::Unsat(d) => {
                 let mut steps = Vec::with_capacity(d.steps.len());
@@ -557,6 +570,10 @@ impl Result {
             }
             ChcResult::Unknown(r) => reason = Some(r.to_string()),
         }
+        let constants = PyDict::new(py);
+        for (k, v) in &out.constants {
+            constants.set_item(store.var_name(*k), value_to_py(py, v, store.var_sort(*k))?)?;
+        }
         let stats = PyDict::new(py);
         for (k, v) in &out.stats {
             stats.set_item(k, v)?;
@@ -569,6 +586,7 @@ impl Result {
             invariants,
             model,
             counterexample,
+            constants: constants.unbind(),
             stats: stats.unbind(),
             time: out.time.as_secs_f64(),
         })
