@@ -48,8 +48,8 @@ fn check_model_output(file: &Path, src: &str, recheck: bool) -> String {
         let rest = l
             .strip_prefix("(define-fun ")
             .unwrap_or_else(|| panic!("not a define-fun line: {l}"));
-        let name = if rest.starts_with('|') {
-            rest[..rest[1..].find('|').unwrap() + 2].to_string()
+        let name = if let Some(quoted) = rest.strip_prefix('|') {
+            format!("|{}|", &quoted[..quoted.find('|').unwrap()])
         } else {
             rest.split_whitespace().next().unwrap().to_string()
         };
