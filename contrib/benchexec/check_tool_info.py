@@ -31,6 +31,9 @@ assert cmd == [exe, "solve", "--timeout", "19", "--engine", "spacer",
                task.single_input_file], cmd
 cmd2 = tool.cmdline(exe, ["--timeout", "5"], task, limits)
 assert cmd2.count("--timeout") == 1, cmd2
+# Two cores: the portfolio may burn CPU time twice as fast as wall-clock time.
+cmd3 = tool.cmdline(exe, [], task, Base.ResourceLimits(cputime=20, walltime=60, cpu_cores=2))
+assert cmd3[2:4] == ["--timeout", "9"], cmd3
 
 
 def run_of(lines, code=0, signal=None, termination=None):

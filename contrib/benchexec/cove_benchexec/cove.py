@@ -55,12 +55,19 @@ class Tool(benchexec.tools.template.BaseTool2):
     def cmdline(self, executable, options, task, rlimits):
         # Cove reads one CHC file (SMT-LIB2 HORN or Z3 fixedpoint); the property is
         # implicit in the file (reachability of `false`), so a property file is ignored.
-        # Unless the user set `--timeout`, stop Cove shortly before BenchExec's CPU-time
-        # limit so that it answers `unknown` itself instead of being killed.
+        # Unless the user set `--timeout` (wall-clock seconds), stop Cove shortly before
+        # BenchExec's limits so that it answers `unknown` itself instead of being killed.
+        # The portfolio runs one thread per granted core, so CPU time grows up to `cores`
+        # times faster than wall-clock time.
         cmd = [executable, "solve"]
         has_timeout = any(o == "--timeout" or o.startswith("--timeout=") for o in options)
-        if rlimits.cputime and not has_timeout:
-            cmd += ["--timeout", str(max(1, rlimits.cputime - 1))]
+        limits = []
+        if rlimits.cputime:
+            limits.append(rlimits.cputime / max(1, rlimits.cpu_cores or 1))
+        if rlimits.walltime:
+            limits.append(rlimits.walltime)
+        if limits and not has_timeout:
+            cmd += ["--timeout", str(max(1, int(min(limits)) - 1))]
         return cmd + list(options) + [task.single_input_file]
 
     def determine_result(self, run):
