@@ -10,7 +10,6 @@ use cove_chc::{ChcResult, ChcSystem, UnknownReason, cert};
 use cove_logic::TermStore;
 use serde_json::json;
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::PathBuf;
 
 /// Output format.
@@ -133,6 +132,9 @@ pub fn load_system(path: &std::path::Path, store: &mut TermStore) -> Result<ChcS
 /// Runs `cove solve`: one answer per question of the file, in order.
 pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
     let cfg = args.config()?;
+    *crate::limits::OWED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner()) = 1;
     let ctl = args.limits.control(args.verbose as u32);
     let src = read_input(&args.file)?;
     let mut store = TermStore::new();
@@ -151,6 +153,9 @@ pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
             return Err(ExitCodeOf(EXIT_BAD_INPUT));
         }
     };
+    *crate::limits::OWED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner()) = queries.len();
     let mut code = EXIT_OK;
     for q in &queries {
         let out = driver::solve(&store, q, &cfg, &ctl);
@@ -242,9 +247,7 @@ fn print_outcome(args: &SolveArgs, q: Option<&Query>, out: &Outcome) {
             let _ = writeln!(text, "{obj}");
         }
     }
-    let mut so = std::io::stdout().lock();
-    let _ = so.write_all(text.as_bytes());
-    let _ = so.flush();
+    crate::limits::write_answer(&text);
     if !err.is_empty() {
         eprint!("{err}");
     }

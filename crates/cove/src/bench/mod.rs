@@ -299,6 +299,10 @@ fn report_and_write(
         ref_name.as_deref(),
     )?;
     eprintln!("results written to {}/", args.out.display());
+    if report::all_cove_errored(results) {
+        eprintln!("error: cove failed on every instance (see results.csv for the messages)");
+        return Ok(crate::EXIT_BAD_INPUT as i32);
+    }
     Ok(if report::any_cove_wrong(results) {
         1
     } else {

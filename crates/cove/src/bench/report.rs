@@ -293,6 +293,12 @@ pub fn any_cove_wrong(results: &[InstanceResult]) -> bool {
     results.iter().any(|r| r.cove.verdict == Verdict::Wrong)
 }
 
+/// True when there were instances and Cove errored on every one (a broken command line or
+/// binary, not a benchmark result).
+pub fn all_cove_errored(results: &[InstanceResult]) -> bool {
+    !results.is_empty() && results.iter().all(|r| r.cove.verdict == Verdict::Error)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,89 @@
+//! The driver's policy: one answer per question, validated certificates, limits and
+//! interruption honoured, the portfolio reporting its winner.
+
+use cove_chc::driver::{EngineChoice, Phase, SolveConfig, Validation, solve};
+use cove_chc::engines::EngineKind;
+use cove_chc::frontend::parse_queries;
+use cove_chc::{ChcResult, Control, UnknownReason};
+use cove_logic::TermStore;
+use std::time::{Duration, Instant};
+
+const COUNTER: &str = "(set-logic HORN)
+(declare-fun inv (Int Int) Bool)
+(assert (forall ((x Int) (y Int)) (=> (and (= x 0) (= y 0)) (inv x y))))
+(assert (forall ((x Int) (y Int)) (=> (inv x y) (inv (+ x 1) (+ y 1)))))
+(assert (forall ((x Int) (y Int)) (=> (and (inv x y) (not (= x y))) false)))
+(check-sat)
+(assert (forall ((x Int) (y Int)) (=> (and (inv x y) (= x 5)) false)))
+(check-sat)";
+
+fn run(cfg: &SolveConfig, ctl: &Control) -> Vec<cove_chc::driver::Outcome> {
+    let mut store = TermStore::new();
+    let qs = parse_queries(COUNTER.as_bytes(), &mut store, &Control::default()).unwrap();
+    qs.iter().map(|q| solve(&store, q, cfg, ctl)).collect()
+}
+
+#[test]
+fn portfolio_and_single_engines_agree_with_checked_certificates() {
+    for engine in [
+        EngineChoice::Portfolio,
+        EngineChoice::One(EngineKind::Spacer),
+    ] {
+        for threads in [1, 2, 3] {
+            let cfg = SolveConfig {
+                engine,
+                threads,
+                ..SolveConfig::default()
+            };
+            let outs = run(
+                &cfg,
+                &Control::default().with_timeout(Duration::from_secs(30)),
+            );
+            assert!(
+                matches!(outs[0].answer, ChcResult::Sat(_)),
+                "{engine:?}/{threads}"
+            );
+            assert!(
+                matches!(outs[1].answer, ChcResult::Unsat(_)),
+                "{engine:?}/{threads}"
+            );
+            for o in &outs {
+                assert_eq!(o.validation, Validation::Valid);
+                assert!(!o.engine.is_empty());
+            }
+        }
+    }
+}
+
+#[test]
+fn an_interrupted_run_answers_unknown_at_once() {
+    let ctl = Control::default();
+    ctl.stop();
+    // Reading polls the control too.
+    let mut store = TermStore::new();
+    let e = parse_queries(COUNTER.as_bytes(), &mut store, &ctl).unwrap_err();
+    assert_eq!(e.kind, cove_chc::frontend::ErrorKind::Limit);
+    let start = Instant::now();
+    let outs = run(&SolveConfig::default(), &ctl);
+    assert!(start.elapsed() < Duration::from_secs(2));
+    for o in outs {
+        assert!(matches!(
+            o.answer,
+            ChcResult::Unknown(UnknownReason::Interrupted)
+        ));
+        assert!(o.phase.is_some());
+    }
+}
+
+#[test]
+fn unchecked_answers_say_so() {
+    let cfg = SolveConfig {
+        validate: false,
+        engine: EngineChoice::One(EngineKind::Spacer),
+        ..SolveConfig::default()
+    };
+    let outs = run(&cfg, &Control::default());
+    assert_eq!(outs[0].validation, Validation::Skipped);
+    assert_eq!(outs[0].phase, None);
+    let _ = Phase::Validation;
+}
