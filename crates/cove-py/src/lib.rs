@@ -287,19 +287,21 @@ fn solve_all_queries(
             });
             while !worker.is_finished() {
                 std::thread::sleep(Duration::from_millis(50));
-                if Python::with_gil(|py| py.check_signals()).is_err() {
+                if let Err(e) = Python::with_gil(|py| py.check_signals()) {
+                    // Ctrl-C (or another signal handler raising): stop the run, wait for
+                    // the solver to notice, and raise the handler's exception.
                     stop.stop();
                     let _ = worker.join();
-                    return Err(());
+                    return Err(Some(e));
                 }
             }
-            worker.join().map_err(|_| ())
+            worker.join().map_err(|_| None)
         })
     });
-    let Ok(outcomes) = outcomes else {
-        // A pending KeyboardInterrupt (or a panic in the solver) ends up here.
-        py.check_signals()?;
-        return Err(PyRuntimeError::new_err("internal error in the solver"));
+    let outcomes = match outcomes {
+        Ok(o) => o,
+        Err(Some(signal)) => return Err(signal),
+        Err(None) => return Err(PyRuntimeError::new_err("internal error in the solver")),
     };
     outcomes
         .into_iter()

@@ -171,3 +171,24 @@ def test_several_questions():
         cove.solve(text)
     answers = [r.answer for r in cove.solve_all(text, engine="spacer", timeout=30)]
     assert answers == ["sat", "unsat"]
+
+
+def test_ctrl_c_stops_a_running_solve():
+    import os
+    import signal
+    import threading
+    import time
+
+    # Hard for Spacer without abstraction (the corpus notes a Z3 time-out): runs until stopped.
+    hard = (ROOT / "tests" / "corpus" / "thesis-gcnr-safe.smt2").read_text()
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    try:
+        timer.start()
+        with pytest.raises(KeyboardInterrupt):
+            cove.solve(hard, engine="spacer")
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
+    assert time.monotonic() - start < 30
