@@ -12,6 +12,7 @@ pub mod preprocess;
 pub mod print;
 pub mod result;
 pub mod system;
+pub mod ts;
 pub mod witness;
 
 pub use engine::{Control, Engine};

@@ -62,21 +62,41 @@ pub fn value_text(v: &Value, sort: Sort) -> String {
 }
 
 /// Prints a derivation as a nested tree (shared steps are printed at each use).
+/// Iterative: derivations of long counterexamples are as deep as the counterexample.
 pub fn print_derivation(store: &TermStore, sys: &ChcSystem, d: &Derivation) -> String {
+    let _ = sys; // clause indices refer to the system's order
     let mut out = String::from("(derivation\n");
-    print_node(store, sys, d, d.root, 1, &mut out);
+    enum Item {
+        Node(usize, usize),
+        Close(usize),
+    }
+    let mut stack = vec![Item::Node(d.root, 1)];
+    while let Some(item) = stack.pop() {
+        match item {
+            Item::Close(depth) => {
+                out.push(')');
+                if depth == 1 {
+                    out.push('\n');
+                }
+            }
+            Item::Node(s, depth) => {
+                print_node_head(store, d, s, depth, &mut out);
+                stack.push(Item::Close(depth));
+                for &p in d.steps[s].premises.iter().rev() {
+                    stack.push(Item::Node(p, depth + 1));
+                }
+            }
+        }
+    }
     out.push_str(")\n");
     out
 }
 
-fn print_node(
-    store: &TermStore,
-    sys: &ChcSystem,
-    d: &Derivation,
-    s: usize,
-    depth: usize,
-    out: &mut String,
-) {
+/// One node's opening line (a newline before it when it is a child).
+fn print_node_head(store: &TermStore, d: &Derivation, s: usize, depth: usize, out: &mut String) {
+    if depth > 1 {
+        out.push('\n');
+    }
     let step = &d.steps[s];
     let indent = "  ".repeat(depth);
     let head = match &step.head {
@@ -108,15 +128,6 @@ fn print_node(
         step.clause,
         vars.join(" ")
     );
-    let _ = sys; // clause indices refer to the system's order
-    for &p in &step.premises {
-        out.push('\n');
-        print_node(store, sys, d, p, depth + 1, out);
-    }
-    out.push(')');
-    if depth == 1 {
-        out.push('\n');
-    }
 }
 
 /// Reads invariants (see the module docs) for the predicates of `sys`.
@@ -189,6 +200,19 @@ enum Sx {
     List(Vec<Sx>),
 }
 
+/// Dropping is iterative: a derivation is as deep as its counterexample is long.
+impl Drop for Sx {
+    fn drop(&mut self) {
+        let Sx::List(l) = self else { return };
+        let mut stack = std::mem::take(l);
+        while let Some(mut x) = stack.pop() {
+            if let Sx::List(l) = &mut x {
+                stack.append(l);
+            }
+        }
+    }
+}
+
 fn read_sexp(src: &str) -> Result<Sx, String> {
     let mut stack: Vec<Vec<Sx>> = vec![Vec::new()];
     let mut chars = src.char_indices().peekable();
@@ -244,24 +268,49 @@ fn read_sexp(src: &str) -> Result<Sx, String> {
     }
 }
 
+/// A value: a numeral, `(- v)`, `(/ a b)` (Z3's form of rationals), `true` or `false`.
+/// Negations are unwrapped in a loop, so no nesting can overflow the stack.
 fn parse_value(sx: &Sx) -> Result<Value, String> {
-    match sx {
-        Sx::Atom(a) if a == "true" => Ok(Value::Bool(true)),
-        Sx::Atom(a) if a == "false" => Ok(Value::Bool(false)),
-        Sx::Atom(a) => Rational::parse_decimal(a)
-            .map(Value::Num)
-            .ok_or_else(|| format!("bad value '{a}'")),
+    let (neg, inner) = strip_negations(sx);
+    let v = match inner {
+        Sx::Atom(a) if a == "true" && !neg => return Ok(Value::Bool(true)),
+        Sx::Atom(a) if a == "false" && !neg => return Ok(Value::Bool(false)),
+        Sx::Atom(_) => numeral_value(inner)?,
         Sx::List(l) => match l.as_slice() {
-            [Sx::Atom(op), x] if op == "-" => match parse_value(x)? {
-                Value::Num(n) => Ok(Value::Num(-n)),
-                _ => Err("bad negation".into()),
-            },
-            [Sx::Atom(op), a, b] if op == "/" => match (parse_value(a)?, parse_value(b)?) {
-                (Value::Num(a), Value::Num(b)) if !b.is_zero() => Ok(Value::Num(a / b)),
-                _ => Err("bad fraction".into()),
-            },
-            _ => Err("bad value".into()),
+            [Sx::Atom(op), a, b] if op == "/" => {
+                let (a, b) = (numeral_value(a)?, numeral_value(b)?);
+                if b.is_zero() {
+                    return Err("bad fraction".into());
+                }
+                a / b
+            }
+            _ => return Err("bad value".into()),
         },
+    };
+    Ok(Value::Num(if neg { -v } else { v }))
+}
+
+/// Unwraps `(- (- … x))`: whether the count is odd, and `x`.
+fn strip_negations(mut sx: &Sx) -> (bool, &Sx) {
+    let mut neg = false;
+    while let Sx::List(l) = sx
+        && let [Sx::Atom(op), x] = l.as_slice()
+        && op == "-"
+    {
+        neg = !neg;
+        sx = x;
+    }
+    (neg, sx)
+}
+
+/// A numeral, possibly negated.
+fn numeral_value(sx: &Sx) -> Result<Rational, String> {
+    match strip_negations(sx) {
+        (neg, Sx::Atom(a)) => {
+            let v = Rational::parse_decimal(a).ok_or_else(|| format!("bad value '{a}'"))?;
+            Ok(if neg { -v } else { v })
+        }
+        _ => Err("bad value".into()),
     }
 }
 
@@ -273,7 +322,7 @@ pub fn parse_derivation(
 ) -> Result<Derivation, String> {
     let text = std::str::from_utf8(src).map_err(|e| format!("witness is not UTF-8: {e}"))?;
     let sx = read_sexp(text)?;
-    let Sx::List(items) = sx else {
+    let Sx::List(items) = &sx else {
         return Err("expected (derivation …)".into());
     };
     match items.as_slice() {
@@ -286,12 +335,38 @@ pub fn parse_derivation(
     }
 }
 
+/// Parses the derivation tree below `root` in post-order with an explicit stack (premises
+/// get smaller step indices than their users). Returns the root's step index.
 fn parse_node(
-    sx: &Sx,
+    root: &Sx,
     store: &TermStore,
     sys: &ChcSystem,
     d: &mut Derivation,
 ) -> Result<usize, String> {
+    let mut stack = vec![parse_node_head(root, store, sys)?];
+    loop {
+        let (step, children) = stack.last_mut().expect("non-empty stack");
+        if step.premises.len() < children.len() {
+            let child = children[step.premises.len()];
+            stack.push(parse_node_head(child, store, sys)?);
+            continue;
+        }
+        let (step, _) = stack.pop().expect("non-empty stack");
+        d.steps.push(step);
+        let idx = d.steps.len() - 1;
+        match stack.last_mut() {
+            Some((parent, _)) => parent.premises.push(idx),
+            None => return Ok(idx),
+        }
+    }
+}
+
+/// One node without its children: the step (premises still empty) and the child nodes.
+fn parse_node_head<'s>(
+    sx: &'s Sx,
+    store: &TermStore,
+    sys: &ChcSystem,
+) -> Result<(DerivationStep, Vec<&'s Sx>), String> {
     let Sx::List(items) = sx else {
         return Err("expected a derivation node".into());
     };
@@ -352,15 +427,11 @@ fn parse_node(
             .ok_or_else(|| format!("clause {clause} has no variable '{n}'"))?;
         assignment.push((var, v));
     }
-    let mut premises = Vec::new();
-    for ch in children {
-        premises.push(parse_node(ch, store, sys, d)?);
-    }
-    d.steps.push(DerivationStep {
+    let step = DerivationStep {
         clause,
         head,
-        premises,
+        premises: Vec::new(),
         assignment,
-    });
-    Ok(d.steps.len() - 1)
+    };
+    Ok((step, children))
 }

@@ -91,52 +91,72 @@ impl LinearSum {
 
 /// Reads `t` as a linear sum. Never fails: anything that is not linear structure becomes
 /// an atom. `to_real` is transparent (its argument's atoms are used directly).
+///
+/// Iterative and DAG-aware: the coefficient of every linear node is accumulated over all its
+/// occurrences (linearity), and nodes are expanded in decreasing id order — arguments have
+/// smaller ids than their parents, so a node is expanded only once all its occurrences are
+/// known. Cost is `O(n log n)` in the DAG size, whatever the nesting depth or sharing.
 pub fn linearize(store: &TermStore, t: TermId) -> LinearSum {
     let mut out = LinearSum::default();
-    add_linear(store, t, &Rational::ONE, &mut out);
-    out
-}
-
-fn add_linear(store: &TermStore, t: TermId, c: &Rational, out: &mut LinearSum) {
-    let args = store.args(t);
-    match store.op(t) {
-        Op::Num(k) => out.constant += &(k * c),
-        Op::Add => {
-            for &a in args {
-                add_linear(store, a, c, out);
-            }
+    let mut pending: std::collections::BTreeMap<TermId, Rational> = Default::default();
+    let mut atoms: Vec<(TermId, Rational)> = Vec::new();
+    pending.insert(t, Rational::ONE);
+    while let Some((t, c)) = pending.pop_last() {
+        if c.is_zero() {
+            continue;
         }
-        Op::Sub => {
-            add_linear(store, args[0], c, out);
-            add_linear(store, args[1], &-c, out);
-        }
-        Op::Neg => add_linear(store, args[0], &-c, out),
-        Op::ToReal => add_linear(store, args[0], c, out),
-        Op::Mul => {
-            // Linear iff at most one factor is not a numeral.
-            let mut k = c.clone();
-            let mut rest = None;
-            for &a in args {
-                match store.as_num(a) {
-                    Some(v) => k *= v,
-                    None if rest.is_none() => rest = Some(a),
-                    None => {
-                        out.add_scaled(&LinearSum::atom(t), c);
-                        return;
-                    }
+        let mut push = |a: TermId, k: Rational| {
+            let e = pending.entry(a).or_insert(Rational::ZERO);
+            *e += &k;
+        };
+        let args = store.args(t);
+        match store.op(t) {
+            Op::Num(k) => out.constant += &(k * &c),
+            Op::Add => {
+                for &a in args {
+                    push(a, c.clone());
                 }
             }
-            match rest {
-                None => out.constant += &k,
-                Some(a) => add_linear(store, a, &k, out),
+            Op::Sub => {
+                push(args[0], c.clone());
+                push(args[1], -&c);
             }
+            Op::Neg => push(args[0], -&c),
+            Op::ToReal => push(args[0], c),
+            Op::Mul => {
+                // Linear iff at most one factor is not a numeral.
+                let mut k = c.clone();
+                let mut rest = None;
+                let mut linear = true;
+                for &a in args {
+                    match store.as_num(a) {
+                        Some(v) => k *= v,
+                        None if rest.is_none() => rest = Some(a),
+                        None => {
+                            linear = false;
+                            break;
+                        }
+                    }
+                }
+                match (linear, rest) {
+                    (false, _) => atoms.push((t, c)),
+                    (true, None) => out.constant += &k,
+                    (true, Some(a)) => push(a, k),
+                }
+            }
+            Op::Div => match store.as_num(args[1]) {
+                Some(d) if !d.is_zero() => push(args[0], &c / d),
+                _ => atoms.push((t, c)),
+            },
+            _ => atoms.push((t, c)),
         }
-        Op::Div => match store.as_num(args[1]) {
-            Some(d) if !d.is_zero() => add_linear(store, args[0], &(c / d), out),
-            _ => out.add_scaled(&LinearSum::atom(t), c),
-        },
-        _ => out.add_scaled(&LinearSum::atom(t), c),
     }
+    // Each atom was popped once (its coefficients were merged while pending) and atoms come
+    // out in decreasing id order.
+    atoms.retain(|(_, c)| !c.is_zero());
+    atoms.reverse();
+    out.terms = atoms;
+    out
 }
 
 /// Builds the canonical term of `lin` at sort `sort`: `(+ (* c1 a1) … k)`, coefficient 1

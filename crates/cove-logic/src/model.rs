@@ -135,165 +135,207 @@ impl Model {
 }
 
 /// Evaluates `t` under `model`. Function applications use the model's interpretations.
+///
+/// Iterative (an explicit stack of frames), so any nesting depth is fine. `and`, `or`, `=>`
+/// and `ite` evaluate lazily: an argument that does not matter is never evaluated (and so
+/// cannot raise an error).
 pub fn eval(store: &TermStore, t: TermId, model: &Model) -> Result<Value, EvalError> {
     let mut ev = Evaluator {
         store,
         model,
         memo: FxHashMap::default(),
+        envs: Vec::new(),
     };
-    ev.eval(t, None)
+    ev.run(t)
 }
 
 struct Evaluator<'a> {
     store: &'a TermStore,
     model: &'a Model,
+    /// Values of terms outside function bodies (where the environment is the model itself).
     memo: FxHashMap<TermId, Value>,
+    /// Parameter bindings of the function bodies being evaluated, innermost last.
+    envs: Vec<FxHashMap<VarId, Value>>,
 }
 
-type Env<'e> = Option<&'e FxHashMap<VarId, Value>>;
+/// One term being evaluated: the values of the arguments asked for so far.
+struct Frame {
+    t: TermId,
+    /// Index into `envs` of the bindings in force (`None`: the model alone).
+    env: Option<usize>,
+    vals: Vec<Value>,
+    /// Whether this frame pushed an environment (a function application in its body).
+    pushed_env: bool,
+}
+
+/// What a frame needs next.
+enum Step {
+    Need(TermId, Option<usize>),
+    Done(Value),
+}
 
 impl Evaluator<'_> {
-    /// Evaluates `t`; `env` binds parameters while inside a function body (memo is only
-    /// used outside bodies, where the environment is the model itself).
-    fn eval(&mut self, t: TermId, env: Env<'_>) -> Result<Value, EvalError> {
-        if env.is_none()
-            && let Some(v) = self.memo.get(&t)
-        {
-            return Ok(v.clone());
+    fn run(&mut self, root: TermId) -> Result<Value, EvalError> {
+        let mut frames: Vec<Frame> = Vec::new();
+        let mut ret: Option<Value> = None;
+        // Start by asking for `root` in the model's environment.
+        let mut ask: Option<(TermId, Option<usize>)> = Some((root, None));
+        loop {
+            if let Some((t, env)) = ask.take() {
+                if env.is_none()
+                    && let Some(v) = self.memo.get(&t)
+                {
+                    ret = Some(v.clone());
+                } else {
+                    frames.push(Frame {
+                        t,
+                        env,
+                        vals: Vec::new(),
+                        pushed_env: false,
+                    });
+                }
+            }
+            let Some(frame) = frames.last_mut() else {
+                return Ok(ret.expect("the root was evaluated"));
+            };
+            if let Some(v) = ret.take() {
+                frame.vals.push(v);
+            }
+            match self.step(frame)? {
+                Step::Need(t, env) => ask = Some((t, env)),
+                Step::Done(v) => {
+                    let frame = frames.pop().expect("current frame");
+                    if frame.pushed_env {
+                        self.envs.pop();
+                    }
+                    if frame.env.is_none() {
+                        self.memo.insert(frame.t, v.clone());
+                    }
+                    ret = Some(v);
+                }
+            }
         }
-        let v = self.eval_node(t, env)?;
-        if env.is_none() {
-            self.memo.insert(t, v.clone());
-        }
-        Ok(v)
     }
 
-    fn num(&mut self, t: TermId, env: Env<'_>) -> Result<Rational, EvalError> {
-        match self.eval(t, env)? {
-            Value::Num(n) => Ok(n),
-            Value::Bool(_) => unreachable!("well-sorted term"),
-        }
-    }
-
-    fn boolean(&mut self, t: TermId, env: Env<'_>) -> Result<bool, EvalError> {
-        match self.eval(t, env)? {
-            Value::Bool(b) => Ok(b),
-            Value::Num(_) => unreachable!("well-sorted term"),
-        }
-    }
-
-    fn eval_node(&mut self, t: TermId, env: Env<'_>) -> Result<Value, EvalError> {
+    /// Advances `frame` given the argument values it has received.
+    fn step(&mut self, frame: &mut Frame) -> Result<Step, EvalError> {
         let store = self.store;
-        let term = store.get(t);
+        let term = store.get(frame.t);
         let args = &term.args;
-        Ok(match &term.op {
-            Op::Bool(b) => Value::Bool(*b),
-            Op::Num(n) => Value::Num(n.clone()),
+        let env = frame.env;
+        let vals = &frame.vals;
+        let n = vals.len();
+        let need = |i: usize| Ok(Step::Need(args[i], env));
+        let b = |i: usize| vals[i].as_bool().expect("well-sorted term");
+        let num = |i: usize| match &vals[i] {
+            Value::Num(x) => x,
+            Value::Bool(_) => unreachable!("well-sorted term"),
+        };
+        let done = |v: Value| Ok(Step::Done(v));
+        match &term.op {
+            Op::Forall(_) | Op::Exists(_) => Err(EvalError::Quantifier),
+            Op::Bool(x) => done(Value::Bool(*x)),
+            Op::Num(x) => done(Value::Num(x.clone())),
             Op::Var(v) => {
-                if let Some(x) = env.and_then(|e| e.get(v)) {
-                    return Ok(x.clone());
+                if let Some(x) = env.and_then(|e| self.envs[e].get(v)) {
+                    return done(x.clone());
                 }
                 match self.model.vars.get(v) {
-                    Some(x) => x.clone(),
-                    None if self.model.complete => Value::default_of(store.var_sort(*v)),
-                    None => return Err(EvalError::Unassigned(store.var_name(*v).to_string())),
+                    Some(x) => done(x.clone()),
+                    None if self.model.complete => done(Value::default_of(store.var_sort(*v))),
+                    None => Err(EvalError::Unassigned(store.var_name(*v).to_string())),
                 }
             }
             Op::App(f) => {
                 let Some(interp) = self.model.funcs.get(f) else {
                     return Err(EvalError::Uninterpreted(store.func(*f).name.to_string()));
                 };
-                let mut inner = FxHashMap::default();
-                for (p, &a) in interp.params.iter().zip(args.iter()) {
-                    inner.insert(*p, self.eval(a, env)?);
-                }
-                let body = interp.body;
-                self.eval(body, Some(&inner))?
-            }
-            Op::Not => Value::Bool(!self.boolean(args[0], env)?),
-            Op::And => {
-                for &a in args.iter() {
-                    if !self.boolean(a, env)? {
-                        return Ok(Value::Bool(false));
-                    }
-                }
-                Value::Bool(true)
-            }
-            Op::Or => {
-                for &a in args.iter() {
-                    if self.boolean(a, env)? {
-                        return Ok(Value::Bool(true));
-                    }
-                }
-                Value::Bool(false)
-            }
-            Op::Implies => Value::Bool(!self.boolean(args[0], env)? || self.boolean(args[1], env)?),
-            Op::Xor => Value::Bool(self.boolean(args[0], env)? != self.boolean(args[1], env)?),
-            Op::Eq => {
-                let a = self.eval(args[0], env)?;
-                let b = self.eval(args[1], env)?;
-                Value::Bool(a == b)
-            }
-            Op::Distinct => {
-                let mut vals = Vec::with_capacity(args.len());
-                for &a in args.iter() {
-                    vals.push(self.eval(a, env)?);
-                }
-                let all_distinct =
-                    (0..vals.len()).all(|i| (i + 1..vals.len()).all(|j| vals[i] != vals[j]));
-                Value::Bool(all_distinct)
-            }
-            Op::Ite => {
-                if self.boolean(args[0], env)? {
-                    self.eval(args[1], env)?
+                if n < args.len() {
+                    need(n)
+                } else if n == args.len() {
+                    let inner: FxHashMap<VarId, Value> = interp
+                        .params
+                        .iter()
+                        .copied()
+                        .zip(vals.iter().cloned())
+                        .collect();
+                    self.envs.push(inner);
+                    frame.pushed_env = true;
+                    Ok(Step::Need(interp.body, Some(self.envs.len() - 1)))
                 } else {
-                    self.eval(args[2], env)?
+                    done(vals[n - 1].clone())
                 }
+            }
+            Op::And | Op::Or => {
+                let short = term.op == Op::Or;
+                if n > 0 && b(n - 1) == short {
+                    done(Value::Bool(short))
+                } else if n == args.len() {
+                    done(Value::Bool(!short))
+                } else {
+                    need(n)
+                }
+            }
+            Op::Implies => match n {
+                0 => need(0),
+                1 if !b(0) => done(Value::Bool(true)),
+                1 => need(1),
+                _ => done(Value::Bool(b(1))),
+            },
+            Op::Ite => match n {
+                0 => need(0),
+                1 => need(if b(0) { 1 } else { 2 }),
+                _ => done(vals[1].clone()),
+            },
+            _ if n < args.len() => need(n),
+            Op::Not => done(Value::Bool(!b(0))),
+            Op::Xor => done(Value::Bool(b(0) != b(1))),
+            Op::Eq => done(Value::Bool(vals[0] == vals[1])),
+            Op::Distinct => {
+                let all_distinct = (0..n).all(|i| (i + 1..n).all(|j| vals[i] != vals[j]));
+                done(Value::Bool(all_distinct))
             }
             Op::Add => {
                 let mut s = Rational::ZERO;
-                for &a in args.iter() {
-                    s += &self.num(a, env)?;
+                for i in 0..n {
+                    s += num(i);
                 }
-                Value::Num(s)
+                done(Value::Num(s))
             }
-            Op::Sub => Value::Num(self.num(args[0], env)? - self.num(args[1], env)?),
-            Op::Neg => Value::Num(-self.num(args[0], env)?),
+            Op::Sub => done(Value::Num(num(0) - num(1))),
+            Op::Neg => done(Value::Num(-num(0))),
             Op::Mul => {
                 let mut p = Rational::ONE;
-                for &a in args.iter() {
-                    p *= &self.num(a, env)?;
+                for i in 0..n {
+                    p *= num(i);
                 }
-                Value::Num(p)
+                done(Value::Num(p))
             }
             Op::Div | Op::IntDiv | Op::Mod => {
-                let a = self.num(args[0], env)?;
-                let b = self.num(args[1], env)?;
+                let (a, b) = (num(0), num(1));
                 if b.is_zero() {
                     return Err(EvalError::DivisionByZero);
                 }
-                Value::Num(match term.op {
+                done(Value::Num(match term.op {
                     Op::Div => a / b,
-                    Op::IntDiv => a.int_div(&b),
-                    _ => a.int_mod(&b),
-                })
+                    Op::IntDiv => a.int_div(b),
+                    _ => a.int_mod(b),
+                }))
             }
-            Op::Abs => Value::Num(self.num(args[0], env)?.abs()),
-            Op::ToReal => Value::Num(self.num(args[0], env)?),
-            Op::ToInt => Value::Num(self.num(args[0], env)?.floor()),
-            Op::IsInt => Value::Bool(self.num(args[0], env)?.is_integer()),
+            Op::Abs => done(Value::Num(num(0).abs())),
+            Op::ToReal => done(Value::Num(num(0).clone())),
+            Op::ToInt => done(Value::Num(num(0).floor())),
+            Op::IsInt => done(Value::Bool(num(0).is_integer())),
             Op::Le | Op::Lt | Op::Ge | Op::Gt => {
-                let a = self.num(args[0], env)?;
-                let b = self.num(args[1], env)?;
-                Value::Bool(match term.op {
+                let (a, b) = (num(0), num(1));
+                done(Value::Bool(match term.op {
                     Op::Le => a <= b,
                     Op::Lt => a < b,
                     Op::Ge => a >= b,
                     _ => a > b,
-                })
+                }))
             }
-            Op::Forall(_) | Op::Exists(_) => return Err(EvalError::Quantifier),
-        })
+        }
     }
 }
 

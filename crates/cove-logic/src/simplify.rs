@@ -38,14 +38,48 @@ impl Simplifier {
     }
 
     /// Simplifies `t`.
+    ///
+    /// Depth-safe: the terms `simp` will ask for (see [`Simplifier::deps`]) are simplified
+    /// first, in post-order with an explicit stack, so the recursive calls inside `simp` only
+    /// ever hit the memo.
     pub fn run(&mut self, store: &mut TermStore, t: TermId) -> TermId {
         if let Some(&r) = self.memo.get(&t) {
             return r;
         }
-        let r = self.simp(store, t);
-        self.memo.insert(t, r);
-        self.memo.insert(r, r);
-        r
+        let mut stack = vec![(t, false)];
+        while let Some((u, expanded)) = stack.pop() {
+            if self.memo.contains_key(&u) {
+                continue;
+            }
+            if expanded {
+                let r = self.simp(store, u);
+                self.memo.insert(u, r);
+                self.memo.insert(r, r);
+            } else {
+                stack.push((u, true));
+                for d in self.deps(store, u) {
+                    if !self.memo.contains_key(&d) {
+                        stack.push((d, false));
+                    }
+                }
+            }
+        }
+        self.memo[&t]
+    }
+
+    /// The terms `simp(t)` simplifies through `run`: the arguments of a Boolean term, the
+    /// arguments of the atoms of an arithmetic term's linear form.
+    fn deps(&self, store: &TermStore, t: TermId) -> Vec<TermId> {
+        if store.sort(t).is_arith() {
+            let lin = linearize(store, t);
+            let mut out = Vec::new();
+            for (a, _) in &lin.terms {
+                out.extend_from_slice(store.args(*a));
+            }
+            out
+        } else {
+            store.args(t).to_vec()
+        }
     }
 
     fn simp(&mut self, store: &mut TermStore, t: TermId) -> TermId {

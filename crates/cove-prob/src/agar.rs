@@ -19,7 +19,10 @@
 //! split any class is reported as an error instead of looping. The n = 1 branch of
 //! AGAR-N returns the projection (errata 10).
 
-use crate::cex::{Counterexample, Node, build_counterexample, child_transition, to_lpts};
+use crate::cex::{
+    Counterexample, Node, SimAnswer, build_counterexample, check_simulation_stoppable,
+    child_transition, to_lpts,
+};
 use crate::compose::{Product, TooLarge, compose_limited};
 use crate::lpts::{Lpts, StateId};
 use crate::partition::{Partition, quotient};
@@ -42,6 +45,9 @@ pub enum AgarError {
     /// The deadline passed (an honest "unknown").
     #[error("time limit reached")]
     TimeLimit,
+    /// The process's resident memory passed the limit (an honest "unknown").
+    #[error("memory limit reached")]
+    MemoryLimit,
     /// No components were given.
     #[error("no components")]
     NoComponents,
@@ -57,6 +63,9 @@ pub struct Budget {
     /// Give up (with [`AgarError::TimeLimit`]) after this instant; checked between
     /// refinement iterations.
     pub deadline: Option<Instant>,
+    /// Give up (with [`AgarError::MemoryLimit`]) when the resident memory of the process
+    /// exceeds this many MiB; polled with the deadline, also inside simulation checks.
+    pub memory_mb: Option<u64>,
 }
 
 impl Default for Budget {
@@ -65,17 +74,44 @@ impl Default for Budget {
             max_states: 2_000_000,
             max_tree_nodes: 1_000_000,
             deadline: None,
+            memory_mb: None,
         }
     }
 }
 
+/// The resident memory of this process in KiB (`VmRSS`), where `/proc` has it.
+pub fn rss_kib() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
 impl Budget {
-    fn check(&self) -> Result<(), AgarError> {
+    /// `Err` once the deadline or the memory limit is passed.
+    pub fn check(&self) -> Result<(), AgarError> {
         if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            Err(AgarError::TimeLimit)
-        } else {
-            Ok(())
+            return Err(AgarError::TimeLimit);
         }
+        if let Some(mb) = self.memory_mb
+            && rss_kib().is_some_and(|k| k > mb * 1024)
+        {
+            return Err(AgarError::MemoryLimit);
+        }
+        Ok(())
+    }
+
+    /// A strong-simulation check under this budget.
+    pub fn simulation(&self, l1: &Lpts, l2: &Lpts) -> Result<Simulation, AgarError> {
+        let failed = std::cell::Cell::new(None);
+        let stop = || match self.check() {
+            Ok(()) => false,
+            Err(e) => {
+                failed.set(Some(e));
+                true
+            }
+        };
+        Simulation::compute_limited(l1, l2, &stop)
+            .ok_or_else(|| failed.take().unwrap_or(AgarError::TimeLimit))
     }
 }
 
@@ -252,18 +288,12 @@ pub fn mono(comps: &[Lpts], spec: &Lpts, budget: &Budget) -> Result<(Verdict, St
     let mut stats = Stats::default();
     let sys = compose_all(comps, budget.max_states, &mut stats)?;
     stats.iterations = 1;
-    let sim = Simulation::compute(&sys, spec);
-    let v = if sim.related(sys.initial(), spec.initial()) {
-        Verdict::Holds
-    } else {
-        let cex = build_counterexample(
-            &sys,
-            &sim,
-            sys.initial(),
-            spec.initial(),
-            budget.max_tree_nodes,
-        )?;
-        Verdict::fails(cex, sys)
+    // On the bisimulation quotient, with the counterexample lifted back (`crate::bisim`).
+    let stop = || budget.check().is_err();
+    let v = match check_simulation_stoppable(&sys, spec, budget.max_tree_nodes, &stop)? {
+        Some(SimAnswer::Holds) => Verdict::Holds,
+        Some(SimAnswer::Fails(cex)) => Verdict::fails(cex, sys),
+        None => return Err(budget.check().err().unwrap_or(AgarError::TimeLimit)),
     };
     stats.time = start.elapsed();
     Ok((v, stats))
@@ -298,13 +328,14 @@ pub fn agar(
         let prod = compose_limited(l1, &a, budget.max_states)?;
         stats.largest_composed = stats.largest_composed.max(prod.lpts.num_states());
         stats.iterations += 1;
-        let sim = Simulation::compute(&prod.lpts, spec);
+        let sim = budget.simulation(&prod.lpts, spec)?;
         if sim.related(prod.lpts.initial(), spec.initial()) {
             stats.time = start.elapsed();
             return Ok((Verdict::Holds, stats));
         }
         let cex = build_counterexample(
             &prod.lpts,
+            spec,
             &sim,
             prod.lpts.initial(),
             spec.initial(),
@@ -362,12 +393,18 @@ fn level(
     stats.largest_composed = stats.largest_composed.max(l.num_states());
     if k == 0 {
         stats.iterations += 1;
-        let sim = Simulation::compute(l, spec);
+        let sim = budget.simulation(l, spec)?;
         if sim.related(l.initial(), spec.initial()) {
             return Ok(Level::Holds);
         }
-        let cex =
-            build_counterexample(l, &sim, l.initial(), spec.initial(), budget.max_tree_nodes)?;
+        let cex = build_counterexample(
+            l,
+            spec,
+            &sim,
+            l.initial(),
+            spec.initial(),
+            budget.max_tree_nodes,
+        )?;
         let p = prod.as_ref().expect("level 0 always has an assumption");
         let down = project(&cex, p, a_in.expect("assumption"));
         return Ok(Level::Fails(Box::new((down, cex, l.clone()))));

@@ -21,7 +21,9 @@
 //! `μ_c(c') = μ1(M(c'))`. [`verify_counterexample`] checks this structurally and then checks
 //! `C ⪯ L1` and `C ⋠ L2` with the *naive* reference simulation.
 
+use crate::bisim::bisimulation;
 use crate::lpts::{Lpts, StateId, TransId};
+use crate::partition::{Partition, quotient};
 use crate::sim::{Simulation, Witness, naive_simulation};
 use std::collections::{HashMap, HashSet};
 
@@ -86,6 +88,7 @@ pub(crate) fn child_transition(nodes: &mut Vec<Node>, node: usize, l: &Lpts, t: 
 /// At most `limit` tree nodes are created.
 pub fn build_counterexample(
     l1: &Lpts,
+    l2: &Lpts,
     sim: &Simulation,
     s1: StateId,
     s2: StateId,
@@ -104,7 +107,7 @@ pub fn build_counterexample(
         if !nodes[node].expanded.insert(u2) {
             continue;
         }
-        let w: &Witness = sim.witnesses.get(&(u1, u2)).ok_or_else(|| {
+        let w: Witness = sim.witness(l1, l2, u1, u2).ok_or_else(|| {
             CexError::Invalid(format!("no removal witness for pair ({u1}, {u2})"))
         })?;
         let dist = &l1.transition(w.trans).dist;
@@ -236,17 +239,136 @@ pub enum SimAnswer {
 
 /// Decides `imp ⪯ spec`; on failure builds a tree counterexample (at most `limit` nodes).
 pub fn check_simulation(imp: &Lpts, spec: &Lpts, limit: usize) -> Result<SimAnswer, CexError> {
-    let sim = Simulation::compute(imp, spec);
-    if sim.related(imp.initial(), spec.initial()) {
-        return Ok(SimAnswer::Holds);
+    Ok(check_simulation_stoppable(imp, spec, limit, &|| false)?.expect("never stopped"))
+}
+
+/// As [`check_simulation`], polling `stop` (between refinement rounds and every 4096 pair
+/// checks); `Ok(None)` when it returned true.
+pub fn check_simulation_stoppable(
+    imp: &Lpts,
+    spec: &Lpts,
+    limit: usize,
+    stop: &dyn Fn() -> bool,
+) -> Result<Option<SimAnswer>, CexError> {
+    // Decide on the bisimulation quotient (`L ⪯ P ⟺ L/~ ⪯ P`, see `crate::bisim`), and
+    // lift a counterexample back to `imp`.
+    // The specification is replaced by its quotient too (`L ⪯ P ⟺ L ⪯ P/~`); a tree is
+    // simulated by `P/~` iff by `P`, so the counterexample needs no change on that side.
+    // A refinement that did not finish (stopped, or too many rounds) leaves a side as it is.
+    let part = bisimulation(imp, stop).unwrap_or_else(|| Partition::discrete(imp.num_states()));
+    let spart = bisimulation(spec, stop).unwrap_or_else(|| Partition::discrete(spec.num_states()));
+    if stop() {
+        return Ok(None);
     }
-    Ok(SimAnswer::Fails(build_counterexample(
+    if part.num_classes() < imp.num_states() || spart.num_classes() < spec.num_states() {
+        let q = quotient(imp, &part);
+        let qs = quotient(spec, &spart);
+        let Some(sim) = Simulation::compute_limited(&q, &qs, stop) else {
+            return Ok(None);
+        };
+        if sim.related(q.initial(), qs.initial()) {
+            return Ok(Some(SimAnswer::Holds));
+        }
+        let c = build_counterexample(&q, &qs, &sim, q.initial(), qs.initial(), limit)?;
+        return Ok(Some(SimAnswer::Fails(lift_counterexample(
+            &c, &q, imp, &part, limit,
+        )?)));
+    }
+    let Some(sim) = Simulation::compute_limited(imp, spec, stop) else {
+        return Ok(None);
+    };
+    if sim.related(imp.initial(), spec.initial()) {
+        return Ok(Some(SimAnswer::Holds));
+    }
+    Ok(Some(SimAnswer::Fails(build_counterexample(
         imp,
+        spec,
         &sim,
         imp.initial(),
         spec.initial(),
         limit,
-    )?))
+    )?)))
+}
+
+/// A lifted tree node: its concrete state and its `(concrete transition, children)`.
+type LiftNode = (StateId, Vec<(TransId, Vec<usize>)>);
+
+/// Lifts a counterexample whose execution mapping goes into the quotient `q = l/part` of a
+/// bisimulation to one into `l`. A tree node mapped to class `B` becomes a node mapped to a
+/// concrete `s ∈ B`; its transition copying `B −a→ μ/part` becomes a copy of a transition
+/// `s −a→ μ` of `s` with the same lumped distribution (one exists because `part` is a
+/// bisimulation), and the child for class `C` is split into one child per `u ∈ Supp(μ) ∩ C`,
+/// each carrying a copy of the child's subtree. The result is bisimilar to the input tree,
+/// so the specification still does not simulate it.
+pub fn lift_counterexample(
+    c: &Counterexample,
+    q: &Lpts,
+    l: &Lpts,
+    part: &Partition,
+    limit: usize,
+) -> Result<Counterexample, CexError> {
+    let t = &c.tree;
+    // (concrete state, [(concrete transition, kids)]) per new node.
+    let mut nodes: Vec<LiftNode> = vec![(l.initial(), Vec::new())];
+    let mut stack = vec![(t.initial(), 0usize)];
+    while let Some((tn, nn)) = stack.pop() {
+        let s = nodes[nn].0;
+        for &tc in t.outgoing(tn) {
+            let tq = q.transition(c.trans_mapping[tc]);
+            let Some(&tl) = l.outgoing(s).iter().find(|&&u| {
+                let tr = l.transition(u);
+                tr.action == tq.action && tr.dist.map(|x| part.class_of(x)) == tq.dist
+            }) else {
+                return Err(CexError::Invalid(
+                    "lifting: no concrete transition with the lumped distribution".into(),
+                ));
+            };
+            let tree_dist = &t.transition(tc).dist;
+            let mut kids = Vec::new();
+            for (u, _) in l.transition(tl).dist.entries() {
+                let class = part.class_of(*u);
+                let Some(&(child, _)) = tree_dist
+                    .entries()
+                    .iter()
+                    .find(|(x, _)| c.mapping[*x] == class)
+                else {
+                    return Err(CexError::Invalid(
+                        "lifting: no tree child for a class".into(),
+                    ));
+                };
+                if nodes.len() >= limit {
+                    return Err(CexError::TooLarge(limit));
+                }
+                nodes.push((*u, Vec::new()));
+                kids.push(nodes.len() - 1);
+                stack.push((child, nodes.len() - 1));
+            }
+            nodes[nn].1.push((tl, kids));
+        }
+    }
+    let mut tree = Lpts::new("c0");
+    for a in l.actions() {
+        tree.add_action(a);
+    }
+    for i in 1..nodes.len() {
+        tree.add_state(format!("c{i}"));
+    }
+    let mut trans_mapping = Vec::new();
+    for (i, (_, ts)) in nodes.iter().enumerate() {
+        for (tl, kids) in ts {
+            let tr = l.transition(*tl);
+            let dist = tr
+                .dist
+                .map(|x| kids[tr.dist.position(x).expect("in support")]);
+            tree.add_transition(i, tr.action, dist);
+            trans_mapping.push(*tl);
+        }
+    }
+    Ok(Counterexample {
+        tree,
+        mapping: nodes.iter().map(|n| n.0).collect(),
+        trans_mapping,
+    })
 }
 
 /// Counts, per tree node, transitions per action: used to confirm reactivity claims.

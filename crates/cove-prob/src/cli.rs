@@ -10,14 +10,14 @@
 //! Files ending in `.lpts` are read in the textual LPTS format ([`crate::format`]); every
 //! other file is read as a model in the PRISM subset ([`crate::prism`]).
 
-use crate::agar::{Budget, Verdict, agar, agar_n, compose_all, mono};
+use crate::agar::{AgarError, Budget, Verdict, agar, agar_n, compose_all, mono};
 use crate::bench::{self, Family, Method, Plan};
 use crate::cex::{
     SimAnswer, check_execution_mapping, check_simulation, max_transitions_per_action,
 };
 use crate::dot::to_dot_with;
 use crate::format::{parse_lpts, unique_names, write_lpts};
-use crate::learn::learn_asym;
+use crate::learn::{LearnError, learn_asym};
 use crate::lpts::Lpts;
 use crate::prism::{BuildOptions, build_lpts};
 use crate::sim::naive_simulation;
@@ -59,16 +59,22 @@ fn io(e: std::io::Error) -> CliError {
     CliError::Usage(format!("write error: {e}"))
 }
 
-/// Reads an LPTS from a `.lpts` file or a PRISM model.
-pub fn load_model(path: &Path, constants: &[String]) -> Result<Lpts, CliError> {
+/// Reads an LPTS from a `.lpts` file or a PRISM model. `whole`: the PRISM model is a whole
+/// system (deadlock states get PRISM's self-loop) rather than a component to be composed.
+/// Constants are `NAME=VALUE`, several may be separated by commas as in PRISM's `-const`.
+pub fn load_model(path: &Path, constants: &[String], whole: bool) -> Result<Lpts, CliError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
     if path.extension().is_some_and(|e| e == "lpts") {
         return parse_lpts(&text)
             .map_err(|e| CliError::BadInput(format!("{}:{e}", path.display())));
     }
-    let mut opts = BuildOptions::default();
-    for c in constants {
+    let mut opts = BuildOptions {
+        deadlock_self_loops: whole,
+        ignore_unknown_constants: true,
+        ..BuildOptions::default()
+    };
+    for c in constants.iter().flat_map(|c| c.split(',')) {
         let Some((n, v)) = c.split_once('=') else {
             return Err(CliError::Usage(format!(
                 "--const expects NAME=VALUE, got `{c}`"
@@ -100,8 +106,8 @@ pub struct SimulateArgs {
 
 /// Decides `IMPL ⪯ SPEC`; prints `holds`, or `fails` and a checked tree counterexample.
 pub fn simulate(args: &SimulateArgs, out: &mut impl Write) -> Result<u8, CliError> {
-    let imp = load_model(&args.implementation, &args.constants)?;
-    let spec = load_model(&args.spec, &args.constants)?;
+    let imp = load_model(&args.implementation, &args.constants, true)?;
+    let spec = load_model(&args.spec, &args.constants, true)?;
     let ans = check_simulation(&imp, &spec, args.max_tree_nodes)
         .map_err(|e| CliError::Internal(e.to_string()))?;
     match ans {
@@ -114,7 +120,12 @@ pub fn simulate(args: &SimulateArgs, out: &mut impl Write) -> Result<u8, CliErro
                 ));
             }
             writeln!(out, "fails").map_err(io)?;
-            print_cex(out, &c, &imp)?;
+            print_cex(
+                out,
+                &c,
+                &imp,
+                "simulated by the implementation (execution mapping)",
+            )?;
             if let Some(p) = &args.dot {
                 write_dot(p, &c, &imp)?;
             }
@@ -127,12 +138,13 @@ fn print_cex(
     out: &mut impl Write,
     c: &crate::cex::Counterexample,
     sys: &Lpts,
+    checked: &str,
 ) -> Result<(), CliError> {
     let t = &c.tree;
     writeln!(
         out,
-        "# counterexample: tree with {} states and {} transitions, reactive: {}, checked: simulated by the \
-         implementation (execution mapping), not by the specification (reference simulation)",
+        "# counterexample: tree with {} states and {} transitions, reactive: {}, checked: {checked}, \
+         not simulated by the specification (reference simulation)",
         t.num_states(),
         t.num_transitions(),
         if max_transitions_per_action(t) <= 1 { "yes" } else { "no" }
@@ -178,6 +190,10 @@ pub struct VerifyArgs {
     /// Time limit in seconds (checked between refinement/learning iterations).
     #[arg(long, default_value_t = 3600)]
     pub time_limit: u64,
+    /// Give up with `unknown` when the resident memory exceeds this many MiB (polled during
+    /// simulation checks and between iterations).
+    #[arg(long, value_name = "MB")]
+    pub memory_mb: Option<u64>,
     /// Print progress lines (prefixed `#`).
     #[arg(long, short)]
     pub verbose: bool,
@@ -189,7 +205,7 @@ pub fn verify(args: &VerifyArgs, out: &mut impl Write) -> Result<u8, CliError> {
     let start = Instant::now();
     let mut comps = Vec::new();
     for p in &args.components {
-        let l = load_model(p, &args.constants)?;
+        let l = load_model(p, &args.constants, false)?;
         if args.verbose {
             writeln!(
                 out,
@@ -202,7 +218,7 @@ pub fn verify(args: &VerifyArgs, out: &mut impl Write) -> Result<u8, CliError> {
         }
         comps.push(l);
     }
-    let spec = load_model(&args.spec, &args.constants)?;
+    let spec = load_model(&args.spec, &args.constants, false)?;
     if args.verbose {
         writeln!(
             out,
@@ -219,11 +235,11 @@ pub fn verify(args: &VerifyArgs, out: &mut impl Write) -> Result<u8, CliError> {
         max_states: lim,
         max_tree_nodes: 1_000_000,
         deadline,
+        memory_mb: args.memory_mb,
     };
-    let internal = |e: String| CliError::Internal(e);
-    let (verdict, stats) = match args.method {
-        Method::Mono => mono(&comps, &spec, &budget).map_err(|e| internal(e.to_string()))?,
-        Method::AgarN => agar_n(&comps, &spec, &budget).map_err(|e| internal(e.to_string()))?,
+    let res: Result<(Verdict, crate::agar::Stats), AgarError> = match args.method {
+        Method::Mono => mono(&comps, &spec, &budget),
+        Method::AgarN => agar_n(&comps, &spec, &budget),
         Method::Agar | Method::Learn => {
             if comps.len() < 2 {
                 return Err(CliError::Usage(format!(
@@ -232,25 +248,49 @@ pub fn verify(args: &VerifyArgs, out: &mut impl Write) -> Result<u8, CliError> {
                 )));
             }
             let mut s = crate::agar::Stats::default();
-            let rest =
-                compose_all(&comps[1..], lim, &mut s).map_err(|e| internal(e.to_string()))?;
-            let (v, mut st) = if args.method == Method::Agar {
-                agar(&comps[0], &rest, &spec, &budget).map_err(|e| internal(e.to_string()))?
-            } else {
-                learn_asym(
-                    &comps[0],
-                    &rest,
-                    &spec,
-                    lim,
-                    budget.max_tree_nodes,
-                    100_000,
-                    deadline,
-                )
-                .map_err(|e| internal(e.to_string()))?
-            };
-            st.largest_composed = st.largest_composed.max(s.largest_composed);
-            (v, st)
+            compose_all(&comps[1..], lim, &mut s).and_then(|rest| {
+                let (v, mut st) = if args.method == Method::Agar {
+                    agar(&comps[0], &rest, &spec, &budget)?
+                } else {
+                    learn_asym(
+                        &comps[0],
+                        &rest,
+                        &spec,
+                        lim,
+                        budget.max_tree_nodes,
+                        100_000,
+                        deadline,
+                    )
+                    .map_err(|e| match e {
+                        LearnError::TimeLimit | LearnError::IterationLimit(_) => {
+                            AgarError::TimeLimit
+                        }
+                        LearnError::TooLarge(t) => AgarError::TooLarge(t),
+                        LearnError::Cex(c) => AgarError::Cex(c),
+                        other => AgarError::Cex(crate::cex::CexError::Invalid(other.to_string())),
+                    })?
+                };
+                st.largest_composed = st.largest_composed.max(s.largest_composed);
+                Ok((v, st))
+            })
         }
+    };
+    let (verdict, stats) = match res {
+        Ok(x) => x,
+        Err(e @ (AgarError::TimeLimit | AgarError::MemoryLimit | AgarError::TooLarge(_))) => {
+            let mem =
+                bench::peak_kib().map_or("-".into(), |k| format!("{:.1} MB", k as f64 / 1024.0));
+            writeln!(out, "unknown ({e})").map_err(io)?;
+            writeln!(
+                out,
+                "# stats: method {}, total {:.3} s, peak memory {mem}",
+                args.method.name(),
+                start.elapsed().as_secs_f64()
+            )
+            .map_err(io)?;
+            return Ok(0);
+        }
+        Err(e) => return Err(CliError::Internal(e.to_string())),
     };
     match &verdict {
         Verdict::Holds => writeln!(out, "holds").map_err(io)?,
@@ -261,8 +301,33 @@ pub fn verify(args: &VerifyArgs, out: &mut impl Write) -> Result<u8, CliError> {
                     "the specification simulates the counterexample".into(),
                 ));
             }
+            // AGAR's and learning's trees map into `L1 ∥ A` (an abstraction): re-check them
+            // on the concrete composition when it can be built.
+            let checked = if matches!(args.method, Method::Mono) {
+                "simulated by the composition (execution mapping)".to_string()
+            } else {
+                let mut s = crate::agar::Stats::default();
+                match compose_all(&comps, lim, &mut s) {
+                    Ok(full) => {
+                        if !crate::sim::simulates(&f.cex.tree, &full) {
+                            return Err(CliError::CexCheck(
+                                "the concrete composition does not simulate the counterexample"
+                                    .into(),
+                            ));
+                        }
+                        format!(
+                            "simulated by the concrete composition ({} states; the mapping below is into the \
+                             abstraction L1 || A)",
+                            full.num_states()
+                        )
+                    }
+                    Err(_) => "simulated by the abstraction L1 || A (execution mapping below); the concrete \
+                               composition is too large to re-check"
+                        .to_string(),
+                }
+            };
             writeln!(out, "fails").map_err(io)?;
-            print_cex(out, &f.cex, &f.system)?;
+            print_cex(out, &f.cex, &f.system, &checked)?;
             if let Some(p) = &args.dot {
                 write_dot(p, &f.cex, &f.system)?;
             }
@@ -362,7 +427,11 @@ fn write_models(dir: &Path, plan: &Plan, out: &mut impl Write) -> Result<u8, Cli
                     .replace(['(', ')'], "_")
                     .trim_end_matches('_')
                     .replace("_-", "-");
-                let spec = build_lpts(&inst.spec, &BuildOptions::default())
+                let opts = BuildOptions {
+                    deadlock_self_loops: false,
+                    ..BuildOptions::default()
+                };
+                let spec = build_lpts(&inst.spec, &opts)
                     .map_err(|e| CliError::Internal(format!("{}: {e}", inst.name)))?;
                 std::fs::write(dir.join(format!("{base}.l1.prism")), &inst.l1).map_err(err)?;
                 std::fs::write(dir.join(format!("{base}.l2.prism")), &inst.l2).map_err(err)?;

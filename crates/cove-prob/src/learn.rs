@@ -366,6 +366,7 @@ pub fn learn_asym(
         if !sim.related(prod.lpts.initial(), spec.initial()) {
             let cex = build_counterexample(
                 &prod.lpts,
+                spec,
                 &sim,
                 prod.lpts.initial(),
                 spec.initial(),

@@ -35,6 +35,7 @@
 
 pub mod agar;
 pub mod bench;
+pub mod bisim;
 pub mod cex;
 pub mod cli;
 pub mod compose;

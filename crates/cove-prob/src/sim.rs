@@ -21,7 +21,7 @@
 use crate::flow::{DistRel, dist_related};
 use crate::lpts::{ActionId, Dist, Lpts, StateId, TransId};
 use cove_logic::Rational;
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 
 /// A relation `R ⊆ S1 × S2` as a dense bit matrix.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -115,6 +115,18 @@ impl ActionIndex {
         ActionIndex { by }
     }
 
+    /// An index for the single right state `s2`, stored at position 0.
+    pub(crate) fn for_state(l1: &Lpts, l2: &Lpts, s2: StateId) -> ActionIndex {
+        let mut row = vec![Vec::new(); l1.actions().len()];
+        for &t in l2.outgoing(s2) {
+            let name = l2.action_name(l2.transition(t).action);
+            if let Some(a1) = l1.action_id(name) {
+                row[a1].push(t);
+            }
+        }
+        ActionIndex { by: vec![row] }
+    }
+
     /// The first transition of `l2` out of `s2` on (the counterpart of) left action `a1`
     /// whose distribution is related to `mu` under `related`, with the weight function that
     /// witnesses it; `None` if no such transition matches `mu`.
@@ -135,12 +147,20 @@ impl ActionIndex {
     }
 }
 
-/// The coarsest strong simulation between two LPTSes, with removal witnesses.
+/// The coarsest strong simulation between two LPTSes, with removal times from which
+/// witnesses are recomputed on demand ([`Simulation::witness`]).
+///
+/// Memory: one bit per pair for the relation and four bytes per pair for the removal
+/// time, plus the worklist of pairs whose successors changed (eight bytes per queued pair).
+/// No per-pair witness is stored: a witness is needed only along a counterexample, and the
+/// relation at the moment a pair was removed is exactly the pairs not removed before it,
+/// which the removal times give back.
 pub struct Simulation {
     /// `⪯` restricted to `S1 × S2`.
     pub relation: Relation,
-    /// Why each non-simulating pair was removed.
-    pub witnesses: HashMap<(StateId, StateId), Witness>,
+    /// `removed[s1 * n2 + s2]`: 0 while related, else the 1-based order of removal.
+    removed: Vec<u32>,
+    n2: usize,
     /// Number of pair checks performed (a work measure).
     pub checks: usize,
 }
@@ -150,12 +170,12 @@ pub(crate) fn check_pair(
     l1: &Lpts,
     l2: &Lpts,
     idx: &ActionIndex,
-    r: &Relation,
+    r: &dyn Fn(StateId, StateId) -> bool,
     s1: StateId,
     s2: StateId,
     want_witness: bool,
 ) -> Result<(), Witness> {
-    let rel = |u: StateId, v: StateId| r.contains(u, v);
+    let rel = r;
     for &t1 in l1.outgoing(s1) {
         let tr1 = l1.transition(t1);
         let cands = &idx.by[s2][tr1.action];
@@ -163,7 +183,7 @@ pub(crate) fn check_pair(
         let mut matched = false;
         for &t2 in cands {
             let nu = &l2.transition(t2).dist;
-            match dist_related(&tr1.dist, nu, &rel) {
+            match dist_related(&tr1.dist, nu, rel) {
                 DistRel::Related(_) => {
                     matched = true;
                     break;
@@ -171,7 +191,7 @@ pub(crate) fn check_pair(
                 DistRel::Violator(x) if want_witness => {
                     let s2v: Vec<StateId> = nu
                         .support()
-                        .filter(|&v| !x.iter().any(|&u| r.contains(u, v)))
+                        .filter(|&v| !x.iter().any(|&u| r(u, v)))
                         .collect();
                     violators.push((t2, x, s2v));
                 }
@@ -189,18 +209,29 @@ pub(crate) fn check_pair(
 }
 
 impl Simulation {
-    /// Computes `⪯ ⊆ S1 × S2` with the worklist algorithm and records witnesses.
+    /// Computes `⪯ ⊆ S1 × S2` with the worklist algorithm and records removal times.
     pub fn compute(l1: &Lpts, l2: &Lpts) -> Simulation {
+        Self::compute_limited(l1, l2, &|| false).expect("never stopped")
+    }
+
+    /// As [`Simulation::compute`], polling `stop` every 4096 pair checks; `None` when it
+    /// returned true.
+    pub fn compute_limited(l1: &Lpts, l2: &Lpts, stop: &dyn Fn() -> bool) -> Option<Simulation> {
         let (n1, n2) = (l1.num_states(), l2.num_states());
+        assert!(
+            n1 < u32::MAX as usize && n2 < u32::MAX as usize,
+            "state ids fit 32 bits"
+        );
         let idx = ActionIndex::new(l1, l2);
         let mut r = Relation::new(n1, n2, true);
-        let mut witnesses = HashMap::new();
+        let mut removed: Vec<u32> = vec![0; n1 * n2];
+        let mut clock: u32 = 0;
         let preds = |l: &Lpts| {
-            let mut p: Vec<Vec<StateId>> = vec![Vec::new(); l.num_states()];
+            let mut p: Vec<Vec<u32>> = vec![Vec::new(); l.num_states()];
             for tr in l.transitions() {
                 for s in tr.dist.support() {
-                    if p[s].last() != Some(&tr.src) {
-                        p[s].push(tr.src);
+                    if p[s].last() != Some(&(tr.src as u32)) {
+                        p[s].push(tr.src as u32);
                     }
                 }
             }
@@ -218,60 +249,85 @@ impl Simulation {
                 for s2 in 0..n2 {
                     if r.contains(s1, s2) && idx.by[s2][a].is_empty() {
                         r.set(s1, s2, false);
-                        witnesses.insert(
-                            (s1, s2),
-                            Witness {
-                                trans: t1,
-                                violators: Vec::new(),
-                            },
-                        );
+                        clock += 1;
+                        removed[s1 * n2 + s2] = clock;
                     }
                 }
             }
         }
         let mut queued = Relation::new(n1, n2, false);
-        let mut queue = VecDeque::new();
-        for s1 in 0..n1 {
-            if l1.outgoing(s1).is_empty() {
-                continue; // a deadlock state is simulated by everything
-            }
-            for s2 in 0..n2 {
-                if r.contains(s1, s2) {
-                    queued.set(s1, s2, true);
-                    queue.push_back((s1, s2));
-                }
-            }
-        }
-        let mut checks = 0;
-        while let Some((s1, s2)) = queue.pop_front() {
-            queued.set(s1, s2, false);
+        let mut queue: VecDeque<(u32, u32)> = VecDeque::new();
+        let mut checks = 0usize;
+        // One sweep over all pairs, then the worklist of pairs whose successors changed
+        // (never a queue of all n1·n2 pairs).
+        let mut sweep = (0..n1)
+            .filter(|&s1| !l1.outgoing(s1).is_empty()) // a deadlock is simulated by all
+            .flat_map(|s1| (0..n2).map(move |s2| (s1, s2)));
+        loop {
+            let (s1, s2) = if let Some(p) = sweep.next() {
+                p
+            } else if let Some((a, b)) = queue.pop_front() {
+                queued.set(a as usize, b as usize, false);
+                (a as usize, b as usize)
+            } else {
+                break;
+            };
             if !r.contains(s1, s2) {
                 continue;
             }
             checks += 1;
-            if let Err(w) = check_pair(l1, l2, &idx, &r, s1, s2, true) {
+            if checks.is_multiple_of(4096) && stop() {
+                return None;
+            }
+            let rel = |u: StateId, v: StateId| r.contains(u, v);
+            if check_pair(l1, l2, &idx, &rel, s1, s2, false).is_err() {
                 r.set(s1, s2, false);
-                witnesses.insert((s1, s2), w);
+                clock += 1;
+                removed[s1 * n2 + s2] = clock;
                 for &p1 in &pred1[s1] {
                     for &p2 in &pred2[s2] {
+                        let (p1, p2) = (p1 as usize, p2 as usize);
                         if r.contains(p1, p2) && !queued.contains(p1, p2) {
                             queued.set(p1, p2, true);
-                            queue.push_back((p1, p2));
+                            queue.push_back((p1 as u32, p2 as u32));
                         }
                     }
                 }
             }
         }
-        Simulation {
+        Some(Simulation {
             relation: r,
-            witnesses,
+            removed,
+            n2,
             checks,
-        }
+        })
     }
 
     /// Whether `s1 ⪯ s2`.
     pub fn related(&self, s1: StateId, s2: StateId) -> bool {
         self.relation.contains(s1, s2)
+    }
+
+    /// Why `(s1, s2)` was removed: re-checks the pair against the relation as it was just
+    /// before its removal (the pairs removed later, plus the final relation), which yields
+    /// the same failing transition and Hall violators as at removal time. `None` when the
+    /// pair is related.
+    pub fn witness(&self, l1: &Lpts, l2: &Lpts, s1: StateId, s2: StateId) -> Option<Witness> {
+        let t = self.removed[s1 * self.n2 + s2];
+        if t == 0 {
+            return None;
+        }
+        let n2 = self.n2;
+        let rel = |u: StateId, v: StateId| {
+            let x = self.removed[u * n2 + v];
+            x == 0 || x >= t
+        };
+        // Single-state index: only s2's transitions are needed.
+        let idx = ActionIndex::for_state(l1, l2, s2);
+        match check_pair(l1, l2, &idx, &rel, s1, 0, true) {
+            Err(w) => Some(w),
+            Ok(()) => unreachable!("a removed pair fails against the relation at its removal"),
+        }
     }
 }
 

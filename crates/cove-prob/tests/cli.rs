@@ -79,6 +79,7 @@ fn verify_all_methods_on_prism_components() {
             dot: None,
             max_states: 100_000,
             time_limit: 60,
+            memory_mb: None,
             verbose: true,
         };
         let mut out = Vec::new();
@@ -86,6 +87,21 @@ fn verify_all_methods_on_prism_components() {
         let text = String::from_utf8(out).unwrap();
         assert!(text.contains("\nfails\n"), "{}: {text}", m.name());
         assert!(text.contains("# stats: method"), "{text}");
+        // A memory limit below the process's size gives a clean unknown.
+        let args = VerifyArgs {
+            memory_mb: Some(1),
+            ..args
+        };
+        let mut out = Vec::new();
+        assert_eq!(verify(&args, &mut out).unwrap(), 0);
+        let text = String::from_utf8(out).unwrap();
+        if m != Method::Learn {
+            assert!(
+                text.contains("unknown (memory limit reached)"),
+                "{}: {text}",
+                m.name()
+            );
+        }
     }
 }
 

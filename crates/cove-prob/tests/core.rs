@@ -333,3 +333,48 @@ fn quotients_simulate_their_system_and_splits_refine() {
     let q = quotient(&l, &Partition::discrete(l.num_states()));
     assert!(cove_prob::simulates(&q, &l) && cove_prob::simulates(&l, &q));
 }
+
+/// Three bisimilar copies of every state (every transition kept, targets spread over the
+/// copies): the check runs on the bisimulation quotient and lifts counterexamples back.
+#[test]
+fn quotient_check_agrees_and_lifted_counterexamples_verify() {
+    let mut fails = 0;
+    for seed in 0..120u64 {
+        let mut rng = Rng::new(5000 + seed);
+        let (l1, l2) = random_pair(&mut rng, false);
+        let n = l1.num_states();
+        let copies = 3;
+        let mut big = Lpts::new("c0");
+        for i in 1..n * copies {
+            big.add_state(format!("c{i}"));
+        }
+        for a in l1.actions() {
+            big.add_action(a);
+        }
+        // State k*n + x is copy k of l1's state x (x = 0 is l1's start after the swap).
+        let m = |x: usize| (x + n - l1.initial()) % n;
+        for k in 0..copies {
+            for t in l1.transitions() {
+                let entries: Vec<(usize, Rational)> = t
+                    .dist
+                    .entries()
+                    .iter()
+                    .enumerate()
+                    .map(|(j, (x, p))| (((k + j) % copies) * n + m(*x), p.clone()))
+                    .collect();
+                let d = Dist::new(entries).unwrap();
+                big.add_transition(k * n + m(t.src), t.action, d);
+            }
+        }
+        let expect = naive_simulation(&l1, &l2).contains(l1.initial(), l2.initial());
+        match check_simulation(&big, &l2, 1_000_000).unwrap() {
+            SimAnswer::Holds => assert!(expect, "seed {seed}"),
+            SimAnswer::Fails(c) => {
+                assert!(!expect, "seed {seed}");
+                verify_counterexample(&c, &big, &l2).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+                fails += 1;
+            }
+        }
+    }
+    assert!(fails > 20, "fails {fails}");
+}

@@ -135,3 +135,128 @@ fn conditional_expressions() {
     );
     assert_eq!(l.num_states(), 4);
 }
+
+fn state(l: &cove_prob::Lpts, name: &str) -> usize {
+    (0..l.num_states())
+        .find(|&s| l.state_name(s) == name)
+        .unwrap_or_else(|| panic!("no state {name}"))
+}
+
+#[test]
+fn rewards_labels_and_exponents_are_read() {
+    let l = build(
+        "dtmc\nconst double e = 1e-1;\nmodule m\n x : [0..1];\n [a] x = 0 -> e : (x' = 1) + .9 : true;\nendmodule\n\
+         rewards \"steps\"\n [a] true : 1;\n x = 1 : 2.5;\nendrewards\nrewards\n true : 1;\nendrewards\nlabel \"one\" = x = 1;\n",
+    );
+    assert_eq!(l.num_states(), 2);
+    let d = &l.transition(l.outgoing(0)[0]).dist;
+    assert_eq!(d.prob(state(&l, "x=1")), Rational::new(1, 10));
+}
+
+#[test]
+fn global_variables_and_init_blocks() {
+    let src = "mdp\nglobal g : [0..3];\nmodule a\n x : [0..1];\n [] x = 0 & g < 3 -> (x' = 1) & (g' = g + 1);\nendmodule\n\
+               module b\n y : [0..1];\n [] y = 0 & g < 3 -> (y' = 1) & (g' = g + 1);\nendmodule\n";
+    let l = build(src);
+    // (g,x,y): 000, 110, 101, 211; the last deadlocks and gets a self-loop.
+    assert_eq!(l.num_states(), 4);
+    assert_eq!(l.num_transitions(), 5);
+    // Several initial states hang below a root `init`.
+    let src2 = "mdp\nmodule a\n x : [0..3];\n [step] x < 3 -> (x' = x + 1);\nendmodule\ninit x = 1 | x = 2 endinit\n";
+    let l = build(src2);
+    assert_eq!(l.state_name(l.initial()), "init");
+    assert_eq!(l.outgoing(l.initial()).len(), 2);
+    assert_eq!(l.num_states(), 4); // root + x = 1, 2, 3
+    let (_, _, m) = err("module a\n x : [0..3] init 0;\nendmodule\ninit x = 1 endinit\n");
+    assert!(m.contains("init"), "{m}");
+    // Globals couple modules: they cannot be built one by one.
+    assert!(cove_prob::prism::build_module_lpts(src, &BuildOptions::default()).is_err());
+}
+
+#[test]
+fn system_composition_hiding_and_renaming() {
+    // Storm (symbolic engine) builds 21 states for this model (stormpy's example
+    // files/mdp/system_composition.nm).
+    let src = "mdp\nmodule one\n x : [0 .. 2] init 0;\n [a] x=0 -> (x'=1);\n [] x>=0 -> (x'=2);\n [done] x>=1 -> true;\nendmodule\n\
+               module two\n y : [0 .. 2] init 0;\n [b] y=0 -> (y'=1);\n [] y>=0 -> (y'=2);\n [done] y>=1 -> true;\nendmodule\n\
+               module three\n z : [0 .. 2] init 0;\n [a] z=0 -> (z'=1);\n [] x=0&y=0&z=1 -> (z'=2);\n [loop] z>=1 -> true;\nendmodule\n\
+               system\n ((one || two {b <- a}) / {a}) {done <- loop} || three\nendsystem\n";
+    let l = build(src);
+    assert_eq!(l.num_states(), 21);
+    // `a` is hidden below the renaming: `three`'s `a` cannot synchronize with anything.
+    let src2 = "mdp\nmodule p\n x : [0..1];\n [a] x = 0 -> (x' = 1);\nendmodule\n\
+                module q\n y : [0..1];\n [a] y = 0 -> (y' = 1);\nendmodule\nsystem p ||| q endsystem\n";
+    assert_eq!(build(src2).num_states(), 4); // interleaved
+    let src3 = src2.replace("p ||| q", "p || q");
+    assert_eq!(build(&src3).num_states(), 2); // synchronized
+    let src4 = src2.replace("p ||| q", "p |[a]| q");
+    assert_eq!(build(&src4).num_states(), 2);
+    let (_, _, m) = err(&src2.replace("p ||| q", "p ||| r"));
+    assert!(m.contains("undefined module `r`"), "{m}");
+}
+
+#[test]
+fn functions_unbounded_ints_and_limits() {
+    let l = build(
+        "module m\n n : int init 0;\n [inc] n < func(max, 2, pow(2, 2)) & log(8, 2) = 3 & round(2.5) = 3 & floor(-0.5) = -1 -> (n' = n + 1);\nendmodule\n",
+    );
+    assert_eq!(l.num_states(), 5);
+    let opts = BuildOptions {
+        max_states: 100,
+        ..Default::default()
+    };
+    let e = build_lpts(
+        "module m\n n : int init 0;\n [inc] true -> (n' = n + 1);\nendmodule\n",
+        &opts,
+    )
+    .unwrap_err();
+    assert!(e.message.contains("more than 100"), "{e}");
+}
+
+#[test]
+fn probability_sums_within_prism_tolerance() {
+    let l = build(
+        "dtmc\nmodule m\n x : [0..3];\n [] x = 0 -> 0.333333 : (x' = 1) + 0.333333 : (x' = 2) + 0.333333 : (x' = 3);\nendmodule\n",
+    );
+    let d = &l.transition(l.outgoing(0)[0]).dist;
+    assert_eq!(d.prob(state(&l, "x=1")), Rational::new(1, 3));
+    let (_, _, m) = err(
+        "module m\n x : [0..3];\n [] x = 0 -> 0.3333 : (x' = 1) + 0.3333 : (x' = 2) + 0.3333 : (x' = 3);\nendmodule\n",
+    );
+    assert!(m.contains("sum to"), "{m}");
+}
+
+#[test]
+fn dtmc_overlapping_guards_are_uniform_and_deadlocks_loop() {
+    let src =
+        "dtmc\nmodule m\n x : [0..2];\n [] x = 0 -> (x' = 1);\n [] x = 0 -> (x' = 2);\nendmodule\n";
+    let l = build(src);
+    // One transition: 1/2 to each (PRISM/Storm); x = 1 and x = 2 get self-loops.
+    assert_eq!(l.outgoing(0).len(), 1);
+    let d = &l.transition(l.outgoing(0)[0]).dist;
+    assert_eq!(d.prob(state(&l, "x=1")), Rational::new(1, 2));
+    assert_eq!(l.num_transitions(), 3);
+    let one = state(&l, "x=1");
+    assert_eq!(
+        l.transition(l.outgoing(one)[0]).dist.prob(one),
+        Rational::ONE
+    );
+    // In an mdp the same guards are a nondeterministic choice; without self-loops the
+    // deadlocks stay.
+    let opts = BuildOptions {
+        deadlock_self_loops: false,
+        ..Default::default()
+    };
+    let l = build_lpts(&src.replace("dtmc", "mdp"), &opts).unwrap();
+    assert_eq!(l.outgoing(0).len(), 2);
+    assert_eq!(l.num_transitions(), 2);
+}
+
+#[test]
+fn unsupported_model_types_are_refused_clearly() {
+    for t in ["ctmc", "pta", "pomdp", "ma", "smg"] {
+        let (l, c, m) = err(&format!("{t}\nmodule m\n x : [0..1];\nendmodule\n"));
+        assert_eq!((l, c), (1, 1));
+        assert!(m.contains("not supported") && m.contains("mdp"), "{m}");
+    }
+}

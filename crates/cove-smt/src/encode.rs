@@ -16,7 +16,7 @@
 use crate::simplex::TVar;
 use crate::solver::SmtSolver;
 use cove_logic::{Op, Rational, Sort, TermId, TermStore, linearize};
-use cove_sat::Lit;
+use cove_sat::{GuardId, Lit};
 
 impl SmtSolver {
     /// A fresh SAT variable's positive literal.
@@ -53,6 +53,104 @@ impl SmtSolver {
 
     /// The literal of a simplified Bool term.
     pub(crate) fn lit_of(&mut self, store: &mut TermStore, t: TermId) -> Lit {
+        if !self.enc.in_prepass && !self.bool_encoded(t, self.enc.scope) {
+            self.prepass(store, t);
+        }
+        self.lit_of_here(store, t)
+    }
+
+    /// Whether `lit_of(t)` under `scope` is a cache hit.
+    fn bool_encoded(&self, t: TermId, scope: Option<GuardId>) -> bool {
+        self.enc.lits.contains_key(&t)
+            || scope.is_some_and(|g| self.enc.scoped.contains_key(&(g, t)))
+    }
+
+    /// Encodes the subterms `lit_of(t)` will ask for, deepest first, with an explicit stack
+    /// and each in the scope the encoding gives it (arithmetic atoms are unscoped). The
+    /// encoding functions themselves recurse into subterms, but after this pass every such
+    /// call is a cache hit, so the native stack stays shallow whatever the term depth.
+    fn prepass(&mut self, store: &mut TermStore, root: TermId) {
+        #[derive(Clone, Copy)]
+        enum Item {
+            Bool(TermId, Option<GuardId>),
+            Arith(TermId),
+            Floor(TermId),
+        }
+        let saved = self.enc.scope;
+        self.enc.in_prepass = true;
+        let mut stack = vec![(Item::Bool(root, saved), false)];
+        let mut deps: Vec<Item> = Vec::new();
+        while let Some((item, expanded)) = stack.pop() {
+            let done = match item {
+                Item::Bool(t, g) => self.bool_encoded(t, g),
+                Item::Arith(t) => self.enc.tvars.contains_key(&t),
+                Item::Floor(t) => self.enc.to_int.contains_key(&t),
+            };
+            if done {
+                continue;
+            }
+            if expanded {
+                match item {
+                    Item::Bool(t, g) => {
+                        self.enc.scope = g;
+                        self.lit_of_here(store, t);
+                    }
+                    Item::Arith(t) => {
+                        self.arith_var(store, t);
+                    }
+                    Item::Floor(t) => {
+                        self.enc.scope = None;
+                        self.floor_var(store, t);
+                    }
+                }
+                continue;
+            }
+            stack.push((item, true));
+            deps.clear();
+            let atoms_of = |store: &TermStore, a: TermId, deps: &mut Vec<Item>| {
+                for (atom, _) in linearize(store, a).terms {
+                    deps.push(Item::Arith(atom));
+                }
+            };
+            match item {
+                Item::Bool(t, g) => match store.op(t) {
+                    Op::App(_) | Op::Forall(_) | Op::Exists(_) | Op::Var(_) | Op::Bool(_) => {}
+                    _ => {
+                        for &a in store.args(t) {
+                            if store.sort(a) == Sort::Bool {
+                                deps.push(Item::Bool(a, g));
+                            } else {
+                                atoms_of(store, a, &mut deps);
+                            }
+                        }
+                        if matches!(store.op(t), Op::IsInt) {
+                            deps.push(Item::Floor(store.args(t)[0]));
+                        }
+                    }
+                },
+                Item::Arith(t) => match store.op(t) {
+                    Op::Ite => {
+                        let args = store.args(t);
+                        deps.push(Item::Bool(args[0], None));
+                        atoms_of(store, args[1], &mut deps);
+                        atoms_of(store, args[2], &mut deps);
+                    }
+                    Op::IntDiv | Op::Mod | Op::Abs => atoms_of(store, store.args(t)[0], &mut deps),
+                    Op::ToInt => deps.push(Item::Floor(store.args(t)[0])),
+                    _ => {}
+                },
+                Item::Floor(x) => atoms_of(store, x, &mut deps),
+            }
+            for &d in deps.iter().rev() {
+                stack.push((d, false));
+            }
+        }
+        self.enc.scope = saved;
+        self.enc.in_prepass = false;
+    }
+
+    /// [`Self::lit_of`] without the pre-pass.
+    fn lit_of_here(&mut self, store: &mut TermStore, t: TermId) -> Lit {
         if let Some(&l) = self.enc.lits.get(&t) {
             // Variables are shared by every assertion; Tseitin literals in this cache were
             // made outside any scope and are never guarded.

@@ -9,17 +9,94 @@
 //! interpolant; when the rational relaxation is feasible (no Farkas proof exists) or a
 //! literal is outside the fragment (disequalities, Booleans, non-linear terms), the answer
 //! is `None`.
+//!
+//! # Integer soundness
+//! A Farkas combination of an LIA refutation that used branch-and-bound splits or cuts is
+//! *not* an interpolant: the split `x ≤ k ∨ x ≥ k+1` and a cut are facts over the integers
+//! that mix both sides. This module never uses them: [`interpolate`] runs the plain simplex
+//! (no branching, no cuts, no GCD test) and only answers when that relaxation is already
+//! infeasible. The one integer step it takes is the rounding of each asserted bound on an
+//! integral form (`2x + 2y ≤ 3` becomes `x + y ≤ 1`), which is implied by that single
+//! literal over the integers; so the A-part of the certificate is still implied by A alone,
+//! the B-part by B alone, and their sum is the contradiction. When only integer reasoning
+//! refutes the pair (`x = 2a` against `x = 2b + 1`) the answer is `None`; callers that need
+//! an answer there project A's cube onto the shared variables instead (see
+//! [`crate::interpolate_formulas`]). [`check_interpolant`] re-checks any candidate with the
+//! full solver, and debug builds validate every answer of [`interpolate`] with it.
 
 use crate::simplex::{BoundTag, Conflict, Rel, Simplex, TVar, farkas_interpolant};
+use crate::{Limits, SmtResult, SmtSolver};
+use cove_control::Control;
 use cove_logic::{
-    LinearSum, Op, Rational, Sort, TermId, TermStore, VarId, linearize, mk_linear, simplify,
+    LinearSum, Op, Rational, Sort, TermId, TermStore, VarId, free_vars, linearize, mk_linear,
+    simplify,
 };
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// An interpolant of the conjunctions `a` and `b` (with `a ∧ b` unsatisfiable): a linear
 /// literal `I` with `a ⇒ I`, `I ∧ b` unsatisfiable, over the variables shared by `a` and
 /// `b`. `None` when no Farkas certificate exists or a literal is outside the fragment.
 pub fn interpolate(store: &mut TermStore, a: &[TermId], b: &[TermId]) -> Option<TermId> {
+    let i = farkas(store, a, b)?;
+    #[cfg(debug_assertions)]
+    if let Err(InterpError::Invalid(why)) = check_interpolant(store, a, b, i, &Control::new()) {
+        panic!("Farkas interpolation produced a wrong interpolant: {why}");
+    }
+    Some(i)
+}
+
+/// Why a candidate interpolant was not accepted by [`check_interpolant`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InterpError {
+    /// The candidate is wrong (which property fails).
+    Invalid(String),
+    /// The solver could not decide a property (limits or incompleteness).
+    Undecided(String),
+}
+
+/// Checks that `i` is an interpolant of the conjunctions `a` and `b`: `a ⇒ i`, `i ∧ b`
+/// unsatisfiable, and every free variable of `i` occurs in both `a` and `b`. Uses fresh
+/// solvers under `ctl`; independent of how `i` was computed.
+pub fn check_interpolant(
+    store: &mut TermStore,
+    a: &[TermId],
+    b: &[TermId],
+    i: TermId,
+    ctl: &Control,
+) -> Result<(), InterpError> {
+    let fa = store.mk_and(a);
+    let fb = store.mk_and(b);
+    let va: FxHashSet<VarId> = free_vars(store, fa).into_iter().collect();
+    let vb: FxHashSet<VarId> = free_vars(store, fb).into_iter().collect();
+    for v in free_vars(store, i) {
+        if !va.contains(&v) || !vb.contains(&v) {
+            return Err(InterpError::Invalid(format!(
+                "'{}' is not shared by A and B",
+                store.var_name(v)
+            )));
+        }
+    }
+    let ni = store.mk_not(i);
+    for (what, parts) in [
+        ("A does not imply I", [fa, ni]),
+        ("I ∧ B is satisfiable", [i, fb]),
+    ] {
+        let mut s = SmtSolver::new();
+        s.set_limits(Limits::of(ctl));
+        let t = store.mk_and(&parts);
+        s.assert(store, t);
+        match s.check(store) {
+            SmtResult::Unsat => {}
+            SmtResult::Sat => return Err(InterpError::Invalid(what.into())),
+            SmtResult::Unknown(why) => {
+                return Err(InterpError::Undecided(format!("{what}? {why}")));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn farkas(store: &mut TermStore, a: &[TermId], b: &[TermId]) -> Option<TermId> {
     let mut sx = Simplex::new();
     let mut vars: FxHashMap<VarId, TVar> = FxHashMap::default();
     let mut back: Vec<Option<VarId>> = Vec::new();

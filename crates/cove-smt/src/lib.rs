@@ -8,7 +8,9 @@
 //! [`SmtSolver`] is the incremental CDCL(T) solver the engines use: `cove-sat` decides the
 //! Boolean structure (Tseitin encoding in `encode`), the simplex decides the arithmetic
 //! (the glue in `theory`), with push/pop, assumptions, unsat cores and checked models.
-//! [`interpolate`] gives Farkas interpolants and [`run_script`] the SMT-LIB2 script mode,
+//! [`interpolate`] gives Farkas interpolants of conjunctions (sound over the integers: no
+//! branch-and-bound or cut reasoning enters them), [`interpolate_formulas`] interpolants of
+//! arbitrary formulas, [`check_interpolant`] re-checks any candidate, and [`run_script`] the SMT-LIB2 script mode,
 //! which first eliminates variables defined by equalities ([`solve_eqs()`], with z3-style
 //! context solving under `and`/`or`).
 //! (Random formulas for the tests and the z3 differential run live in `tests/common`.)
@@ -21,13 +23,15 @@ pub mod simplex;
 
 mod encode;
 mod interp;
+mod interp_formula;
 pub mod script;
 pub mod solve_eqs;
 pub mod solver;
 mod theory;
 
 pub use cove_sat::Limits;
-pub use interp::interpolate;
+pub use interp::{InterpError, check_interpolant, interpolate};
+pub use interp_formula::{ItpOutcome, interpolate_formulas};
 pub use script::{ScriptError, ScriptOptions, run_script, run_script_opts, run_script_with};
 pub use solve_eqs::{Reduced, SolveEqsLimits, resolve_definitions, solve_eqs};
 pub use solver::{SmtResult, SmtSolver, SmtStats, UnknownReason, is_sat, is_valid};

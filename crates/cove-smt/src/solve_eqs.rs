@@ -392,27 +392,34 @@ fn solve_linear(
 }
 
 /// Substitution of terms by terms (seeded into `memo`), rebuilding with light folding.
+/// Post-order with an explicit stack: terms can be nested arbitrarily deep.
 fn subst_memo(store: &mut TermStore, t: TermId, memo: &mut FxHashMap<TermId, TermId>) -> TermId {
-    if let Some(&r) = memo.get(&t) {
-        return r;
-    }
-    let term = store.get(t).clone();
-    let r = if term.args.is_empty() {
-        t
-    } else {
-        let args: Vec<TermId> = term
-            .args
-            .iter()
-            .map(|&a| subst_memo(store, a, memo))
-            .collect();
-        if args[..] == term.args[..] {
-            t
-        } else {
-            rebuild(store, &term.op, &args, term.sort)
+    let mut stack = vec![(t, false)];
+    while let Some((u, expanded)) = stack.pop() {
+        if memo.contains_key(&u) {
+            continue;
         }
-    };
-    memo.insert(t, r);
-    r
+        let term = store.get(u).clone();
+        if term.args.is_empty() {
+            memo.insert(u, u);
+        } else if expanded {
+            let args: Vec<TermId> = term.args.iter().map(|a| memo[a]).collect();
+            let r = if args[..] == term.args[..] {
+                u
+            } else {
+                rebuild(store, &term.op, &args, term.sort)
+            };
+            memo.insert(u, r);
+        } else {
+            stack.push((u, true));
+            for &a in term.args.iter().rev() {
+                if !memo.contains_key(&a) {
+                    stack.push((a, false));
+                }
+            }
+        }
+    }
+    memo[&t]
 }
 
 #[cfg(test)]

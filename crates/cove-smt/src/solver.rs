@@ -93,6 +93,9 @@ pub(crate) struct EncState {
     pub guard_ids: FxHashMap<Vec<Lit>, GuardId>,
     /// Simplified assumption -> its selector literal (see `prepare_assumption`).
     pub assumed: FxHashMap<TermId, Lit>,
+    /// Inside the depth-safe pre-pass of `lit_of` (see `encode.rs`): nested encodings find
+    /// their subterms encoded already and must not start another pre-pass.
+    pub in_prepass: bool,
 }
 
 /// One assertion: the original term, its simplified form, and what (if anything) in it
@@ -571,33 +574,47 @@ impl SmtSolver {
     }
 
     /// Whether the simplified term `t` contains something the encoding over-approximates.
+    /// Post-order over the DAG with an explicit stack (terms can be very deep).
     fn unsupported(&mut self, store: &TermStore, t: TermId) -> Option<String> {
         if let Some(r) = self.enc.unsupported.get(&t) {
             return r.clone();
         }
-        let args = store.args(t);
-        let own = match store.op(t) {
-            Op::App(f) => Some(format!("uninterpreted function '{}'", store.func(*f).name)),
-            Op::Forall(_) | Op::Exists(_) => Some("quantifiers".to_string()),
-            Op::Mul if args.iter().filter(|&&a| store.as_num(a).is_none()).count() >= 2 => {
-                Some("nonlinear arithmetic".to_string())
+        let mut stack = vec![(t, false)];
+        while let Some((u, expanded)) = stack.pop() {
+            if self.enc.unsupported.contains_key(&u) {
+                continue;
             }
-            Op::Div | Op::IntDiv | Op::Mod => match store.as_num(args[1]) {
-                Some(k) if !k.is_zero() => None,
-                Some(_) => Some("division by zero".to_string()),
-                None => Some("nonlinear arithmetic".to_string()),
-            },
-            _ => None,
-        };
-        let r = match own {
-            Some(r) => Some(r),
-            None => {
-                let args = args.to_vec();
-                args.into_iter().find_map(|a| self.unsupported(store, a))
+            let args = store.args(u);
+            let own = match store.op(u) {
+                Op::App(f) => Some(format!("uninterpreted function '{}'", store.func(*f).name)),
+                Op::Forall(_) | Op::Exists(_) => Some("quantifiers".to_string()),
+                Op::Mul if args.iter().filter(|&&a| store.as_num(a).is_none()).count() >= 2 => {
+                    Some("nonlinear arithmetic".to_string())
+                }
+                Op::Div | Op::IntDiv | Op::Mod => match store.as_num(args[1]) {
+                    Some(k) if !k.is_zero() => None,
+                    Some(_) => Some("division by zero".to_string()),
+                    None => Some("nonlinear arithmetic".to_string()),
+                },
+                _ => None,
+            };
+            if own.is_some() {
+                self.enc.unsupported.insert(u, own);
+            } else if expanded {
+                let r = args
+                    .iter()
+                    .find_map(|a| self.enc.unsupported.get(a).cloned().flatten());
+                self.enc.unsupported.insert(u, r);
+            } else {
+                stack.push((u, true));
+                for &a in args.iter().rev() {
+                    if !self.enc.unsupported.contains_key(&a) {
+                        stack.push((a, false));
+                    }
+                }
             }
-        };
-        self.enc.unsupported.insert(t, r.clone());
-        r
+        }
+        self.enc.unsupported[&t].clone()
     }
 }
 

@@ -36,7 +36,10 @@ pub(crate) fn run(store: TermStore, sys: &ChcSystem, cfg: &SolveConfig, ctl: &Co
             let spec = specs[idx].clone();
             let mut st = store.clone();
             let tx = tx.clone();
-            let c = group.child();
+            let mut c = group.child();
+            if let (Some(share), Some(left)) = (spec.share, ctl.remaining()) {
+                c = c.with_timeout(left.mul_f64(share));
+            }
             if ctl.verbosity > 0 {
                 eprintln!("portfolio: starting {}", spec.label);
             }

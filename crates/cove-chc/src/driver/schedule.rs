@@ -20,6 +20,9 @@ pub struct EngineSpec {
     pub kind: EngineKind,
     /// Spacer's options (used when `kind` is Spacer).
     pub spacer: SpacerConfig,
+    /// At most this fraction of the time left when the entry starts (time-slicing a thread
+    /// among several engines); `None` = until the run's deadline.
+    pub share: Option<f64>,
 }
 
 impl EngineSpec {
@@ -29,7 +32,14 @@ impl EngineSpec {
             label: kind.create().name().to_string(),
             kind,
             spacer: spacer.clone(),
+            share: None,
         }
+    }
+
+    /// This entry limited to `share` of the time left when it starts.
+    pub fn with_share(mut self, share: f64) -> EngineSpec {
+        self.share = Some(share);
+        self
     }
 
     fn spacer(label: &str, tweak: impl FnOnce(&mut SpacerConfig)) -> EngineSpec {
@@ -39,6 +49,7 @@ impl EngineSpec {
             label: label.to_string(),
             kind: EngineKind::Spacer,
             spacer,
+            share: None,
         }
     }
 
@@ -78,11 +89,20 @@ pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
     };
     match shape {
         Shape::Linear => {
+            // Thread 1: Spacer for the whole run. Thread 2 (and more): the transition-system
+            // engines, each with a slice of the time left, strongest first; BMC last for deep
+            // counterexamples.
             let mut v = vec![EngineSpec::spacer("spacer", |_| {})];
+            let ts = [
+                ("kind", 0.25),
+                ("tpa", 0.35),
+                ("imc", 0.4),
+                ("pdkind", 0.5),
+                ("lawi", 0.5),
+            ];
             v.extend(
-                ["kind", "tpa", "imc", "pdkind", "lawi"]
-                    .iter()
-                    .filter_map(|n| by_name(n)),
+                ts.iter()
+                    .filter_map(|&(n, share)| by_name(n).map(|e| e.with_share(share))),
             );
             v.push(EngineSpec::single(
                 EngineKind::Bmc,

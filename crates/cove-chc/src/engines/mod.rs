@@ -1,7 +1,13 @@
 //! The engines, one module each, all behind [`crate::engine::Engine`].
 
 pub mod bmc;
+pub mod imc;
+pub mod kind;
+pub mod lawi;
+pub mod pdkind;
 pub mod spacer;
+pub mod tpa;
+mod ts_util;
 
 use crate::engine::Engine;
 
@@ -12,17 +18,33 @@ pub enum EngineKind {
     Spacer,
     /// Bounded model checking.
     Bmc,
+    /// k-induction on the transition-system view (linear systems).
+    Kind,
+    /// Property-directed k-induction on the transition-system view (linear systems).
+    PdKind,
+    /// Interpolation-based model checking (transition systems).
+    Imc,
+    /// Transition power abstraction (transition systems).
+    Tpa,
+    /// Lazy abstraction with interpolants (Impact; transition systems).
+    Lawi,
 }
 
 impl EngineKind {
     /// Every engine name, for `--help` and error messages.
-    pub const NAMES: &'static [&'static str] = &["spacer", "bmc"];
+    pub const NAMES: &'static [&'static str] =
+        &["spacer", "bmc", "kind", "pdkind", "imc", "tpa", "lawi"];
 
     /// Parses an engine name.
     pub fn parse(name: &str) -> Option<EngineKind> {
         match name {
             "spacer" => Some(EngineKind::Spacer),
             "bmc" => Some(EngineKind::Bmc),
+            "kind" => Some(EngineKind::Kind),
+            "pdkind" => Some(EngineKind::PdKind),
+            "imc" => Some(EngineKind::Imc),
+            "tpa" => Some(EngineKind::Tpa),
+            "lawi" => Some(EngineKind::Lawi),
             _ => None,
         }
     }
@@ -32,6 +54,11 @@ impl EngineKind {
         match self {
             EngineKind::Spacer => Box::new(spacer::Spacer::default()),
             EngineKind::Bmc => Box::new(bmc::Bmc::default()),
+            EngineKind::Kind => Box::new(kind::KInduction::default()),
+            EngineKind::PdKind => Box::new(pdkind::PdKind::default()),
+            EngineKind::Imc => Box::new(imc::Imc::default()),
+            EngineKind::Tpa => Box::new(tpa::Tpa::default()),
+            EngineKind::Lawi => Box::new(lawi::Lawi::default()),
         }
     }
 }

@@ -28,11 +28,12 @@ use crate::engine::Control;
 use crate::result::{Derivation, DerivationStep, Invariants};
 use crate::system::{ChcSystem, Clause};
 use cove_logic::{
-    FuncId, Op, TermId, TermStore, VarId, expand_funcs, free_vars, simplify, substitute,
+    FuncId, Op, Simplifier, TermId, TermStore, VarId, expand_funcs, free_vars, simplify, substitute,
 };
 use cove_smt::mbp::{QeError, qe_with};
 use cove_smt::{SmtResult, SmtSolver};
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::collections::VecDeque;
 use std::time::Duration;
 
 /// Where a body atom of an input clause went in the output clause.
@@ -45,20 +46,35 @@ enum Slot {
     Inlined { first: usize, rename: Vec<VarId> },
 }
 
-/// One inlining step.
+/// One inlining step. Clause indices are *stable*: the pass's input numbering, kept for the
+/// whole pass (inlined definitions leave holes), so a step touches only the clauses it
+/// changes and nothing is copied per step.
 struct Record {
     pred: FuncId,
     def: Clause,
     def_index: usize,
-    /// Per output clause: input clause index and slots of its body atoms.
-    origin: Vec<(usize, Vec<Slot>)>,
-    /// Per input clause: its variables.
-    input_vars: Vec<Vec<VarId>>,
+    /// The clauses that used `pred`, as changed by this step.
+    changed: Vec<Changed>,
+}
+
+/// A user clause rewritten by one inlining step.
+struct Changed {
+    /// Its stable index.
+    clause: usize,
+    /// Where its former body atoms went.
+    slots: Vec<Slot>,
+    /// Variables eliminated by the simplification after the inlining, with their definitions
+    /// over the remaining variables.
+    defs: Vec<(VarId, TermId)>,
+    /// Its variables before the step.
+    old_vars: Vec<VarId>,
 }
 
 /// The back-translator of the inlining pass.
 pub struct Inline {
     records: Vec<Record>,
+    /// Per output clause: its stable index.
+    kept: Vec<usize>,
 }
 
 /// Budget for the quantifier elimination of one invariant.
@@ -100,125 +116,190 @@ fn clause_friendly(store: &TermStore, c: &Clause) -> bool {
 }
 
 /// Runs the pass: inlines candidates one at a time until none is left or `ctl` says stop.
+///
+/// Definitions, users and use counts are maintained incrementally and a predicate is
+/// reconsidered only when a clause around it changes, so a chain of `n` predicates is
+/// inlined in `O(n)` steps of constant size. Each rewritten clause is simplified at once
+/// (equalities with the definition's renamed variables are eliminated), so definitions do
+/// not grow along a chain.
 pub fn run(
     store: &mut TermStore,
     sys: &ChcSystem,
     max_size: usize,
     ctl: &Control,
 ) -> (ChcSystem, Inline) {
-    let mut cur = sys.clone();
-    let mut records = Vec::new();
-    while ctl.should_stop().is_none() {
-        let Some((p, d)) = pick(store, &cur, max_size) else {
-            break;
-        };
-        let (next, rec) = inline_one(store, &cur, p, d);
-        records.push(rec);
-        cur = next;
-    }
-    (cur, Inline { records })
-}
-
-/// A predicate to inline and the index of its definition.
-fn pick(store: &TermStore, sys: &ChcSystem, max_size: usize) -> Option<(FuncId, usize)> {
-    let mut defs: FxHashMap<FuncId, Vec<usize>> = FxHashMap::default();
-    let mut uses: FxHashMap<FuncId, usize> = FxHashMap::default();
+    let mut st = State {
+        clauses: sys.clauses.iter().cloned().map(Some).collect(),
+        defs: FxHashMap::default(),
+        users: FxHashMap::default(),
+        n_uses: FxHashMap::default(),
+    };
     for (i, c) in sys.clauses.iter().enumerate() {
         if let Some(h) = &c.head {
-            defs.entry(h.pred).or_default().push(i);
+            st.defs.entry(h.pred).or_default().push(i);
         }
         for a in &c.body {
-            *uses.entry(a.pred).or_default() += 1;
+            st.users.entry(a.pred).or_default().push(i);
+            *st.n_uses.entry(a.pred).or_default() += 1;
         }
     }
-    for &p in &sys.preds {
-        let Some(ds) = defs.get(&p) else { continue };
-        let n_uses = uses.get(&p).copied().unwrap_or(0);
-        if ds.len() != 1 || n_uses == 0 {
-            continue;
+    let mut queue: VecDeque<FuncId> = sys.preds.iter().copied().collect();
+    let mut queued: FxHashSet<FuncId> = sys.preds.iter().copied().collect();
+    let mut removed: FxHashSet<FuncId> = FxHashSet::default();
+    let mut simp = Simplifier::new();
+    let mut records = Vec::new();
+    while let Some(p) = queue.pop_front() {
+        queued.remove(&p);
+        if ctl.should_stop().is_some() {
+            break;
         }
-        let d = &sys.clauses[ds[0]];
-        if d.body.iter().any(|a| a.pred == p) || (d.body.len() > 1 && n_uses > 1) {
+        let Some(d) = st.candidate(store, p, max_size) else {
             continue;
+        };
+        let def = st.clauses[d].take().expect("a live definition");
+        st.defs.remove(&p);
+        let mut touched: Vec<FuncId> = Vec::new();
+        for a in &def.body {
+            *st.n_uses.get_mut(&a.pred).expect("counted") -= 1;
+            touched.push(a.pred);
         }
-        if dag_size(store, d.constraint) * n_uses > max_size || !clause_friendly(store, d) {
-            continue;
-        }
-        // Users must not grow beyond a modest number of body atoms.
-        let too_wide = d.body.len() > 1
-            && sys.clauses.iter().any(|c| {
-                let k = c.body.iter().filter(|a| a.pred == p).count();
-                k > 0 && c.body.len() + k * (d.body.len() - 1) > 6
-            });
-        if too_wide {
-            continue;
-        }
-        return Some((p, ds[0]));
-    }
-    None
-}
-
-fn inline_one(store: &mut TermStore, sys: &ChcSystem, p: FuncId, d: usize) -> (ChcSystem, Record) {
-    let def = sys.clauses[d].clone();
-    let mut out = ChcSystem {
-        preds: sys.preds.iter().copied().filter(|&q| q != p).collect(),
-        clauses: Vec::new(),
-    };
-    let mut origin = Vec::new();
-    for (i, c) in sys.clauses.iter().enumerate() {
-        if i == d {
-            continue;
-        }
-        let mut slots = Vec::with_capacity(c.body.len());
-        if !c.body.iter().any(|a| a.pred == p) {
-            slots.extend((0..c.body.len()).map(Slot::Kept));
-            out.clauses.push(c.clone());
-            origin.push((i, slots));
-            continue;
-        }
-        let mut body = Vec::new();
-        let mut parts = vec![c.constraint];
-        let mut vars = c.vars.clone();
-        for app in &c.body {
-            if app.pred != p {
-                slots.push(Slot::Kept(body.len()));
-                body.push(app.clone());
+        let mut users = st.users.remove(&p).unwrap_or_default();
+        users.sort_unstable();
+        users.dedup();
+        let mut changed = Vec::new();
+        for u in users {
+            if !st.clauses[u]
+                .as_ref()
+                .is_some_and(|c| c.body.iter().any(|a| a.pred == p))
+            {
                 continue;
             }
-            let (rc, map) = rename_clause(store, &def, "'");
-            slots.push(Slot::Inlined {
-                first: body.len(),
-                rename: def.vars.iter().map(|v| map[v]).collect(),
-            });
-            body.extend(rc.body.iter().cloned());
-            parts.push(rc.constraint);
-            let head = rc.head.as_ref().expect("a definition has a head");
-            for (&a, &h) in app.args.iter().zip(&head.args) {
-                parts.push(store.mk_eq(a, h));
+            let c = st.clauses[u].take().expect("checked above");
+            for a in &c.body {
+                *st.n_uses.get_mut(&a.pred).expect("counted") -= 1;
             }
-            vars.extend(rc.vars.iter().copied());
+            let (nc, slots) = inline_into(store, &c, &def, p);
+            let (nc, defs) = super::simp::simplify_clause(store, &mut simp, &nc);
+            for a in &nc.body {
+                *st.n_uses.entry(a.pred).or_default() += 1;
+                st.users.entry(a.pred).or_default().push(u);
+                touched.push(a.pred);
+            }
+            touched.extend(nc.head.as_ref().map(|h| h.pred));
+            changed.push(Changed {
+                clause: u,
+                slots,
+                defs,
+                old_vars: c.vars,
+            });
+            st.clauses[u] = Some(nc);
         }
-        let constraint = store.mk_and(&parts);
-        out.clauses.push(Clause {
-            vars,
-            body,
-            constraint,
-            head: c.head.clone(),
-            origin: c.origin,
-        });
-        origin.push((i, slots));
-    }
-    let input_vars = sys.clauses.iter().map(|c| c.vars.clone()).collect();
-    (
-        out,
-        Record {
+        records.push(Record {
             pred: p,
             def,
             def_index: d,
-            origin,
-            input_vars,
-        },
-    )
+            changed,
+        });
+        removed.insert(p);
+        for q in touched {
+            if !removed.contains(&q) && queued.insert(q) {
+                queue.push_back(q);
+            }
+        }
+    }
+    let mut out = ChcSystem {
+        preds: sys
+            .preds
+            .iter()
+            .copied()
+            .filter(|q| !removed.contains(q))
+            .collect(),
+        clauses: Vec::new(),
+    };
+    let mut kept = Vec::new();
+    for (i, c) in st.clauses.into_iter().enumerate() {
+        if let Some(c) = c {
+            out.clauses.push(c);
+            kept.push(i);
+        }
+    }
+    (out, Inline { records, kept })
+}
+
+/// The system during the pass, by stable clause index.
+struct State {
+    clauses: Vec<Option<Clause>>,
+    /// Head predicate -> its defining clauses.
+    defs: FxHashMap<FuncId, Vec<usize>>,
+    /// Body predicate -> clauses that may use it (stale entries and repeats are possible).
+    users: FxHashMap<FuncId, Vec<usize>>,
+    /// Body predicate -> number of body occurrences.
+    n_uses: FxHashMap<FuncId, usize>,
+}
+
+impl State {
+    /// The definition of `p` if `p` is to be inlined.
+    fn candidate(&self, store: &TermStore, p: FuncId, max_size: usize) -> Option<usize> {
+        let ds = self.defs.get(&p)?;
+        let n_uses = self.n_uses.get(&p).copied().unwrap_or(0);
+        if ds.len() != 1 || n_uses == 0 {
+            return None;
+        }
+        let d = self.clauses[ds[0]].as_ref()?;
+        if d.body.iter().any(|a| a.pred == p) || (d.body.len() > 1 && n_uses > 1) {
+            return None;
+        }
+        if dag_size(store, d.constraint) * n_uses > max_size || !clause_friendly(store, d) {
+            return None;
+        }
+        // Users must not grow beyond a modest number of body atoms.
+        if d.body.len() > 1 {
+            for &u in self.users.get(&p).map_or(&[][..], |v| v.as_slice()) {
+                let Some(c) = &self.clauses[u] else { continue };
+                let k = c.body.iter().filter(|a| a.pred == p).count();
+                if k > 0 && c.body.len() + k * (d.body.len() - 1) > 6 {
+                    return None;
+                }
+            }
+        }
+        Some(ds[0])
+    }
+}
+
+/// `c` with every body occurrence of `p` replaced by a renamed copy of `def`.
+fn inline_into(store: &mut TermStore, c: &Clause, def: &Clause, p: FuncId) -> (Clause, Vec<Slot>) {
+    let mut slots = Vec::with_capacity(c.body.len());
+    let mut body = Vec::new();
+    let mut parts = vec![c.constraint];
+    let mut vars = c.vars.clone();
+    for app in &c.body {
+        if app.pred != p {
+            slots.push(Slot::Kept(body.len()));
+            body.push(app.clone());
+            continue;
+        }
+        let (rc, map) = rename_clause(store, def, "'");
+        slots.push(Slot::Inlined {
+            first: body.len(),
+            rename: def.vars.iter().map(|v| map[v]).collect(),
+        });
+        body.extend(rc.body.iter().cloned());
+        parts.push(rc.constraint);
+        let head = rc.head.as_ref().expect("a definition has a head");
+        for (&a, &h) in app.args.iter().zip(&head.args) {
+            parts.push(store.mk_eq(a, h));
+        }
+        vars.extend(rc.vars.iter().copied());
+    }
+    let constraint = store.mk_and(&parts);
+    let out = Clause {
+        vars,
+        body,
+        constraint,
+        head: c.head.clone(),
+        origin: c.origin,
+    };
+    (out, slots)
 }
 
 impl Record {
@@ -304,61 +385,68 @@ impl Record {
         Ok((params, simplify(store, r)))
     }
 
-    fn derivation(
+    /// Rewrites step `si` (over the changed clause `ch`, as it is after this record) into a
+    /// step over the clause before the record, adding one step over the definition per
+    /// inlined occurrence (registered in `by_clause`).
+    fn undo_step(
         &self,
-        store: &mut TermStore,
-        d: Derivation,
-        _ctl: &Control,
-    ) -> Result<Derivation, BackError> {
-        let mut steps = d.steps.clone();
-        for (si, step) in d.steps.iter().enumerate() {
-            let Some((orig, slots)) = self.origin.get(step.clause) else {
-                return Err(BackError::BadWitness(format!(
-                    "step over missing clause {}",
-                    step.clause
-                )));
-            };
-            let m = model_of(step);
-            let mut premises = Vec::with_capacity(slots.len());
-            for slot in slots {
-                match slot {
-                    Slot::Kept(n) => premises.push(premise(step, *n)?),
-                    Slot::Inlined { first, rename } => {
-                        let mut dm = cove_logic::Model::new();
-                        for (&v, &r) in self.def.vars.iter().zip(rename) {
-                            let val = m.get(r).cloned().unwrap_or_else(|| {
-                                cove_logic::Value::default_of(store.var_sort(r))
-                            });
-                            dm.set(v, val);
-                        }
-                        let head = self.def.head.as_ref().expect("a definition has a head");
-                        let vals = head
-                            .args
-                            .iter()
-                            .map(|&a| eval(store, &dm, a))
-                            .collect::<Result<Vec<_>, _>>()?;
-                        let prem = (0..self.def.body.len())
-                            .map(|k| premise(step, first + k))
-                            .collect::<Result<Vec<_>, _>>()?;
-                        premises.push(steps.len());
-                        steps.push(DerivationStep {
-                            clause: self.def_index,
-                            head: Some((self.pred, vals)),
-                            premises: prem,
-                            assignment: assignment(store, &dm, &self.def.vars),
-                        });
+        store: &TermStore,
+        steps: &mut Vec<DerivationStep>,
+        si: usize,
+        ch: &Changed,
+        by_clause: &mut FxHashMap<usize, Vec<usize>>,
+    ) -> Result<(), BackError> {
+        let step = steps[si].clone();
+        let mut m = model_of(&step);
+        m.complete = true;
+        let vals: Vec<(VarId, cove_logic::Value)> = ch
+            .defs
+            .iter()
+            .map(|(v, t)| Ok((*v, eval(store, &m, *t)?)))
+            .collect::<Result<_, BackError>>()?;
+        for (v, x) in vals {
+            m.set(v, x);
+        }
+        let mut premises = Vec::with_capacity(ch.slots.len());
+        for slot in &ch.slots {
+            match slot {
+                Slot::Kept(n) => premises.push(premise(&step, *n)?),
+                Slot::Inlined { first, rename } => {
+                    let mut dm = cove_logic::Model::new();
+                    for (&v, &r) in self.def.vars.iter().zip(rename) {
+                        let val = m
+                            .get(r)
+                            .cloned()
+                            .unwrap_or_else(|| cove_logic::Value::default_of(store.var_sort(r)));
+                        dm.set(v, val);
                     }
+                    let head = self.def.head.as_ref().expect("a definition has a head");
+                    let vals = head
+                        .args
+                        .iter()
+                        .map(|&a| eval(store, &dm, a))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    let prem = (0..self.def.body.len())
+                        .map(|k| premise(&step, first + k))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    premises.push(steps.len());
+                    by_clause
+                        .entry(self.def_index)
+                        .or_default()
+                        .push(steps.len());
+                    steps.push(DerivationStep {
+                        clause: self.def_index,
+                        head: Some((self.pred, vals)),
+                        premises: prem,
+                        assignment: assignment(store, &dm, &self.def.vars),
+                    });
                 }
             }
-            let s = &mut steps[si];
-            s.clause = *orig;
-            s.premises = premises;
-            s.assignment = assignment(store, &m, &self.input_vars[*orig]);
         }
-        Ok(Derivation {
-            steps,
-            root: d.root,
-        })
+        let s = &mut steps[si];
+        s.premises = premises;
+        s.assignment = assignment(store, &m, &ch.old_vars);
+        Ok(())
     }
 }
 
@@ -413,12 +501,30 @@ impl BackTranslate for Inline {
     fn derivation(
         &self,
         store: &mut TermStore,
-        mut d: Derivation,
-        ctl: &Control,
+        d: Derivation,
+        _ctl: &Control,
     ) -> Result<Derivation, BackError> {
-        for r in self.records.iter().rev() {
-            d = r.derivation(store, d, ctl)?;
+        let mut steps = d.steps;
+        let mut by_clause: FxHashMap<usize, Vec<usize>> = FxHashMap::default();
+        for (si, step) in steps.iter_mut().enumerate() {
+            step.clause = *self.kept.get(step.clause).ok_or_else(|| {
+                BackError::BadWitness(format!("step over missing clause {}", step.clause))
+            })?;
+            by_clause.entry(step.clause).or_default().push(si);
         }
-        Ok(d)
+        for r in self.records.iter().rev() {
+            for ch in &r.changed {
+                let Some(list) = by_clause.get(&ch.clause).cloned() else {
+                    continue;
+                };
+                for si in list {
+                    r.undo_step(store, &mut steps, si, ch, &mut by_clause)?;
+                }
+            }
+        }
+        Ok(Derivation {
+            steps,
+            root: d.root,
+        })
     }
 }

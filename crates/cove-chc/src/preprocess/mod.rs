@@ -88,9 +88,15 @@ pub struct PreprocessOptions {
     pub rounds: usize,
     /// Conflict budget of each satisfiability check of a clause constraint (pass 1).
     pub clause_check_conflicts: u64,
-    /// Wall-clock budget of the whole preprocessing (passes then stop early).
+    /// Wall-clock budget of the whole preprocessing (passes then stop early), plus
+    /// [`PREPROCESS_TIME_PER_CLAUSE`] per input clause: the passes are linear, and cutting a
+    /// large system's preprocessing short leaves the engine a much harder system (a
+    /// half-inlined chain of predicates).
     pub time_budget: Duration,
 }
+
+/// Extra preprocessing budget per input clause (see [`PreprocessOptions::time_budget`]).
+pub const PREPROCESS_TIME_PER_CLAUSE: Duration = Duration::from_micros(200);
 
 impl Default for PreprocessOptions {
     fn default() -> Self {
@@ -239,7 +245,8 @@ pub fn preprocess(
     opts: &PreprocessOptions,
     ctl: &Control,
 ) -> (ChcSystem, Pipeline) {
-    let ctl = &ctl.child_with_budget(opts.time_budget);
+    let per_clause = PREPROCESS_TIME_PER_CLAUSE.saturating_mul(sys.clauses.len() as u32);
+    let ctl = &ctl.child_with_budget(opts.time_budget.saturating_add(per_clause));
     let mut pipe = Pipeline::default();
     let mut cur = sys.clone();
     for _ in 0..opts.rounds.max(1) {

@@ -17,7 +17,7 @@ use crate::engine::Control;
 use crate::result::{Derivation, Invariants};
 use crate::system::ChcSystem;
 use cove_logic::{FuncId, TermStore};
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The back-translator of the reachability pass.
 pub struct Reach {
@@ -29,37 +29,66 @@ pub struct Reach {
     irrelevant: Vec<FuncId>,
 }
 
-/// Runs the pass.
+/// Runs the pass. Both fixpoints are worklist algorithms over the predicate graph (linear in
+/// the size of the system; the naive "repeat until nothing changes" sweep is quadratic on a
+/// chain of predicates).
 pub fn run(_store: &mut TermStore, sys: &ChcSystem) -> (ChcSystem, Reach) {
-    let mut derivable: FxHashSet<FuncId> = FxHashSet::default();
-    loop {
-        let mut changed = false;
-        for c in &sys.clauses {
-            if let Some(h) = &c.head
-                && !derivable.contains(&h.pred)
-                && c.body.iter().all(|a| derivable.contains(&a.pred))
-            {
-                derivable.insert(h.pred);
-                changed = true;
-            }
+    // Derivable: a clause fires once all its body atoms are derivable (counted per
+    // occurrence, so a predicate repeated in a body is counted down as often).
+    let mut waiting: Vec<usize> = sys.clauses.iter().map(|c| c.body.len()).collect();
+    let mut users: FxHashMap<FuncId, Vec<usize>> = FxHashMap::default();
+    for (i, c) in sys.clauses.iter().enumerate() {
+        for a in &c.body {
+            users.entry(a.pred).or_default().push(i);
         }
-        if !changed {
-            break;
+    }
+    let mut derivable: FxHashSet<FuncId> = FxHashSet::default();
+    let mut queue: Vec<FuncId> = Vec::new();
+    for (i, c) in sys.clauses.iter().enumerate() {
+        if waiting[i] == 0
+            && let Some(h) = &c.head
+            && derivable.insert(h.pred)
+        {
+            queue.push(h.pred);
+        }
+    }
+    while let Some(p) = queue.pop() {
+        for &i in users.get(&p).map_or(&[][..], |v| v.as_slice()) {
+            waiting[i] -= 1;
+            if waiting[i] == 0
+                && let Some(h) = &sys.clauses[i].head
+                && derivable.insert(h.pred)
+            {
+                queue.push(h.pred);
+            }
         }
     }
     let usable = |c: &crate::system::Clause| c.body.iter().all(|a| derivable.contains(&a.pred));
+    // Relevant: backwards from the usable queries through usable clauses.
+    let mut defs: FxHashMap<FuncId, Vec<usize>> = FxHashMap::default();
+    for (i, c) in sys.clauses.iter().enumerate() {
+        if let Some(h) = &c.head
+            && usable(c)
+        {
+            defs.entry(h.pred).or_default().push(i);
+        }
+    }
     let mut relevant: FxHashSet<FuncId> = FxHashSet::default();
-    loop {
-        let mut changed = false;
-        for c in sys.clauses.iter().filter(|c| usable(c)) {
-            if c.head.as_ref().is_none_or(|h| relevant.contains(&h.pred)) {
-                for a in &c.body {
-                    changed |= relevant.insert(a.pred);
-                }
+    let mut queue: Vec<FuncId> = Vec::new();
+    for c in sys.clauses.iter().filter(|c| c.head.is_none() && usable(c)) {
+        for a in &c.body {
+            if relevant.insert(a.pred) {
+                queue.push(a.pred);
             }
         }
-        if !changed {
-            break;
+    }
+    while let Some(p) = queue.pop() {
+        for &i in defs.get(&p).map_or(&[][..], |v| v.as_slice()) {
+            for a in &sys.clauses[i].body {
+                if relevant.insert(a.pred) {
+                    queue.push(a.pred);
+                }
+            }
         }
     }
     let mut out = ChcSystem::default();

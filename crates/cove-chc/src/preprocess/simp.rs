@@ -88,7 +88,7 @@ fn arg_vars(store: &TermStore, apps: &[&PredApp]) -> FxHashSet<VarId> {
 
 /// Simplifies one clause and eliminates variables defined by equalities; returns the new
 /// clause and the definitions (over the remaining variables) of the eliminated ones.
-fn simplify_clause(
+pub(super) fn simplify_clause(
     store: &mut TermStore,
     simp: &mut Simplifier,
     c: &Clause,

@@ -60,7 +60,12 @@ pub struct Loaded {
 }
 
 /// Builds the LPTSes of an instance.
+/// Components and spec are composed/compared as they are: deadlock states keep no move.
 pub fn load(inst: &Instance, opts: &BuildOptions) -> Result<Loaded, PrismError> {
+    let opts = &BuildOptions {
+        deadlock_self_loops: false,
+        ..opts.clone()
+    };
     let mut modules: Vec<Lpts> = build_module_lpts(&inst.l1, opts)?
         .into_iter()
         .map(|m| m.1)
@@ -77,6 +82,8 @@ pub fn load(inst: &Instance, opts: &BuildOptions) -> Result<Loaded, PrismError> 
 /// Limits for one run.
 #[derive(Clone, Debug)]
 pub struct Limits {
+    /// Resident memory limit in MiB (`None`: none).
+    pub memory_mb: Option<u64>,
     /// Maximum states of any composed LPTS.
     pub states: usize,
     /// Maximum nodes of a counterexample tree.
@@ -92,6 +99,7 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
+            memory_mb: None,
             states: 2_000_000,
             tree_nodes: 1_000_000,
             learn_iterations: 500,
@@ -133,6 +141,7 @@ pub fn run(method: Method, ld: &Loaded, expect: Option<bool>, lim: &Limits) -> R
         max_states: lim.states,
         max_tree_nodes: lim.tree_nodes,
         deadline: Some(started + lim.run_time),
+        memory_mb: lim.memory_mb,
     };
     let res: Result<(Verdict, Stats), String> = match method {
         Method::Mono => mono(&[ld.l1.clone(), ld.l2.clone()], &ld.spec, &budget).map_err(err_text),
@@ -220,10 +229,11 @@ impl Default for Plan {
     fn default() -> Self {
         Plan {
             families: vec![
-                (Family::Cs1, vec![2, 4, 6, 8]),
-                (Family::Csn, vec![2, 3, 4, 5]),
-                (Family::Mer, vec![2, 3, 4, 5]),
-                (Family::Sn, vec![1, 2, 3, 4]),
+                // The thesis's parameters (Tables 6.1/6.2).
+                (Family::Cs1, vec![5, 6, 7]),
+                (Family::Csn, vec![2, 3, 4]),
+                (Family::Mer, vec![3, 4, 5]),
+                (Family::Sn, vec![1, 2, 3]),
             ],
             methods: Method::ALL.to_vec(),
             buggy: true,

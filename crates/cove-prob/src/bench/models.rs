@@ -74,7 +74,10 @@ impl Family {
     pub fn instance(self, n: usize, buggy: bool) -> Instance {
         let (l1, l2, spec) = match self {
             Family::Cs1 => client_server(n, 1, buggy),
-            Family::Csn => client_server(n, n, buggy),
+            Family::Csn => {
+                let (server, clients, spec) = client_server(n, n, buggy);
+                (clients, server, spec)
+            }
             Family::Mer => mer(n, buggy),
             Family::Sn => sensor_network(n, buggy),
         };
@@ -90,7 +93,10 @@ impl Family {
 }
 
 fn client_server(n: usize, failing: usize, buggy: bool) -> (String, String, String) {
-    let mut server = format!("mdp\nmodule server\n  s : [0..{n}] init 0;\n");
+    // The server records the holder `s` and the last requester `r`: (n+1)² states, the
+    // thesis's |L1| for CS1 (|L2| for CSN).
+    let mut server =
+        format!("mdp\nmodule server\n  s : [0..{n}] init 0;\n  r : [0..{n}] init 0;\n");
     for i in 1..=n {
         let guard = if buggy && i == n {
             "true".to_string()
@@ -99,21 +105,22 @@ fn client_server(n: usize, failing: usize, buggy: bool) -> (String, String, Stri
         };
         let _ = writeln!(
             server,
-            "  [grant{i}] {guard} -> (s'={i});\n  [rel{i}] s={i} -> (s'=0);"
+            "  [req{i}] true -> (r'={i});\n  [grant{i}] {guard} -> (s'={i});\n  [rel{i}] s={i} -> (s'=0);"
         );
     }
     server.push_str("endmodule\n");
     let mut clients = String::from("mdp\nconst double p = 1/10;\n");
     clients.push_str(
-        "module client1\n  c1 : [0..3] init 0;\n  [req1] c1=0 -> (c1'=1);\n  [grant1] c1=1 -> (c1'=2);\n  \
-         [rel1] c1=2 -> 1-p : (c1'=0) + p : (c1'=3);\n  [recover1] c1=3 -> (c1'=0);\nendmodule\n",
+        "module client1\n  c1 : [0..4] init 0;\n  [req1] c1=0 -> (c1'=1);\n  [grant1] c1=1 -> (c1'=2);\n  \
+         [rel1] c1=2 -> 1-p : (c1'=0) + p : (c1'=3);\n  [recover1] c1=3 -> (c1'=4);\n  \
+         [restart1] c1=4 -> (c1'=0);\nendmodule\n",
     );
     let mut safe_template: Option<usize> = None;
     for i in 2..=n {
         if i <= failing {
             let _ = writeln!(
                 clients,
-                "module client{i} = client1 [c1=c{i}, req1=req{i}, grant1=grant{i}, rel1=rel{i}, recover1=recover{i}] endmodule"
+                "module client{i} = client1 [c1=c{i}, req1=req{i}, grant1=grant{i}, rel1=rel{i}, recover1=recover{i}, restart1=restart{i}] endmodule"
             );
         } else if let Some(t) = safe_template {
             let _ = writeln!(
@@ -139,7 +146,7 @@ fn client_server(n: usize, failing: usize, buggy: bool) -> (String, String, Stri
             let _ = writeln!(
                 spec,
                 "  [grant{i}] h=0 & !f{i} -> (h'={i});\n  [rel{i}] h={i} -> 1-p : (h'=0) + p : (h'=0) & (f{i}'=true);\n  \
-                 [recover{i}] f{i} -> (f{i}'=false);"
+                 [recover{i}] f{i} -> true;\n  [restart{i}] f{i} -> (f{i}'=false);"
             );
         } else {
             let _ = writeln!(
@@ -175,26 +182,40 @@ fn mer(n: usize, buggy: bool) -> (String, String, String) {
         }
     }
     arb.push_str("endmodule\n");
+    // A user: thinking 0..4 (four `work` steps), waiting for A 5 / B 6, using A 7..8 / B
+    // 9..10 (one `work` step each), crashed 11: 12 states, so that |L2| = 12^n as in the
+    // thesis; thinking and working interleave across users, which makes |L| grow.
     let mut users = String::from(
-        "mdp\nconst double f = 1/10;\nmodule user1\n  u1 : [0..5] init 0;\n  [reqA1] u1=0 -> (u1'=1);\n  \
-         [reqB1] u1=0 -> (u1'=2);\n  [grantA1] u1=1 -> (u1'=3);\n  [denyA1] u1=1 -> (u1'=0);\n  \
-         [grantB1] u1=2 -> (u1'=4);\n  [denyB1] u1=2 -> (u1'=0);\n  [relA1] u1=3 -> 1-f : (u1'=0) + f : (u1'=5);\n  \
-         [relB1] u1=4 -> 1-f : (u1'=0) + f : (u1'=5);\n  [reset1] u1=5 -> (u1'=0);\nendmodule\n",
+        "mdp\nconst double f = 1/10;\nmodule user1\n  u1 : [0..11] init 0;\n  \
+         [work1] u1<4 | u1=7 | u1=9 -> (u1'=u1+1);\n  \
+         [reqA1] u1=4 -> (u1'=5);\n  [reqB1] u1=4 -> (u1'=6);\n  \
+         [grantA1] u1=5 -> (u1'=7);\n  [denyA1] u1=5 -> (u1'=0);\n  \
+         [grantB1] u1=6 -> (u1'=9);\n  [denyB1] u1=6 -> (u1'=0);\n  \
+         [relA1] u1=8 -> 1-f : (u1'=0) + f : (u1'=11);\n  \
+         [relB1] u1=10 -> 1-f : (u1'=0) + f : (u1'=11);\n  [reset1] u1=11 -> (u1'=0);\nendmodule\n",
     );
     for i in 2..=n {
         let _ = writeln!(
             users,
             "module user{i} = user1 [u1=u{i}, reqA1=reqA{i}, reqB1=reqB{i}, grantA1=grantA{i}, denyA1=denyA{i}, \
-             grantB1=grantB{i}, denyB1=denyB{i}, relA1=relA{i}, relB1=relB{i}, reset1=reset{i}] endmodule"
+             grantB1=grantB{i}, denyB1=denyB{i}, relA1=relA{i}, relB1=relB{i}, reset1=reset{i}, work1=work{i}] endmodule"
         );
     }
-    let mut spec = format!("mdp\nmodule spec\n  sa : [0..{n}] init 0;\n  sb : [0..{n}] init 0;\n");
+    // Mutual exclusion on A and B, and each user's crash on release with probability
+    // 1/10 (a crashed user is reset before it acts again); the rest is hidden.
+    let mut spec = format!(
+        "mdp\nconst double f = 1/10;\nmodule spec\n  sa : [0..{n}] init 0;\n  sb : [0..{n}] init 0;\n"
+    );
+    for i in 1..=n {
+        let _ = writeln!(spec, "  k{i} : bool init false;");
+    }
     for i in 1..=n {
         let _ = write!(
             spec,
-            "  [reqA{i}] true -> true;\n  [reqB{i}] true -> true;\n  [denyA{i}] true -> true;\n  [denyB{i}] true -> true;\n  \
-             [reset{i}] true -> true;\n  [grantA{i}] sa=0 -> (sa'={i});\n  [relA{i}] sa={i} -> (sa'=0);\n  \
-             [grantB{i}] sb=0 -> (sb'={i});\n  [relB{i}] sb={i} -> (sb'=0);\n"
+            "  [reqA{i}] !k{i} -> true;\n  [reqB{i}] !k{i} -> true;\n  [denyA{i}] true -> true;\n  [denyB{i}] true -> true;\n  \
+             [work{i}] true -> true;\n  [reset{i}] k{i} -> (k{i}'=false);\n  [grantA{i}] sa=0 -> (sa'={i});\n  \
+             [relA{i}] sa={i} -> 1-f : (sa'=0) + f : (sa'=0) & (k{i}'=true);\n  \
+             [grantB{i}] sb=0 -> (sb'={i});\n  [relB{i}] sb={i} -> 1-f : (sb'=0) + f : (sb'=0) & (k{i}'=true);\n"
         );
     }
     spec.push_str("endmodule\n");

@@ -25,9 +25,9 @@ enum Tok {
     Eof,
 }
 
-const SYMS: [&str; 26] = [
-    "<=>", "?", "=>", "->", "<=", ">=", "!=", "..", "[", "]", "(", ")", ";", ":", ",", "=", "'",
-    "+", "-", "*", "/", "<", ">", "&", "|", "!",
+const SYMS: [&str; 33] = [
+    "<=>", "|||", "||", "|[", "]|", "<-", "?", "=>", "->", "<=", ">=", "!=", "..", "[", "]", "(",
+    ")", ";", ":", ",", "=", "'", "+", "-", "*", "/", "<", ">", "&", "|", "!", "{", "}",
 ];
 
 fn lex(src: &str) -> Result<Vec<(Tok, Pos)>, PrismError> {
@@ -82,7 +82,9 @@ fn lex(src: &str) -> Result<Vec<(Tok, Pos)>, PrismError> {
             out.push((Tok::Ident(chars[s..i].iter().collect()), p));
             continue;
         }
-        if c.is_ascii_digit() {
+        // `.5` is a number; `..` is the range symbol.
+        let leading_dot = c == '.' && chars.get(i + 1).is_some_and(|d| d.is_ascii_digit());
+        if c.is_ascii_digit() || leading_dot {
             let s = i;
             while i < chars.len() && chars[i].is_ascii_digit() {
                 adv(&mut i, &mut line, &mut col);
@@ -95,9 +97,48 @@ fn lex(src: &str) -> Result<Vec<(Tok, Pos)>, PrismError> {
                     adv(&mut i, &mut line, &mut col);
                 }
             }
-            let text: String = chars[s..i].iter().collect();
-            let v =
+            let mut text: String = chars[s..i].iter().collect();
+            // An exponent: `1e-5`, `2.5E3`.
+            let mut exp = 0i64;
+            if i < chars.len() && (chars[i] == 'e' || chars[i] == 'E') {
+                let mut j = i + 1;
+                let neg = j < chars.len() && chars[j] == '-';
+                if j < chars.len() && (chars[j] == '-' || chars[j] == '+') {
+                    j += 1;
+                }
+                if j < chars.len() && chars[j].is_ascii_digit() {
+                    while i < j {
+                        adv(&mut i, &mut line, &mut col);
+                    }
+                    let s2 = i;
+                    while i < chars.len() && chars[i].is_ascii_digit() {
+                        adv(&mut i, &mut line, &mut col);
+                    }
+                    let digits: String = chars[s2..i].iter().collect();
+                    exp = digits
+                        .parse::<i64>()
+                        .ok()
+                        .filter(|e| *e <= 30)
+                        .ok_or_else(|| PrismError::at(p, "exponent too large"))?;
+                    if neg {
+                        exp = -exp;
+                    }
+                    is_int = false;
+                }
+            }
+            if text.starts_with('.') {
+                text.insert(0, '0');
+            }
+            let mut v =
                 Rational::parse_decimal(&text).ok_or_else(|| PrismError::at(p, "bad number"))?;
+            let ten = Rational::int(10);
+            for _ in 0..exp.abs() {
+                v = if exp > 0 {
+                    v * ten.clone()
+                } else {
+                    v / ten.clone()
+                };
+            }
             out.push((Tok::Num(v, is_int), p));
             continue;
         }
@@ -185,7 +226,7 @@ pub enum Expr {
     Bin(BinOp, Box<Expr>, Box<Expr>, Pos),
     /// `c ? a : b`
     Ite(Box<Expr>, Box<Expr>, Box<Expr>, Pos),
-    /// `f(args)` for `min`, `max`, `floor`, `ceil`, `mod`, `pow`.
+    /// `f(args)` for `min`, `max`, `floor`, `ceil`, `round`, `mod`, `pow`, `log`.
     Call(String, Vec<Expr>, Pos),
 }
 
@@ -251,14 +292,25 @@ pub struct ConstDecl {
     pub pos: Pos,
 }
 
-/// A module variable: `x : [lo..hi] [init e];` or `b : bool [init e];`.
+/// The domain of a variable.
+#[derive(Clone, Debug)]
+pub enum VarKind {
+    /// `bool`
+    Bool,
+    /// `[lo..hi]`
+    Range(Expr, Expr),
+    /// `int` (unbounded; exploration is limited by the state limit)
+    Int,
+}
+
+/// A variable: `x : [lo..hi] [init e];`, `b : bool [init e];` or `n : int [init e];`.
 #[derive(Clone, Debug)]
 pub struct VarDecl {
     /// Name.
     pub name: String,
-    /// `Some((lo, hi))` for a bounded integer, `None` for a Boolean.
-    pub range: Option<(Expr, Expr)>,
-    /// Initial value (default: `lo`, or `false`).
+    /// Domain.
+    pub kind: VarKind,
+    /// Initial value (default: `lo`, `false` or 0).
     pub init: Option<Expr>,
     /// Position of the name.
     pub pos: Pos,
@@ -319,13 +371,48 @@ pub enum ModuleDef {
     },
 }
 
+/// The model type keyword.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ModelType {
+    /// `mdp` / `nondeterministic`, and the default when no keyword is given (as in PRISM).
+    #[default]
+    Mdp,
+    /// `dtmc` / `probabilistic`: several enabled commands are resolved by a uniform choice.
+    Dtmc,
+}
+
+/// A `system … endsystem` process term.
+#[derive(Clone, Debug)]
+pub enum SysTerm {
+    /// A module by name.
+    Module(String, Pos),
+    /// `A || B`: synchronize on the actions both alphabets contain.
+    Full(Box<SysTerm>, Box<SysTerm>),
+    /// `A ||| B`: no synchronization.
+    Interleave(Box<SysTerm>, Box<SysTerm>),
+    /// `A |[a, b]| B`: synchronize on the listed actions only.
+    Sync(Box<SysTerm>, Vec<String>, Box<SysTerm>),
+    /// `A / {a, b}`: the actions become unlabelled.
+    Hide(Box<SysTerm>, Vec<String>),
+    /// `A {a <- b}`: action `a` is renamed to `b`.
+    Rename(Box<SysTerm>, Vec<(String, String)>),
+}
+
 /// A parsed model file.
 #[derive(Clone, Debug, Default)]
 pub struct ModelAst {
+    /// `mdp` or `dtmc`.
+    pub model_type: ModelType,
     /// Constants in order.
     pub consts: Vec<ConstDecl>,
     /// Formulas `(name, body, position)` in order.
     pub formulas: Vec<(String, Expr, Pos)>,
+    /// Global variables.
+    pub globals: Vec<VarDecl>,
+    /// `init … endinit` (with its position), if given.
+    pub init: Option<(Expr, Pos)>,
+    /// `system … endsystem`, if given.
+    pub system: Option<SysTerm>,
     /// Modules in order.
     pub modules: Vec<ModuleDef>,
 }
@@ -408,8 +495,12 @@ impl Parser {
             match self.peek().clone() {
                 Tok::Eof => return Ok(m),
                 Tok::Ident(k) => match k.as_str() {
-                    "mdp" | "dtmc" | "nondeterministic" | "probabilistic" => {
+                    "mdp" | "nondeterministic" => {
                         self.bump();
+                    }
+                    "dtmc" | "probabilistic" => {
+                        self.bump();
+                        m.model_type = ModelType::Dtmc;
                     }
                     "const" => m.consts.push(self.const_decl()?),
                     "formula" => {
@@ -430,18 +521,190 @@ impl Parser {
                         self.expr()?;
                         self.expect_sym(";")?;
                     }
+                    "global" => {
+                        self.bump();
+                        m.globals.push(self.var_decl()?);
+                    }
+                    "init" => {
+                        let p = self.pos();
+                        self.bump();
+                        if m.init.is_some() {
+                            return Err(PrismError::at(p, "a second `init … endinit` block"));
+                        }
+                        let e = self.expr()?;
+                        self.expect_kw("endinit")?;
+                        m.init = Some((e, p));
+                    }
+                    "rewards" => self.skip_rewards()?,
+                    "system" => {
+                        let p = self.pos();
+                        self.bump();
+                        if m.system.is_some() {
+                            return Err(PrismError::at(p, "a second `system … endsystem` block"));
+                        }
+                        m.system = Some(self.sys_full()?);
+                        self.expect_kw("endsystem")?;
+                    }
                     "module" => m.modules.push(self.module()?),
-                    "ctmc" | "stochastic" | "pta" => {
-                        return self.err("only mdp/dtmc models are supported");
+                    "ctmc" | "stochastic" | "ctmdp" | "ma" | "pta" | "pomdp" | "popta" | "smg"
+                    | "csg" | "tsg" | "lts" => {
+                        return Err(PrismError::at(
+                            self.pos(),
+                            format!(
+                                "`{k}` models are not supported: Cove's PRISM front end \
+                                 handles `mdp` and `dtmc` models only"
+                            ),
+                        ));
                     }
-                    "global" | "rewards" | "init" | "system" => {
-                        return self.err(format!("`{k}` is not in Cove's PRISM subset"));
+                    _ => {
+                        return self.err(
+                            "expected `const`, `formula`, `label`, `global`, `module`, `init`, \
+                             `rewards` or `system`",
+                        );
                     }
-                    _ => return self.err("expected `const`, `formula`, `label` or `module`"),
                 },
-                _ => return self.err("expected `const`, `formula`, `label` or `module`"),
+                _ => {
+                    return self.err(
+                        "expected `const`, `formula`, `label`, `global`, `module`, `init`, \
+                         `rewards` or `system`",
+                    );
+                }
             }
         }
+    }
+
+    /// `rewards ["name"] … endrewards`: read (every item must be well formed) and dropped,
+    /// since strong simulation does not look at rewards.
+    fn skip_rewards(&mut self) -> Result<(), PrismError> {
+        self.expect_kw("rewards")?;
+        if matches!(self.peek(), Tok::Str(_)) {
+            self.bump();
+        }
+        loop {
+            if self.is_kw("endrewards") {
+                self.bump();
+                return Ok(());
+            }
+            if self.eat_sym("[") {
+                if !self.is_sym("]") {
+                    self.ident("an action label")?;
+                }
+                self.expect_sym("]")?;
+            }
+            self.expr()?;
+            self.expect_sym(":")?;
+            self.expr()?;
+            self.expect_sym(";")?;
+        }
+    }
+
+    fn sys_full(&mut self) -> Result<SysTerm, PrismError> {
+        let mut a = self.sys_interleave()?;
+        while self.eat_sym("||") {
+            let b = self.sys_interleave()?;
+            a = SysTerm::Full(Box::new(a), Box::new(b));
+        }
+        Ok(a)
+    }
+
+    fn sys_interleave(&mut self) -> Result<SysTerm, PrismError> {
+        let mut a = self.sys_sync()?;
+        while self.eat_sym("|||") {
+            let b = self.sys_sync()?;
+            a = SysTerm::Interleave(Box::new(a), Box::new(b));
+        }
+        Ok(a)
+    }
+
+    fn sys_sync(&mut self) -> Result<SysTerm, PrismError> {
+        let mut a = self.sys_postfix()?;
+        while self.eat_sym("|[") {
+            let mut acts = Vec::new();
+            loop {
+                acts.push(self.ident("an action")?.0);
+                if !self.eat_sym(",") {
+                    break;
+                }
+            }
+            self.expect_sym("]|")?;
+            let b = self.sys_postfix()?;
+            a = SysTerm::Sync(Box::new(a), acts, Box::new(b));
+        }
+        Ok(a)
+    }
+
+    fn sys_postfix(&mut self) -> Result<SysTerm, PrismError> {
+        let mut a = if self.eat_sym("(") {
+            let t = self.sys_full()?;
+            self.expect_sym(")")?;
+            t
+        } else {
+            let (n, p) = self.ident("a module name")?;
+            SysTerm::Module(n, p)
+        };
+        loop {
+            if self.eat_sym("/") {
+                self.expect_sym("{")?;
+                let mut acts = Vec::new();
+                loop {
+                    acts.push(self.ident("an action")?.0);
+                    if !self.eat_sym(",") {
+                        break;
+                    }
+                }
+                self.expect_sym("}")?;
+                a = SysTerm::Hide(Box::new(a), acts);
+            } else if self.eat_sym("{") {
+                let mut ren = Vec::new();
+                loop {
+                    let (x, _) = self.ident("an action")?;
+                    self.expect_sym("<-")?;
+                    let (y, _) = self.ident("an action")?;
+                    ren.push((x, y));
+                    if !self.eat_sym(",") {
+                        break;
+                    }
+                }
+                self.expect_sym("}")?;
+                a = SysTerm::Rename(Box::new(a), ren);
+            } else {
+                return Ok(a);
+            }
+        }
+    }
+
+    fn var_decl(&mut self) -> Result<VarDecl, PrismError> {
+        let (name, pos) = self.ident("a variable declaration, a command or `endmodule`")?;
+        self.expect_sym(":")?;
+        let kind = if self.is_kw("bool") {
+            self.bump();
+            VarKind::Bool
+        } else if self.is_kw("int") {
+            self.bump();
+            VarKind::Int
+        } else if self.is_kw("clock") || self.is_kw("double") {
+            return self.err("only `bool`, `int` and `[lo..hi]` variables are supported");
+        } else {
+            self.expect_sym("[")?;
+            let lo = self.expr()?;
+            self.expect_sym("..")?;
+            let hi = self.expr()?;
+            self.expect_sym("]")?;
+            VarKind::Range(lo, hi)
+        };
+        let init = if self.is_kw("init") {
+            self.bump();
+            Some(self.expr()?)
+        } else {
+            None
+        };
+        self.expect_sym(";")?;
+        Ok(VarDecl {
+            name,
+            kind,
+            init,
+            pos,
+        })
     }
 
     fn const_decl(&mut self) -> Result<ConstDecl, PrismError> {
@@ -513,32 +776,7 @@ impl Parser {
                 m.commands.push(self.command()?);
                 continue;
             }
-            let (vname, vpos) = self.ident("a variable declaration, a command or `endmodule`")?;
-            self.expect_sym(":")?;
-            let range = if self.is_kw("bool") {
-                self.bump();
-                None
-            } else {
-                self.expect_sym("[")?;
-                let lo = self.expr()?;
-                self.expect_sym("..")?;
-                let hi = self.expr()?;
-                self.expect_sym("]")?;
-                Some((lo, hi))
-            };
-            let init = if self.is_kw("init") {
-                self.bump();
-                Some(self.expr()?)
-            } else {
-                None
-            };
-            self.expect_sym(";")?;
-            m.vars.push(VarDecl {
-                name: vname,
-                range,
-                init,
-                pos: vpos,
-            });
+            m.vars.push(self.var_decl()?);
         }
     }
 
@@ -760,9 +998,23 @@ impl Parser {
                 self.bump();
                 Ok(Expr::Bool(s == "true", p))
             }
-            Tok::Ident(s)
-                if matches!(s.as_str(), "min" | "max" | "floor" | "ceil" | "mod" | "pow") =>
-            {
+            Tok::Ident(s) if s == "func" => {
+                // `func(f, args…)`: PRISM's alternative syntax for the built-in functions.
+                self.bump();
+                self.expect_sym("(")?;
+                let f = match self.peek().clone() {
+                    Tok::Ident(f) if is_builtin(&f) => f,
+                    _ => return self.err("expected a built-in function name"),
+                };
+                self.bump();
+                let mut args = Vec::new();
+                while self.eat_sym(",") {
+                    args.push(self.ite()?);
+                }
+                self.expect_sym(")")?;
+                Ok(Expr::Call(f, args, p))
+            }
+            Tok::Ident(s) if is_builtin(&s) => {
                 self.bump();
                 self.expect_sym("(")?;
                 let mut args = vec![self.ite()?];
@@ -799,6 +1051,13 @@ impl Parser {
     }
 }
 
+fn is_builtin(s: &str) -> bool {
+    matches!(
+        s,
+        "min" | "max" | "floor" | "ceil" | "mod" | "pow" | "log" | "round"
+    )
+}
+
 fn is_keyword(s: &str) -> bool {
     matches!(
         s,
@@ -824,6 +1083,11 @@ fn is_keyword(s: &str) -> bool {
             | "ceil"
             | "mod"
             | "pow"
+            | "log"
+            | "func"
+            | "endinit"
+            | "system"
+            | "endsystem"
     )
 }
 

@@ -1,0 +1,202 @@
+//! k-induction on the transition-system view ([`crate::ts`]), forward and backward.
+//!
+//! Three incremental SMT solvers share one unrolling (as in Golem's `kind`):
+//! - **base** (BMC): `init(0) ∧ T(0..n-1) ∧ bad(n)` — satisfiable means a counterexample of
+//!   length `n`, translated back into a derivation;
+//! - **forward step**: `¬bad(0..n) ∧ T(0..n) ∧ bad(n+1)` — unsatisfiable (with base checked up to
+//!   `n`) means `¬bad` is `(n+1)`-inductive;
+//! - **backward step**: `init(0) ∧ T(0..n) ∧ ¬init(1..n+1)` — unsatisfiable means `¬init` is
+//!   `(n+1)`-inductive for the reversed system.
+//!
+//! A `sat` answer needs a 1-inductive invariant the independent checker accepts: the
+//! k-inductive invariant is strengthened by [`TransitionSystem::k_to_1_inductive`] (for the
+//! backward case on the reversed system, then negated) and validated by
+//! [`TransitionSystem::answer`]. If that fails the engine answers `unknown`, never `sat`.
+
+use crate::engine::{Control, Engine, Stats};
+use crate::result::{ChcResult, UnknownReason};
+use crate::system::ChcSystem;
+use crate::ts::{TransitionSystem, TsAnswer};
+use cove_logic::{TermId, TermStore};
+use cove_smt::{SmtResult, SmtSolver};
+
+/// Options of the k-induction engine.
+#[derive(Clone, Debug)]
+pub struct KindConfig {
+    /// Stop (answering unknown) after this bound; `None` = until the time limit.
+    pub max_k: Option<usize>,
+    /// Also try backward induction (`¬init` k-inductive for the reversed system).
+    pub backward: bool,
+}
+
+impl Default for KindConfig {
+    fn default() -> Self {
+        KindConfig {
+            max_k: None,
+            backward: true,
+        }
+    }
+}
+
+/// The k-induction engine.
+#[derive(Default)]
+pub struct KInduction {
+    config: KindConfig,
+    k_reached: usize,
+    proof: Option<String>,
+}
+
+impl KInduction {
+    /// A k-induction engine with the given options.
+    pub fn new(config: KindConfig) -> KInduction {
+        KInduction {
+            config,
+            ..Default::default()
+        }
+    }
+}
+
+/// `Err` carries the answer to give when a check does not come back `sat`/`unsat`.
+fn check(
+    s: &mut SmtSolver,
+    store: &mut TermStore,
+    assume: &[TermId],
+    ctl: &Control,
+) -> Result<bool, ChcResult> {
+    match s.check_assuming(store, assume) {
+        SmtResult::Sat => Ok(true),
+        SmtResult::Unsat => Ok(false),
+        SmtResult::Unknown(r) => Err(ChcResult::Unknown(
+            ctl.should_stop()
+                .unwrap_or(UnknownReason::Incomplete(format!("SMT solver: {r}"))),
+        )),
+    }
+}
+
+fn solver(ctl: &Control) -> SmtSolver {
+    let mut s = SmtSolver::new();
+    s.set_limits(cove_smt::Limits::of(ctl));
+    s
+}
+
+impl KInduction {
+    fn run(&mut self, store: &mut TermStore, sys: &ChcSystem, ctl: &Control) -> ChcResult {
+        let ts = match TransitionSystem::from_chc(store, sys, ctl) {
+            Ok(ts) => ts,
+            Err(e) => return ChcResult::Unknown(e.reason()),
+        };
+        let mut un = ts.unroller();
+        let (mut base, mut fwd, mut bwd) = (solver(ctl), solver(ctl), solver(ctl));
+        let i0 = un.init(store, 0);
+        base.assert(store, i0);
+        bwd.assert(store, i0);
+        for n in 0.. {
+            if let Some(r) = ctl.should_stop() {
+                return ChcResult::Unknown(r);
+            }
+            if self.config.max_k.is_some_and(|m| n > m) {
+                return ChcResult::Unknown(UnknownReason::Incomplete(format!(
+                    "no counterexample and no induction up to k = {}",
+                    n - 1
+                )));
+            }
+            self.k_reached = n;
+            if ctl.verbosity > 0 {
+                eprintln!("kind: k = {n}");
+            }
+            // Base: a counterexample with n steps?
+            let bad_n = un.bad(store, n);
+            match check(&mut base, store, &[bad_n], ctl) {
+                Err(r) => return r,
+                Ok(true) => {
+                    let m = base.model(store);
+                    let trace = un.trace(store, &m, n);
+                    return ts.answer(store, sys, TsAnswer::Unsafe(trace), ctl);
+                }
+                Ok(false) => {}
+            }
+            let t_n = un.trans(store, n);
+            base.assert(store, t_n);
+            // Forward step: is ¬bad (n+1)-inductive?
+            let not_bad = store.mk_not(bad_n);
+            fwd.assert(store, not_bad);
+            fwd.assert(store, t_n);
+            let bad_next = un.bad(store, n + 1);
+            match check(&mut fwd, store, &[bad_next], ctl) {
+                Err(r) => return r,
+                Ok(false) => {
+                    self.proof = Some(format!("forward, k = {}", n + 1));
+                    let p = store.mk_not(ts.bad);
+                    return self.certify(store, sys, &ts, p, n + 1, false, ctl);
+                }
+                Ok(true) => {}
+            }
+            // Backward step: is ¬init (n+1)-inductive for the reversed system?
+            if self.config.backward {
+                bwd.assert(store, t_n);
+                let init_next = un.init(store, n + 1);
+                let not_init = store.mk_not(init_next);
+                bwd.assert(store, not_init);
+                match check(&mut bwd, store, &[], ctl) {
+                    Err(r) => return r,
+                    Ok(false) => {
+                        self.proof = Some(format!("backward, k = {}", n + 1));
+                        let p = store.mk_not(ts.init);
+                        return self.certify(store, sys, &ts, p, n + 1, true, ctl);
+                    }
+                    Ok(true) => {}
+                }
+            }
+        }
+        unreachable!()
+    }
+
+    /// The answer for a `k`-inductive invariant `p` (of the reversed system if `backward`).
+    #[allow(clippy::too_many_arguments)]
+    fn certify(
+        &self,
+        store: &mut TermStore,
+        sys: &ChcSystem,
+        ts: &TransitionSystem,
+        p: TermId,
+        k: usize,
+        backward: bool,
+        ctl: &Control,
+    ) -> ChcResult {
+        let inv = if backward {
+            let rev = ts.reversed(store);
+            rev.k_to_1_inductive(store, p, k, ctl)
+                .map(|j| store.mk_not(j))
+        } else {
+            ts.k_to_1_inductive(store, p, k, ctl)
+        };
+        match inv {
+            Ok(inv) => ts.answer(store, sys, TsAnswer::Safe(inv), ctl),
+            Err(e) => ChcResult::Unknown(match ctl.should_stop() {
+                Some(r) => r,
+                None => UnknownReason::Incomplete(format!(
+                    "{k}-inductive invariant found, but no 1-inductive certificate: {e}"
+                )),
+            }),
+        }
+    }
+}
+
+impl Engine for KInduction {
+    fn name(&self) -> &'static str {
+        "kind"
+    }
+
+    fn solve(&mut self, store: &mut TermStore, sys: &ChcSystem, ctl: &Control) -> ChcResult {
+        self.proof = None;
+        self.run(store, sys, ctl)
+    }
+
+    fn stats(&self) -> Stats {
+        let mut s = vec![("kind-k".into(), self.k_reached.to_string())];
+        if let Some(p) = &self.proof {
+            s.push(("kind-proof".into(), p.clone()));
+        }
+        s
+    }
+}
