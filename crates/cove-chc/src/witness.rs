@@ -53,7 +53,8 @@ pub fn print_invariants(store: &TermStore, inv: &Invariants) -> String {
     out
 }
 
-fn value_text(v: &Value, sort: Sort) -> String {
+/// A value as an SMT-LIB2 constant of `sort` (`(- 3)`, `2.0`, `(/ 1 2)`, `true`, arrays).
+pub fn value_text(v: &Value, sort: Sort) -> String {
     cove_logic::print::value_text(v, sort)
 }
 

@@ -39,7 +39,7 @@ impl Simplifier {
 
     /// Simplifies `t`.
     ///
-    /// Depth-safe: the terms `simp` will ask for (see [`Simplifier::deps`]) are simplified
+    /// Depth-safe: the terms `simp` will ask for (see `Simplifier::deps`) are simplified
     /// first, in post-order with an explicit stack, so the recursive calls inside `simp` only
     /// ever hit the memo.
     pub fn run(&mut self, store: &mut TermStore, t: TermId) -> TermId {

@@ -11,7 +11,7 @@
 //! [`interpolate`] gives Farkas interpolants of conjunctions (sound over the integers: no
 //! branch-and-bound or cut reasoning enters them), [`interpolate_formulas`] interpolants of
 //! arbitrary formulas, [`check_interpolant`] re-checks any candidate, and [`run_script`] the SMT-LIB2 script mode,
-//! which first eliminates variables defined by equalities ([`solve_eqs`], with z3-style
+//! which first eliminates variables defined by equalities ([`solve_eqs()`], with z3-style
 //! context solving under `and`/`or`).
 //! (Random formulas for the tests and the z3 differential run live in `tests/common`.)
 #![warn(missing_docs)]

@@ -7,7 +7,7 @@
 //! directly. Errors are reported as `(error "...")` responses; the run continues after
 //! command errors (e.g. `get-model` without a model) and stops after a parse error.
 //!
-//! Preprocessing ([`crate::solve_eqs`]): unnamed assertions made at the base scope before
+//! Preprocessing ([`crate::solve_eqs()`]): unnamed assertions made at the base scope before
 //! the first `check-sat`/`push` are collected and reduced by variable elimination when that
 //! point is reached. Since a context-local definition is not entailed globally, a pre-pass
 //! over the whole script freezes (by name) every variable that a later constraint could

@@ -1,7 +1,7 @@
 //! The incremental SMT solver for QF_LRA / QF_LIA that the engines use.
 //!
 //! Assertions are simplified (`cove_logic::simplify`), Tseitin-encoded into the SAT solver
-//! ([`crate::encode`]) and decided by CDCL(T) with the simplex theory ([`crate::theory`]).
+//! (the private `encode` module) and decided by CDCL(T) with the simplex theory (the private `theory` module).
 //!
 //! # Push/pop
 //! Each `push` opens a frame with a fresh activation literal `a`; an assertion in the frame

@@ -180,9 +180,10 @@ fn print_outcome(args: &SolveArgs, q: Option<&Query>, out: &Outcome) {
             for (k, v) in &out.constants {
                 let _ = writeln!(
                     s,
-                    "(define-fun {} () {} {v})",
+                    "(define-fun {} () {} {})",
                     cove_logic::print::symbol(st.var_name(*k)),
-                    st.var_sort(*k)
+                    st.var_sort(*k),
+                    cove_chc::witness::value_text(v, st.var_sort(*k))
                 );
             }
             s.push_str(&print_invariants(st, inv));

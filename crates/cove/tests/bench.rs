@@ -158,6 +158,95 @@ fn compares_both_sides_and_writes_all_outputs() {
         assert!(text.starts_with("<svg") && text.contains("cove ("), "{svg}");
     }
     assert!(out.join("summary.txt").is_file());
+    let scatter = std::fs::read_to_string(out.join("scatter.svg")).unwrap();
+    assert!(scatter.contains("cove vs echo") && scatter.contains("<circle"));
+}
+
+/// The answer columns (track, path, expected, cove answer/verdict, ref answer/verdict).
+fn answer_columns(csv: &str) -> Vec<String> {
+    csv.lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            [f[0], f[1], f[2], f[3], f[4], f[9], f[10]].join(",")
+        })
+        .collect()
+}
+
+#[test]
+fn shards_merge_into_the_unsharded_report() {
+    let tmp = TempDir::new("shards");
+    let files: Vec<(String, String)> = (0..7)
+        .map(|i| {
+            let answer = ["sat", "unsat", "unknown"][i % 3];
+            (format!("f{i}.smt2"), format!("echo {answer}\n"))
+        })
+        .collect();
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, s)| (p.as_str(), s.as_str()))
+        .collect();
+    let manifest: String = (0..7)
+        .map(|i| format!("{}\tf{i}.smt2\tsat\n", ["A", "B"][i % 2]))
+        .collect();
+    let m = setup(&tmp.0, &refs, &manifest);
+    let run = |extra: &[&str], out: &str| {
+        let out = tmp.0.join(out);
+        let mut a = vec![
+            m.to_str().unwrap().to_string(),
+            "--cove-cmd".into(),
+            "sh {}".into(),
+            "--vs".into(),
+            "echo sat".into(),
+            "--out".into(),
+            out.to_str().unwrap().to_string(),
+        ];
+        a.extend(extra.iter().map(|s| s.to_string()));
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        (bench(&a), out)
+    };
+    let (whole, whole_out) = run(&[], "whole");
+    // Cove is wrong on the `unsat` instances: the exit code says so, sharded or not.
+    assert_eq!(whole.status.code(), Some(1));
+    let mut shard_dirs = Vec::new();
+    for i in [2, 0, 1] {
+        let (o, out) = run(&["--shard", &format!("{i}/3")], &format!("s{i}"));
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            stdout.contains(&format!("shard {i}/3 of a split of 7")),
+            "{stdout}"
+        );
+        let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+        assert_eq!(csv.lines().count() - 1, [3, 2, 2][i]);
+        shard_dirs.push(out);
+    }
+    let merged = tmp.0.join("merged");
+    let mut a = vec!["--merge".to_string()];
+    a.extend(shard_dirs.iter().map(|d| d.display().to_string()));
+    a.extend(["--out".into(), merged.display().to_string()]);
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    let o = bench(&a);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("merged from 3 result files"), "{stdout}");
+    let read = |d: &Path| std::fs::read_to_string(d.join("results.csv")).unwrap();
+    assert_eq!(
+        answer_columns(&read(&merged)),
+        answer_columns(&read(&whole_out))
+    );
+    for f in ["cactus.svg", "cactus-A.svg", "scatter.svg", "summary.txt"] {
+        assert!(merged.join(f).is_file(), "{f}");
+    }
+
+    // A missing shard is an error, not a smaller report.
+    let o = bench(&[
+        "--merge",
+        shard_dirs[0].to_str().unwrap(),
+        shard_dirs[1].to_str().unwrap(),
+        "--out",
+        tmp.0.join("partial").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("missing shard(s): 1/3"));
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //!
 //! TPA keeps one relation per level: `L[0] = Id ∨ T` (exact: at most one step) and, for
 //! `k ≥ 1`, `L[k](x, x')` over-approximating every path of at most `2^k` steps. A query
-//! "can `S` reach `D` in at most `2^(n+1)` steps?" ([`Run::reach`]) checks
+//! "can `S` reach `D` in at most `2^(n+1)` steps?" (`Run::reach`) checks
 //! `S(x₀) ∧ L[n](x₀,x₁) ∧ L[n](x₁,x₂) ∧ D(x₂)`:
 //!
 //! * unsatisfiable: an interpolant `I(x₀,x₂)` of `L[n] ∘ L[n]` against `S(x₀) ∧ D(x₂)`

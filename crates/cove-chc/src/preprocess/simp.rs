@@ -1,7 +1,7 @@
 //! Pass 1: simplification, removal of clauses with unsatisfiable constraints, and constant /
 //! equality propagation.
 //!
-//! Every constraint and argument is simplified ([`cove_logic::simplify`]). A top-level
+//! Every constraint and argument is simplified ([`cove_logic::simplify()`]). A top-level
 //! conjunct `x = t` with `x ∉ t` (for `Int`: `x` with coefficient ±1 and an integral rest)
 //! eliminates `x`: the clause `∀x,ȳ. x = t ∧ φ → H` is equivalent to `∀ȳ. φ[t/x] → H[t/x]`.
 //! Among several candidates the variable that occurs in no predicate argument is preferred,

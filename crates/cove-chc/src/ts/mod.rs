@@ -6,7 +6,7 @@
 //! predicate) and translates the engines' answers back into certificates of that system:
 //!
 //! - an invariant of the transition system (a formula over its state variables) becomes
-//!   [`Invariants`] of the clause system ([`TransitionSystem::invariants`]);
+//!   [`Invariants`](crate::Invariants) of the clause system ([`TransitionSystem::invariants`]);
 //! - a counterexample trace (the values of the state variables at every step) becomes a
 //!   [`crate::Derivation`] ([`TransitionSystem::derivation`]);
 //! - [`TransitionSystem::answer`] does both and runs the independent checker ([`crate::cert`])

@@ -1,4 +1,4 @@
-//! Reading SMT-LIB2 (and Z3's fixedpoint extensions) into terms of a [`TermStore`].
+//! Reading SMT-LIB2 (and Z3's fixedpoint extensions) into terms of a [`TermStore`](crate::TermStore).
 //!
 //! [`Parser`] streams elaborated [`Command`]s one at a time (the CHC front end consumes it
 //! this way so errors come out in file order); [`parse_script`] collects a whole [`Script`].

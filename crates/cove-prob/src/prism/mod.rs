@@ -38,7 +38,7 @@
 //! process term: `A || B` synchronizes on the shared actions, `A ||| B` on none,
 //! `A |[a,b]| B` on `a` and `b` only (an action of the set that one side lacks is blocked,
 //! as in CSP), `A / {a}` hides `a` (it becomes `tau`), `A {a <- b}` renames `a` to `b`.
-//! See [`explore`] for DTMC uniform choice, deadlock self-loops, PRISM's 10⁻⁵ tolerance on
+//! See `explore` for DTMC uniform choice, deadlock self-loops, PRISM's 10⁻⁵ tolerance on
 //! probability sums and several initial states.
 //!
 //! Checked against Storm on the 50 PRISM files bundled with stormpy 2.0

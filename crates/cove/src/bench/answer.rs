@@ -65,7 +65,7 @@ impl Outcome {
 }
 
 /// The outcome judged against the expected status.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
     /// Correct `sat`/`unsat` within the time limit.

@@ -9,7 +9,7 @@
 use std::fmt;
 
 /// The known status of an instance, as recorded in the manifest.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Expected {
     /// The clause system is satisfiable (the program is safe).

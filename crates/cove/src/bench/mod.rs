@@ -11,15 +11,21 @@
 //!
 //! The exit code is 1 when any Cove answer is wrong, 0 otherwise; a wrong reference answer
 //! is highlighted but does not fail the run (the manifest may be what is wrong).
+//!
+//! At cluster scale, `--shard I/N` runs one deterministic part of the selection ([`shard`])
+//! and `--merge` combines the parts' `results.json` files into one report ([`merge`]); with
+//! a reference solver the report adds a scatter plot of per-instance times.
 
 pub mod answer;
 pub mod command;
 pub mod manifest;
+pub mod merge;
 pub mod output;
 pub mod plot;
 pub mod pool;
 pub mod report;
 pub mod runner;
+pub mod shard;
 pub mod stats;
 
 use anyhow::Context as _;
@@ -38,7 +44,8 @@ use stats::summarize;
 pub struct BenchArgs {
     /// Manifest: one `track<TAB>path<TAB>expected` line per instance (expected: sat or unsat;
     /// blank lines and `#` comments are ignored).
-    pub manifest: PathBuf,
+    #[arg(required_unless_present = "merge")]
+    pub manifest: Option<PathBuf>,
     /// Directory the manifest's relative paths start from [default: the manifest's directory].
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
@@ -79,6 +86,14 @@ pub struct BenchArgs {
     /// Do not draw a progress bar.
     #[arg(long)]
     pub no_progress: bool,
+    /// Run only shard I of N (0 <= I < N) of the selected instances: instance k goes to
+    /// shard k mod N. Combine the shards' results with --merge.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<shard::Shard>,
+    /// Instead of running anything, combine result files (results.json, or directories
+    /// holding one) of earlier runs, e.g. all shards of a split, into one report in --out.
+    #[arg(long, value_name = "RESULTS", num_args = 1.., conflicts_with_all = ["manifest", "shard"])]
+    pub merge: Vec<PathBuf>,
 }
 
 /// Formats seconds for a command line: integral values without a fraction.
@@ -154,12 +169,16 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<i32> {
     if args.jobs == 0 {
         anyhow::bail!("--jobs must be at least 1");
     }
-    let text = std::fs::read_to_string(&args.manifest)
-        .with_context(|| format!("cannot read manifest {}", args.manifest.display()))?;
-    let all = parse_manifest(&text).with_context(|| args.manifest.display().to_string())?;
+    if !args.merge.is_empty() {
+        return run_merge(args);
+    }
+    let manifest = args.manifest.as_ref().context("no manifest given")?;
+    let text = std::fs::read_to_string(manifest)
+        .with_context(|| format!("cannot read manifest {}", manifest.display()))?;
+    let all = parse_manifest(&text).with_context(|| manifest.display().to_string())?;
     let root = match &args.root {
         Some(r) => r.clone(),
-        None => match args.manifest.parent() {
+        None => match manifest.parent() {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
         },
@@ -168,11 +187,16 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<i32> {
     if instances.is_empty() {
         anyhow::bail!("no instances selected");
     }
+    let selected = instances.len();
+    let instances = match &args.shard {
+        Some(s) => s.take(instances),
+        None => instances,
+    };
     let missing: Vec<&Instance> = instances
         .iter()
         .filter(|i| !root.join(&i.path).is_file())
         .collect();
-    if missing.len() == instances.len() {
+    if !missing.is_empty() && missing.len() == instances.len() {
         anyhow::bail!(
             "none of the {} instance files exist under {} (wrong --root?), e.g. {}",
             instances.len(),
@@ -211,7 +235,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<i32> {
         limiter: MemLimiter::detect(args.memory_mb),
     };
     let config = report::RunConfig {
-        manifest: args.manifest.display().to_string(),
+        manifest: manifest.display().to_string(),
         root: root.display().to_string(),
         timeout_secs: args.timeout,
         grace_secs: args.grace,
@@ -225,6 +249,8 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<i32> {
         cove_cmd: cove_t.argv().to_vec(),
         ref_cmd: ref_t.as_ref().map(|t| t.argv().to_vec()),
         ref_name: ref_name.clone(),
+        shard: args.shard.map(|shard| shard::ShardInfo { shard, selected }),
+        merged_from: Vec::new(),
     };
 
     let results = pool::execute(
@@ -236,27 +262,48 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<i32> {
         &limits,
         ref_name.as_deref(),
     );
-    let summaries = summarize(&results, args.timeout);
+    report_and_write(args, &config, &results)
+}
 
+/// `--merge`: combines earlier result files into one report.
+fn run_merge(args: &BenchArgs) -> anyhow::Result<i32> {
+    let parts = args
+        .merge
+        .iter()
+        .map(|p| merge::read_part(p))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let (config, results) = merge::combine(parts)?;
+    report_and_write(args, &config, &results)
+}
+
+/// Prints the summary, writes the result files, and returns the exit code.
+fn report_and_write(
+    args: &BenchArgs,
+    config: &report::RunConfig,
+    results: &[stats::InstanceResult],
+) -> anyhow::Result<i32> {
+    let timeout = config.timeout_secs;
+    let ref_name = config.ref_name.clone();
+    let summaries = summarize(results, timeout);
     let color = std::io::stdout().is_terminal();
     print!(
         "{}",
-        report::render_summary(&summaries, &config, color, Some(25))
+        report::render_summary(&summaries, config, color, Some(25))
     );
     output::write_outputs(
         &args.out,
-        &config,
+        config,
         &summaries,
-        &results,
-        args.timeout,
+        results,
+        timeout,
         ref_name.as_deref(),
     )?;
     eprintln!("results written to {}/", args.out.display());
-    if report::all_cove_errored(&results) {
+    if report::all_cove_errored(results) {
         eprintln!("error: cove failed on every instance (see results.csv for the messages)");
         return Ok(crate::EXIT_BAD_INPUT as i32);
     }
-    Ok(if report::any_cove_wrong(&results) {
+    Ok(if report::any_cove_wrong(results) {
         1
     } else {
         0

@@ -1,5 +1,6 @@
 //! Writing the result files into `--out`: `results.csv`, `results.json`, `summary.txt`,
-//! `cactus.svg` (all tracks) and `cactus-TRACK.svg` (one per track).
+//! `cactus.svg` (all tracks), `cactus-TRACK.svg` (one per track) and, with a reference
+//! solver, `scatter.svg` (per-instance times, reference vs Cove, coloured by track).
 
 use super::plot;
 use super::report::{self, RunConfig};
@@ -79,6 +80,22 @@ pub fn write_outputs(
         "cactus.svg",
         &plot::cactus_svg(&title, &series, timeout, total)?,
     )?;
+    if let Some(name) = ref_name {
+        let solved_time = |s: &SideResult| s.verdict.is_solved().then_some(s.run.wall_secs);
+        let points: Vec<plot::ScatterPoint> = results
+            .iter()
+            .map(|r| plot::ScatterPoint {
+                group: r.instance.track.clone(),
+                reference: r.reference.as_ref().and_then(solved_time),
+                cove: solved_time(&r.cove),
+            })
+            .collect();
+        let title = format!("cove vs {name} — {total} instances, timeout {timeout} s");
+        write(
+            "scatter.svg",
+            &plot::scatter_svg(&title, &points, name, timeout)?,
+        )?;
+    }
     for t in tracks {
         let (series, total) = series_for(Some(t));
         let title = format!("{t} — {total} instances, timeout {timeout} s");

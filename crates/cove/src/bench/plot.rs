@@ -1,10 +1,14 @@
-//! Cactus plots as SVG: number of solved instances (y) against time (x, logarithmic).
+//! Cactus and scatter plots as SVG.
 //!
+//! Cactus: number of solved instances (y) against time (x, logarithmic).
 //! Each solver is one step line: after `t` seconds it has solved every instance whose
 //! (correctly solved, within the limit) run took at most `t`. Higher and further left is
 //! better. Only the `plotters` SVG backend is used, with no font features: SVG text is
 //! emitted as `<text>` elements and laid out with plotters' built-in size estimate, so no font
 //! files or C libraries are needed to build or run.
+//!
+//! Scatter ([`scatter_svg`]): the reference's time against Cove's per instance, log-log,
+//! which shows *where* the two differ (a cactus plot only shows how many each solves).
 
 use plotters::prelude::*;
 
@@ -101,6 +105,128 @@ pub fn cactus_svg(
     Ok(buf)
 }
 
+/// One instance in a scatter plot: each side's wall-clock time, `None` when unsolved.
+#[derive(Clone, Debug)]
+pub struct ScatterPoint {
+    /// Group (track) name, one colour per group.
+    pub group: String,
+    /// Reference solver's time if it solved the instance.
+    pub reference: Option<f64>,
+    /// Cove's time if it solved the instance.
+    pub cove: Option<f64>,
+}
+
+/// Where unsolved runs are drawn: a band beyond the time limit, so an instance solved by one
+/// side only sits on the far edge of the other side's axis.
+fn unsolved_pos(timeout: f64) -> f64 {
+    timeout.max(MIN_TIME) * 2.0
+}
+
+/// Renders a log-log scatter plot: the reference's time (x) against Cove's (y), one point per
+/// instance solved by at least one side, one colour per group. Points below the diagonal are
+/// instances Cove solves faster; unsolved runs are drawn on the `unsolved` line beyond the
+/// time limit. Instances neither side solves are left out (they say nothing about speed).
+pub fn scatter_svg(
+    title: &str,
+    points: &[ScatterPoint],
+    ref_name: &str,
+    timeout: f64,
+) -> anyhow::Result<String> {
+    let unsolved = unsolved_pos(timeout);
+    let limit = timeout.max(MIN_TIME);
+    let axis_max = unsolved * 1.3;
+    let mut groups: Vec<&str> = Vec::new();
+    for p in points {
+        if !groups.contains(&p.group.as_str()) {
+            groups.push(&p.group);
+        }
+    }
+    let mut buf = String::new();
+    {
+        let root = SVGBackend::with_string(&mut buf, (620, 620)).into_drawing_area();
+        root.fill(&WHITE).map_err(plot_err)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 20))
+            .margin(15)
+            .x_label_area_size(45)
+            .y_label_area_size(55)
+            .build_cartesian_2d(
+                (MIN_TIME..axis_max).log_scale(),
+                (MIN_TIME..axis_max).log_scale(),
+            )
+            .map_err(plot_err)?;
+        chart
+            .configure_mesh()
+            .x_desc(format!("{ref_name} wall-clock time (s)"))
+            .y_desc("cove wall-clock time (s)")
+            .x_label_formatter(&|x| format!("{x}"))
+            .y_label_formatter(&|y| format!("{y}"))
+            .draw()
+            .map_err(plot_err)?;
+        let grey = RGBColor(150, 150, 150);
+        // Diagonal (equal time), the time limit, and the unsolved lines.
+        chart
+            .draw_series(LineSeries::new(
+                vec![(MIN_TIME, MIN_TIME), (axis_max, axis_max)],
+                grey.stroke_width(1),
+            ))
+            .map_err(plot_err)?;
+        for (pos, style) in [
+            (limit, grey.stroke_width(1)),
+            (unsolved, RED.stroke_width(1)),
+        ] {
+            chart
+                .draw_series(LineSeries::new(
+                    vec![(pos, MIN_TIME), (pos, axis_max)],
+                    style,
+                ))
+                .map_err(plot_err)?;
+            chart
+                .draw_series(LineSeries::new(
+                    vec![(MIN_TIME, pos), (axis_max, pos)],
+                    style,
+                ))
+                .map_err(plot_err)?;
+        }
+        chart
+            .draw_series(std::iter::once(Text::new(
+                "unsolved",
+                (MIN_TIME * 1.2, unsolved * 1.05),
+                ("sans-serif", 12).into_font().color(&RED),
+            )))
+            .map_err(plot_err)?;
+        for (i, g) in groups.iter().enumerate() {
+            let color = COLORS[i % COLORS.len()];
+            let pts: Vec<(f64, f64)> = points
+                .iter()
+                .filter(|p| p.group == *g && (p.reference.is_some() || p.cove.is_some()))
+                .map(|p| {
+                    let pos = |t: Option<f64>| t.map_or(unsolved, |t| t.clamp(MIN_TIME, limit));
+                    (pos(p.reference), pos(p.cove))
+                })
+                .collect();
+            let n = pts.len();
+            chart
+                .draw_series(
+                    pts.into_iter()
+                        .map(move |xy| Circle::new(xy, 3, color.mix(0.7).filled())),
+                )
+                .map_err(plot_err)?
+                .label(format!("{g} ({n})"))
+                .legend(move |(x, y)| Circle::new((x + 10, y), 4, color.filled()));
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .draw()
+            .map_err(plot_err)?;
+        root.present().map_err(plot_err)?;
+    }
+    Ok(buf)
+}
+
 fn plot_err<E: std::fmt::Debug>(e: E) -> anyhow::Error {
     anyhow::anyhow!("plotting failed: {e:?}")
 }
@@ -145,5 +271,26 @@ mod tests {
         assert!(svg.contains("cove (3 solved)"));
         assert!(svg.contains("z3 (0 solved)"));
         assert!(svg.contains("<polyline"));
+    }
+
+    #[test]
+    fn scatter_has_one_point_per_instance_solved_by_some_side() {
+        let p = |g: &str, r: Option<f64>, c: Option<f64>| ScatterPoint {
+            group: g.into(),
+            reference: r,
+            cove: c,
+        };
+        let points = vec![
+            p("LIA", Some(1.0), Some(0.5)),
+            p("LIA", None, Some(2.0)),
+            p("LRA", Some(0.1), None),
+            p("LRA", None, None),
+        ];
+        let svg = scatter_svg("scatter", &points, "z3", 5.0).unwrap();
+        assert!(svg.starts_with("<svg"));
+        assert!(svg.contains("LIA (2)"));
+        assert!(svg.contains("LRA (1)"));
+        // Three data points plus two legend markers.
+        assert_eq!(svg.matches("<circle").count(), 5);
     }
 }

@@ -4,12 +4,13 @@
 //! harness enables it only when stdout is a terminal, so files and pipes stay clean).
 
 use super::answer::{Outcome, Verdict};
+use super::shard::ShardInfo;
 use super::stats::{InstanceResult, SideResult, SideStats, TrackSummary};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 
 /// Settings recorded in `results.json` and shown in the table header.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct RunConfig {
     /// The manifest file.
     pub manifest: String,
@@ -31,6 +32,12 @@ pub struct RunConfig {
     pub ref_cmd: Option<Vec<String>>,
     /// Display name of the reference.
     pub ref_name: Option<String>,
+    /// The part of a `--shard I/N` split this run covered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardInfo>,
+    /// The result files a `--merge` combined.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub merged_from: Vec<String>,
 }
 
 const RED: &str = "\x1b[1;31m";
@@ -76,6 +83,16 @@ pub fn render_summary(
 ) -> String {
     let ref_name = config.ref_name.as_deref().unwrap_or("reference");
     let mut out = String::new();
+    if let Some(s) = &config.shard {
+        let _ = writeln!(
+            out,
+            "shard {} of a split of {} instances (combine the shards with --merge)",
+            s.shard, s.selected
+        );
+    }
+    if !config.merged_from.is_empty() {
+        let _ = writeln!(out, "merged from {} result files", config.merged_from.len());
+    }
     for s in summaries {
         let _ = writeln!(
             out,
@@ -229,7 +246,8 @@ fn stats_json(s: &SideStats) -> Value {
     v
 }
 
-/// The JSON document: configuration, per-track summary, and per-instance results.
+/// The JSON document: configuration, per-track summary, and per-instance results (each
+/// with its `index` in the whole selection, see [`super::shard`]).
 pub fn render_json(
     config: &RunConfig,
     summaries: &[TrackSummary],
@@ -248,10 +266,13 @@ pub fn render_json(
             })
         })
         .collect();
+    // `index`: the position in the whole selection, so shards can be merged in order.
     let instances: Vec<Value> = results
         .iter()
-        .map(|r| {
+        .enumerate()
+        .map(|(pos, r)| {
             json!({
+                "index": config.shard.map_or(pos, |s| s.shard.selection_index(pos)),
                 "track": r.instance.track,
                 "path": r.instance.path,
                 "expected": r.instance.expected,

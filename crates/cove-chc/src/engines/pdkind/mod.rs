@@ -11,7 +11,7 @@
 //! strengthen the lemma with the reachability oracle's explanation, reachable ones weaken it
 //! to `¬cex`. When every pair of the frame was pushed, the conjunction of the lemmas is a
 //! k-inductive invariant; [`TransitionSystem::k_to_1_inductive`] turns it into the
-//! 1-inductive certificate the checker wants. Reachability questions go to [`reach`].
+//! 1-inductive certificate the checker wants. Reachability questions go to `reach`.
 //!
 //! A counterexample is found as a number of steps; the concrete trace is then read off a
 //! bounded unrolling of exactly that length (the states come from one SMT model).
