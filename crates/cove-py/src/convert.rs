@@ -22,11 +22,14 @@ fn rational_to_py(py: Python<'_>, r: &Rational) -> PyResult<PyObject> {
     Ok(fraction.call1((n, d))?.unbind())
 }
 
-/// A value of a counterexample.
-pub fn value_to_py(py: Python<'_>, v: &Value, _sort: Sort) -> PyResult<PyObject> {
+/// A value of a counterexample (an array value as its SMT-LIB2 text).
+pub fn value_to_py(py: Python<'_>, v: &Value, sort: Sort) -> PyResult<PyObject> {
     match v {
         Value::Bool(b) => Ok(b.into_pyobject(py)?.to_owned().into_any().unbind()),
         Value::Num(n) => rational_to_py(py, n),
+        Value::Array(_) => Ok(PyString::new(py, &cove_logic::print::value_text(v, sort))
+            .into_any()
+            .unbind()),
     }
 }
 
