@@ -159,6 +159,26 @@ pub fn parse_invariants(
                     pos.line, pos.col
                 ));
             };
+            let sorts = &store.func(f).args;
+            let fits = params.len() == sorts.len()
+                && params
+                    .iter()
+                    .zip(sorts.iter())
+                    .all(|(p, s)| store.var_sort(*p) == *s);
+            if !fits {
+                return Err(format!(
+                    "{}:{}: the definition of '{name}' has {} parameter(s); the predicate takes {} ({})",
+                    pos.line,
+                    pos.col,
+                    params.len(),
+                    sorts.len(),
+                    sorts
+                        .iter()
+                        .map(|s| s.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ));
+            }
             inv.define(f, params, body);
         }
     }
@@ -167,27 +187,52 @@ pub fn parse_invariants(
 
 /// Drops a leading `sat` line and a `(model …)` / `( … )` wrapper around the definitions.
 fn strip_wrapper(text: &str) -> String {
-    let mut t = text.trim_start();
+    // What is dropped is blanked out, not cut, so line:col positions in error messages are
+    // those of the witness file.
+    let blank =
+        |s: &str| -> String { s.chars().map(|c| if c == '\n' { c } else { ' ' }).collect() };
+    let mut out = String::with_capacity(text.len());
+    let mut t = text;
     loop {
+        let trimmed = t.trim_start();
+        out.push_str(&t[..t.len() - trimmed.len()]);
+        t = trimmed;
         if let Some(rest) = t.strip_prefix("sat") {
-            t = rest.trim_start();
+            out.push_str("   ");
+            t = rest;
         } else if t.starts_with(';') {
-            t = t.split_once('\n').map_or("", |(_, r)| r).trim_start();
+            let end = t.find('\n').unwrap_or(t.len());
+            out.push_str(&blank(&t[..end]));
+            t = &t[end..];
         } else {
             break;
         }
     }
-    let inner = t.strip_prefix('(').map(|r| r.trim_start());
-    match inner {
-        Some(r) if r.starts_with("model") || r.starts_with('(') => {
-            let r = r.strip_prefix("model").unwrap_or(r);
-            match r.trim_end().strip_suffix(')') {
-                Some(x) => x.to_string(),
-                None => t.to_string(),
-            }
-        }
-        _ => t.to_string(),
+    let Some(after_paren) = t.strip_prefix('(') else {
+        out.push_str(t);
+        return out;
+    };
+    let r = after_paren.trim_start();
+    let gap = &after_paren[..after_paren.len() - r.len()];
+    if !(r.starts_with("model") || r.starts_with('(')) {
+        out.push_str(t);
+        return out;
     }
+    let (head, r) = match r.strip_prefix("model") {
+        Some(rest) => ("model", rest),
+        None => ("", r),
+    };
+    let body = r.trim_end();
+    match body.strip_suffix(')') {
+        Some(x) => {
+            out.push(' ');
+            out.push_str(&blank(gap));
+            out.push_str(&" ".repeat(head.len()));
+            out.push_str(x);
+        }
+        None => out.push_str(t),
+    }
+    out
 }
 
 /// A minimal S-expression, for derivation witnesses.

@@ -173,3 +173,40 @@ fn cove_smt_has_limits_and_locates_errors() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.starts_with("-:2:"), "{err}");
 }
+
+#[test]
+fn check_locates_structural_witness_errors() {
+    let dir = std::env::temp_dir().join(format!("cove-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let sys = dir.join("s.smt2");
+    std::fs::write(&sys, SAFE).unwrap();
+    for (witness, expect) in [
+        (
+            "sat\n(define-fun p ((x Int) (y Int)) Bool true)\n",
+            "w:2:1: the definition of 'p' has 2",
+        ),
+        (
+            "sat\n(define-fun q ((x Int)) Bool true)\n",
+            "w:2:1: 'q' is not a predicate",
+        ),
+        (
+            "(model\n  (define-fun q ((x Int)) Bool true))\n",
+            "w:2:3: 'q' is not a predicate",
+        ),
+    ] {
+        let w = dir.join("w");
+        std::fs::write(&w, witness).unwrap();
+        let o = cove_stdin(
+            &[
+                "check",
+                &sys.display().to_string(),
+                "--witness",
+                &w.display().to_string(),
+            ],
+            "",
+        );
+        assert_eq!(o.status.code(), Some(2), "{witness}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(expect), "{witness}: {err}");
+    }
+}
