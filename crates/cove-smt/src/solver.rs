@@ -72,7 +72,7 @@ pub struct SmtStats {
     pub atoms: u64,
     /// Implied bounds asserted on variables without atoms (bound chaining).
     pub derived_bounds: u64,
-    /// Array axiom instances added (see [`crate::arrays`]).
+    /// Array axiom instances added (see the `arrays` module).
     pub array_lemmas: u64,
     /// Wall time spent in checks.
     pub time: Duration,

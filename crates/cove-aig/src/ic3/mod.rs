@@ -7,7 +7,7 @@
 //! that, with the same inputs, force the successor cube and the constraints), the inputs that
 //! lead to the parent obligation, and the parent — so a counterexample is the chain of input
 //! vectors from a state of an obligation that meets the initial states. Blocked cubes are
-//! generalized by [`generalize`] (MIC with counterexamples to generalization). The loop stops at the
+//! generalized by `generalize` (MIC with counterexamples to generalization). The loop stops at the
 //! first level whose delta is empty after propagation: the lemmas above it are an inductive
 //! invariant, which the caller checks independently.
 
