@@ -27,16 +27,37 @@ fn chain(n: usize, unsat: bool) -> String {
 }
 
 fn run(name: &str, text: &str) -> (String, Duration) {
+    run_with(name, text, &[]).0
+}
+
+fn run_with(name: &str, text: &str, extra: &[&str]) -> ((String, Duration), Option<i32>) {
     let p = std::env::temp_dir().join(format!("cove-scale-{}-{name}", std::process::id()));
     std::fs::write(&p, text).unwrap();
     let t = Instant::now();
     let out = Command::new(env!("CARGO_BIN_EXE_cove"))
         .args(["solve", p.to_str().unwrap()])
+        .args(extra)
         .output()
         .unwrap();
     let el = t.elapsed();
     let _ = std::fs::remove_file(&p);
-    (String::from_utf8_lossy(&out.stdout).into_owned(), el)
+    (
+        (String::from_utf8_lossy(&out.stdout).into_owned(), el),
+        out.status.code(),
+    )
+}
+
+#[test]
+fn memory_and_time_limits_give_unknown_not_a_crash() {
+    // 20 MiB cannot hold the chain's terms: the allocator's emergency exit or the engines'
+    // polling must end it with `unknown` and exit 0.
+    let ((out, _), code) = run_with("mem", &chain(20_000, false), &["--memory-mb", "20"]);
+    assert_eq!(out, "unknown\n");
+    assert_eq!(code, Some(0));
+    // A deadline that falls inside reading or preprocessing holds too.
+    let ((out, t), code) = run_with("time", &chain(20_000, false), &["--timeout", "0.3"]);
+    assert_eq!((out.as_str(), code), ("unknown\n", Some(0)));
+    assert!(t < Duration::from_secs(5), "{t:?}");
 }
 
 #[test]
