@@ -14,7 +14,7 @@
 //! integers; the final invariant is re-checked on the transition system and validated on the
 //! input clauses before it is reported.
 
-use super::ts_util::{bmc_trace, finish, rename, sat, view};
+use super::ts_util::{bmc_trace, rename, sat, solve_on_view};
 use crate::engine::{Control, Engine, Stats};
 use crate::result::{ChcResult, UnknownReason};
 use crate::system::ChcSystem;
@@ -35,15 +35,7 @@ impl Engine for Imc {
     }
 
     fn solve(&mut self, store: &mut TermStore, sys: &ChcSystem, ctl: &Control) -> ChcResult {
-        let ts = match view(store, sys, ctl) {
-            Ok(ts) => ts,
-            Err(r) => return r,
-        };
-        let ans = match self.run(store, &ts, ctl) {
-            Ok(a) => a,
-            Err(r) => TsAnswer::Unknown(r),
-        };
-        finish(store, sys, &ts, ans, ctl)
+        solve_on_view(store, sys, ctl, |store, ts| self.run(store, ts, ctl))
     }
 
     fn stats(&self) -> Stats {

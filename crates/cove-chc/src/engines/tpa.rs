@@ -27,7 +27,7 @@
 //!
 //! Split-TPA (exact `2^k`-step relations kept apart from the `< 2^k` ones) is not built yet.
 
-use super::ts_util::{bmc_trace, eliminate, finish, rename, sat, state_is, state_of, view};
+use super::ts_util::{bmc_trace, eliminate, rename, sat, solve_on_view, state_is, state_of};
 use crate::engine::{Control, Engine, Stats};
 use crate::result::{ChcResult, UnknownReason};
 use crate::system::ChcSystem;
@@ -53,15 +53,7 @@ impl Engine for Tpa {
     }
 
     fn solve(&mut self, store: &mut TermStore, sys: &ChcSystem, ctl: &Control) -> ChcResult {
-        let ts = match view(store, sys, ctl) {
-            Ok(ts) => ts,
-            Err(r) => return r,
-        };
-        let ans = match self.run(store, &ts, ctl) {
-            Ok(a) => a,
-            Err(r) => TsAnswer::Unknown(r),
-        };
-        finish(store, sys, &ts, ans, ctl)
+        solve_on_view(store, sys, ctl, |store, ts| self.run(store, ts, ctl))
     }
 
     fn stats(&self) -> Stats {

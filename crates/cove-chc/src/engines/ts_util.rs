@@ -19,6 +19,22 @@ pub(crate) fn view(
     TransitionSystem::from_chc(store, sys, ctl).map_err(|e| ChcResult::Unknown(e.reason()))
 }
 
+/// One transition-system engine run on `sys`: the view (or `unknown` at once when there is
+/// none), the engine's search `run` on it, and [`finish`].
+pub(crate) fn solve_on_view(
+    store: &mut TermStore,
+    sys: &ChcSystem,
+    ctl: &Control,
+    run: impl FnOnce(&mut TermStore, &TransitionSystem) -> Result<TsAnswer, UnknownReason>,
+) -> ChcResult {
+    let ts = match view(store, sys, ctl) {
+        Ok(ts) => ts,
+        Err(r) => return r,
+    };
+    let ans = run(store, &ts).unwrap_or_else(TsAnswer::Unknown);
+    finish(store, sys, &ts, ans, ctl)
+}
+
 /// The engine's answer for `sys`: a safe invariant is first re-checked on the transition
 /// system (an engine bug then gives `unknown`, not a wrong answer), then translated back and
 /// validated by the independent checker ([`TransitionSystem::answer`]).
