@@ -25,6 +25,7 @@ mod cex;
 mod frames;
 mod generalize;
 mod global;
+mod guide;
 mod project;
 mod project_arrays;
 mod propagate;
@@ -58,13 +59,18 @@ pub struct SpacerConfig {
     /// Replace blocked cubes by the negation of Farkas interpolants before dropping literals
     /// (relational lemmas such as `x - y <= 0` instead of one lemma per value).
     pub farkas: bool,
-    /// Replace a lemma that joins a cluster of lemmas differing only in their constants by
-    /// the cluster's projection on its parameter (global generalization, `global.rs`).
+    /// Global guidance over clusters of lemmas that differ in their numbers (Vediramana
+    /// Krishnan et al., CAV 2020; `guide.rs`, `global.rs`). Off turns off the three rules
+    /// below.
     pub global: bool,
-    /// With `global`: the conjecture rule of global guidance (`global.rs`): a query that is
-    /// not blocked but matches a cluster of lemmas is also tried without the literals whose
-    /// constants vary in the cluster. Off by default: it did not fire on the measured
-    /// multi-phase files, whose clusters vary in coefficients (docs/benchmarks.md).
+    /// With `global`: the subsume rule, a lemma in a cluster whose constants vary is
+    /// replaced by the cluster's projection or convex closure when that is blocked.
+    pub subsume: bool,
+    /// With `global`: the concretize rule, a query whose lemma joined a cluster with varying
+    /// coefficients is also tried split around a model into a concrete sub-query.
+    pub concretize: bool,
+    /// With `global`: the conjecture rule, a query whose lemma joined a cluster varying in
+    /// the constant of one literal is also tried without that literal.
     pub conjecture: bool,
     /// Give up (unknown) beyond this bound.
     pub max_level: Option<usize>,
@@ -112,6 +118,8 @@ impl Default for SpacerConfig {
             weaken: true,
             farkas: true,
             global: true,
+            subsume: true,
+            concretize: false,
             conjecture: false,
             max_level: None,
             trace: false,
