@@ -248,7 +248,12 @@ pub(super) fn concretize_cube(
 impl Run<'_> {
     /// The rule for the cluster of a new lemma `cube` of `p` (if it is in a cluster with
     /// gas left), and the cluster's lowest level.
-    pub(super) fn guidance(&mut self, store: &TermStore, p: PIdx, cube: &[TermId]) -> Option<(Rule, usize)> {
+    pub(super) fn guidance(
+        &mut self,
+        store: &TermStore,
+        p: PIdx,
+        cube: &[TermId],
+    ) -> Option<(Rule, usize)> {
         let new = au_shape(store, cube)?;
         let others: Vec<(&AuShape, usize)> = self.preds[p]
             .lemmas
