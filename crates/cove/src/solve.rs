@@ -69,9 +69,18 @@ pub struct SolveArgs {
     /// Spacer: do not replace blocked cubes by negated Farkas interpolants.
     #[arg(long)]
     pub no_farkas: bool,
-    /// Spacer: no global generalization (lemma clusters replaced by their projection).
+    /// Spacer: no global guidance (none of the subsume, concretize, conjecture rules).
     #[arg(long)]
     pub no_global: bool,
+    /// Spacer: no subsume rule (lemma clusters replaced by their projection).
+    #[arg(long)]
+    pub no_subsume: bool,
+    /// Spacer: the concretize rule of global guidance (clusters varying in coefficients).
+    #[arg(long)]
+    pub gg_concretize: bool,
+    /// Spacer: the conjecture rule of global guidance (clusters varying in one constant).
+    #[arg(long)]
+    pub gg_conjecture: bool,
     /// Progress messages on stderr.
     #[arg(short, long, action = clap::ArgAction::Count)]
     pub verbose: u8,
@@ -102,6 +111,9 @@ impl SolveArgs {
         sp.weaken = !self.no_weaken;
         sp.farkas = !self.no_farkas;
         sp.global = !self.no_global;
+        sp.subsume = !self.no_subsume;
+        sp.concretize = self.gg_concretize;
+        sp.conjecture = self.gg_conjecture;
         Ok(cfg)
     }
 }
