@@ -4,7 +4,7 @@
 //!
 //! `cargo run --release -p cove-chc --example engine_opts -- FILE SECS [OPTION...]`, options:
 //! `engine=spacer|spacer-abs`, `variant=pba|concretize|cegar` (spacer-abs),
-//! `seeds=0|1` (spacer-abs), `global=0|1`, `subsume=0|1`, `concretize=0|1`, `conjecture=0|1`
+//! `seeds=0|1`, `reuse=0|1` (spacer-abs), `global=0|1`, `subsume=0|1`, `concretize=0|1`, `conjecture=0|1`
 //! (Spacer's global guidance, also inside spacer-abs), `verbose=N` (`-v`/`-vv` trace).
 
 use cove_chc::cert::{check_derivation, check_invariants};
@@ -32,6 +32,7 @@ fn main() {
             "engine" => use_abs = v == "spacer-abs",
             "variant" => abs.variant = Variant::parse(v).expect("pba|concretize|cegar"),
             "seeds" => abs.seeds = v == "1",
+            "reuse" => abs.reuse = v == "1",
             "global" => spacer.global = v == "1",
             "verbose" => verbosity = v.parse().expect("verbose=N"),
             "subsume" => spacer.subsume = v == "1",

@@ -189,12 +189,33 @@ impl Spacer {
         ctl: &Control,
         max_level: Option<usize>,
     ) -> Bounded {
+        self.solve_bounded_from(store, sys, ctl, max_level, &[], 0)
+    }
+
+    /// As [`Spacer::solve_bounded`], but the run starts at bound `start` with the lemmas of
+    /// `seed` (over the frames' own parameters) already in its frames. The caller
+    /// guarantees that every seed lemma at level `l` holds for every fact of `sys`
+    /// derivable with depth `<= l` (`usize::MAX`: always), as the frames of an earlier
+    /// bounded run on a system with the same or more behaviours do once re-checked
+    /// (abstraction refinement's NEXTUNDER, `engines::abs`). Bounds below `start` are not
+    /// searched again: their queries were refuted by the run that produced the seed.
+    pub fn solve_bounded_from(
+        &mut self,
+        store: &mut TermStore,
+        sys: &ChcSystem,
+        ctl: &Control,
+        max_level: Option<usize>,
+        seed: &[Frame],
+        start: usize,
+    ) -> Bounded {
         if let Some(why) = crate::system::unsupported_feature(sys, store) {
             return Bounded::Done(ChcResult::Unknown(UnknownReason::Unsupported(why)));
         }
         self.stats.clear();
         let cfg = self.config.clone();
         let mut run = Run::new(store, sys, &cfg, ctl, &mut self.stats);
+        run.seed(store, seed);
+        run.bound = start;
         let result = loop {
             if let Some(max) = max_level
                 && run.bound > max
