@@ -13,6 +13,10 @@
 //!    - Safe up to `bound`: EXTRACTINVS (`invs.rs`, Houdini over the input clauses) grows 𝓘
 //!      from the bounded proof's lemmas; if 𝓘 refutes every query it is the answer. Otherwise
 //!      PBA re-abstracts to the leaves the bounded proof needs, and NEXTUNDER raises `bound`.
+//!      By default the next run starts over from bound 0 on the new abstraction; with
+//!      [`AbsConfig::reuse`] it starts at the new bound from the PBA-checked proof instead
+//!      (measured slower on `gcnr`: the old low-level lemmas stand in for the more general
+//!      ones a fresh run finds on the coarser abstraction; `docs/benchmarks.md`).
 //!
 //! Beyond the thesis (which restricts Ch. 3 to transition systems), everything is per clause:
 //! nonlinear clauses are abstracted leaf by leaf, counterexamples are derivation trees, and
