@@ -281,8 +281,9 @@ fn value_term(st: &mut TermStore, v: &Value, sort: Sort) -> TermId {
     v.to_term(st, sort)
 }
 
-/// `S[k := values]`: the constants replaced by their values and dropped from the variables.
-fn instantiate(
+/// `S[k := values]`: the constants replaced by their values and dropped from the variables
+/// (the system a `sat` answer's invariants are checked against).
+pub fn instantiate(
     st: &mut TermStore,
     sys: &ChcSystem,
     consts: &[VarId],
