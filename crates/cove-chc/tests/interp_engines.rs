@@ -125,3 +125,34 @@ fn lawi_on_the_corpus() {
         ],
     );
 }
+
+#[test]
+fn split_tpa_on_the_corpus() {
+    corpus(
+        EngineKind::SplitTpa,
+        &["counter-unsafe", "deep-unsafe", "two-vars-lra-unsafe"],
+    );
+}
+
+#[test]
+fn split_tpa_finds_a_deep_counterexample() {
+    assert_eq!(solve(EngineKind::SplitTpa, DEEP, 20).verdict(), "unsat");
+}
+
+/// Two phases: `y` stays at 50 while `x < 50`, then both grow until `x = 100`. No relation
+/// of at most `2^k` steps closes, but the exact `128`-step relation is empty, hence
+/// transitive: split-TPA proves it from the `EX[7]` invariant (128-inductive, made
+/// 1-inductive), which plain TPA does not find.
+const MULTI_PHASE: &str = "(set-logic HORN) (declare-fun inv (Int Int) Bool)
+  (assert (forall ((x Int) (y Int)) (=> (and (= x 0) (= y 50)) (inv x y))))
+  (assert (forall ((x Int) (y Int) (x1 Int) (y1 Int))
+    (=> (and (inv x y) (< x 100) (= x1 (+ x 1)) (= y1 (ite (< x 50) y (+ y 1)))) (inv x1 y1))))
+  (assert (forall ((x Int) (y Int)) (=> (and (inv x y) (>= x 100) (not (= y 100))) false)))";
+
+#[test]
+fn split_tpa_proves_a_multi_phase_loop() {
+    assert_eq!(
+        solve(EngineKind::SplitTpa, MULTI_PHASE, 30).verdict(),
+        "sat"
+    );
+}

@@ -92,13 +92,15 @@ pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
             // Thread 1: Spacer for the whole run. Thread 2 (and more): the other engines in
             // turn, each with a slice of the time left — k-induction first (strongest on the
             // LRA transition systems), then abstraction refinement, the interpolation
-            // engines, PD-KIND — and BMC with what remains (docs/benchmarks.md §7, §8).
+            // engines (split-TPA proves multi-phase loops TPA does not), PD-KIND — and BMC
+            // with what remains (docs/benchmarks.md §7, §8, §10).
             let mut v = vec![EngineSpec::spacer("spacer", |_| {})];
             let sliced = [
                 ("kind", 0.2),
                 ("spacer-abs", 0.25),
                 ("imc", 0.3),
                 ("tpa", 0.35),
+                ("split-tpa", 0.35),
                 ("pdkind", 0.5),
                 ("lawi", 0.5),
             ];

@@ -7,7 +7,9 @@ pub mod kind;
 pub mod lawi;
 pub mod pdkind;
 pub mod spacer;
+pub mod split_tpa;
 pub mod tpa;
+mod tpa_fix;
 mod ts_util;
 
 use crate::engine::Engine;
@@ -27,6 +29,8 @@ pub enum EngineKind {
     Imc,
     /// Transition power abstraction (transition systems).
     Tpa,
+    /// Split transition power abstraction (transition systems).
+    SplitTpa,
     /// Lazy abstraction with interpolants (Impact; transition systems).
     Lawi,
     /// Spacer with abstraction refinement (thesis Ch. 3).
@@ -42,6 +46,7 @@ impl EngineKind {
         "pdkind",
         "imc",
         "tpa",
+        "split-tpa",
         "lawi",
         "spacer-abs",
     ];
@@ -55,6 +60,7 @@ impl EngineKind {
             "pdkind" => Some(EngineKind::PdKind),
             "imc" => Some(EngineKind::Imc),
             "tpa" => Some(EngineKind::Tpa),
+            "split-tpa" => Some(EngineKind::SplitTpa),
             "lawi" => Some(EngineKind::Lawi),
             "spacer-abs" => Some(EngineKind::SpacerAbs),
             _ => None,
@@ -70,6 +76,7 @@ impl EngineKind {
             EngineKind::PdKind => Box::new(pdkind::PdKind::default()),
             EngineKind::Imc => Box::new(imc::Imc::default()),
             EngineKind::Tpa => Box::new(tpa::Tpa::default()),
+            EngineKind::SplitTpa => Box::new(split_tpa::SplitTpa::default()),
             EngineKind::Lawi => Box::new(lawi::Lawi::default()),
             EngineKind::SpacerAbs => Box::new(abs::SpacerAbs::default()),
         }

@@ -25,18 +25,17 @@
 //! refuted first half excludes a region, not a point; the second half starts from the
 //! concrete state the first half reached.
 //!
-//! Split-TPA (exact `2^k`-step relations kept apart from the `< 2^k` ones) is not built yet.
+//! Split-TPA (exact `2^k`-step relations kept apart from the `< 2^k` ones) is
+//! [`super::split_tpa`].
 
-use super::ts_util::{bmc_trace, eliminate, rename, sat, solve_on_view, state_is, state_of};
+use super::tpa_fix::{Frames, middle};
+use super::ts_util::{bmc_trace, rename, sat, solve_on_view, state_is, state_of};
 use crate::engine::{Control, Engine, Stats};
 use crate::result::{ChcResult, UnknownReason};
 use crate::system::ChcSystem;
 use crate::ts::{Trace, TransitionSystem, TsAnswer, Unroller};
 use cove_logic::{TermId, TermStore, Value, VarId, simplify};
 use cove_smt::{ItpOutcome, interpolate_formulas};
-
-/// Disjuncts allowed when projecting the final invariant.
-const PROJECTION_LIMIT: usize = 64;
 
 /// The TPA engine.
 #[derive(Default)]
@@ -188,7 +187,14 @@ impl Run<'_> {
                 }
                 return Ok(Some(path));
             }
-            let mid = self.middle(store, &m, &[s0, a01, a12, d2], &st[1]);
+            let mid = middle(
+                store,
+                self.ts,
+                &self.steps[1],
+                &m,
+                &[s0, a01, a12, d2],
+                &st[1],
+            );
             let Some(first) = self.reach(store, n - 1, s, mid)? else {
                 continue;
             };
@@ -203,67 +209,8 @@ impl Run<'_> {
         }
     }
 
-    /// The dual check, restricted to the bad states: when `T(x₀,x₁) ∧ L(x₁,x₂) ∧ bad(x₂) ⇒
-    /// L(x₀,x₂)`, the states that reach `bad` by `L`, `∃x₂· L(x,x₂) ∧ bad(x₂)`, are closed
-    /// under backward steps, contain `bad` (`L ⊇ Id`) and miss `init`: their complement is an
-    /// inductive invariant.
-    fn backward_fixpoint(
-        &mut self,
-        store: &mut TermStore,
-        k: usize,
-    ) -> Result<Option<TermId>, UnknownReason> {
-        let l = self.levels[k];
-        let t01 = self.un.trans(store, 0);
-        let l12 = self.un.at(store, l, 1);
-        let bad2 = self.un.bad(store, 2);
-        let from: Vec<VarId> = self.ts.vars.iter().chain(&self.ts.next).copied().collect();
-        let to: Vec<VarId> = self.steps[0]
-            .iter()
-            .chain(&self.steps[2])
-            .copied()
-            .collect();
-        let l02 = rename(store, l, &from, &to);
-        let nl02 = store.mk_not(l02);
-        if sat(store, &[t01, l12, bad2, nl02], self.ctl)?.is_some() {
-            return Ok(None);
-        }
-        // ¬∃x₂· L(x, x₂) ∧ bad(x₂): L's current copy is vars, its next copy step 2.
-        let to: Vec<VarId> = self.ts.vars.iter().chain(&self.steps[2]).copied().collect();
-        let l_x2 = rename(store, l, &from, &to);
-        let phi = store.mk_and(&[l_x2, bad2]);
-        let x2 = self.steps[2].clone();
-        match eliminate(store, phi, &x2, PROJECTION_LIMIT, self.ctl) {
-            Ok(back) => Ok(Some(store.mk_not(back))),
-            // A projection that fails is no answer yet: the next level may do better.
-            Err(_) => match self.ctl.should_stop() {
-                Some(stop) => Err(stop),
-                None => Ok(None),
-            },
-        }
-    }
-
-    /// The middle states of a satisfied query, generalized from the model's by projecting
-    /// the query onto step 1 (the concrete state when the projection keeps other variables).
-    fn middle(
-        &mut self,
-        store: &mut TermStore,
-        m: &cove_logic::Model,
-        query: &[TermId],
-        point: &[Value],
-    ) -> TermId {
-        let q = store.mk_and(query);
-        let others: Vec<VarId> = cove_logic::free_vars(store, q)
-            .into_iter()
-            .filter(|v| !self.steps[1].contains(v))
-            .collect();
-        match cove_smt::mbp::mbp_cube(store, m, q, &others) {
-            Ok(p) if p.kept.is_empty() => rename(store, p.formula, &self.steps[1], &self.ts.vars),
-            _ => state_is(store, &self.ts.vars, point),
-        }
-    }
-
-    /// The invariant `∃x₀· init(x₀) ∧ L[k](x₀,x)` when `L[k]` is closed under one more step
-    /// from the initial states (see the module docs).
+    /// An invariant from `L[k]` when it is closed under one more step from the initial
+    /// states or towards the bad states ([`super::tpa_fix`]).
     fn fixpoint(
         &mut self,
         store: &mut TermStore,
@@ -271,35 +218,14 @@ impl Run<'_> {
     ) -> Result<Option<TermId>, UnknownReason> {
         self.eng.fixpoint_checks += 1;
         let l = self.levels[k];
-        if store.as_bool(l) == Some(true) {
-            return Ok(None);
+        let mut f = Frames {
+            ts: self.ts,
+            un: &mut self.un,
+            steps: &self.steps,
+        };
+        if let Some(inv) = f.forward(store, l, self.ctl)? {
+            return Ok(Some(inv));
         }
-        let init0 = self.un.init(store, 0);
-        let l01 = self.un.at(store, l, 0);
-        let t12 = self.un.trans(store, 1);
-        let to: Vec<VarId> = self.steps[0]
-            .iter()
-            .chain(&self.steps[2])
-            .copied()
-            .collect();
-        let from: Vec<VarId> = self.ts.vars.iter().chain(&self.ts.next).copied().collect();
-        let l02 = rename(store, l, &from, &to);
-        let nl02 = store.mk_not(l02);
-        if sat(store, &[init0, l01, t12, nl02], self.ctl)?.is_some() {
-            return self.backward_fixpoint(store, k);
-        }
-        // ∃x₀· init(x₀) ∧ L(x₀, x): L's current copy goes to step 0, its next copy to vars.
-        let to: Vec<VarId> = self.steps[0].iter().chain(&self.ts.vars).copied().collect();
-        let reach = rename(store, l, &from, &to);
-        let phi = store.mk_and(&[init0, reach]);
-        let x0 = self.steps[0].clone();
-        match eliminate(store, phi, &x0, PROJECTION_LIMIT, self.ctl) {
-            Ok(inv) => Ok(Some(inv)),
-            // A projection that fails is no answer yet: the next level may do better.
-            Err(_) => match self.ctl.should_stop() {
-                Some(stop) => Err(stop),
-                None => Ok(None),
-            },
-        }
+        f.backward(store, l, self.ctl)
     }
 }
