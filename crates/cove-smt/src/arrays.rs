@@ -173,6 +173,13 @@ impl SmtSolver {
         self.register_array(store, b);
     }
 
+    /// A read that some lemma other than its witness lemma mentions is an ordinary read
+    /// from then on (the witness index can be any value that another lemma reaches, and
+    /// a read whose value a lemma constrains must be part of the array's value).
+    fn claim(&mut self, sel: TermId) {
+        self.arr.witness_reads.remove(&sel);
+    }
+
     /// Whether the read `sel` is an extensionality witness whose equality the candidate
     /// does not make false: its value is then irrelevant (the witness lemma is satisfied by
     /// the equality) and must not be carried to other arrays.
@@ -407,6 +414,7 @@ impl SmtSolver {
                         } else {
                             store.mk_raw(Op::Select, &[b, i], store.sort(sel))
                         };
+                        self.claim(rb);
                         let e = mk_val_eq(store, sel, rb);
                         out.push(store.mk_or(&[eq_ij, e]));
                     }
@@ -416,6 +424,7 @@ impl SmtSolver {
                     let c = args[0];
                     for (br, guard) in [(args[1], true), (args[2], false)] {
                         let r = store.mk_raw(Op::Select, &[br, i], store.sort(sel));
+                        self.claim(r);
                         let e = mk_val_eq(store, sel, r);
                         let g = if guard { store.mk_not(c) } else { c };
                         out.push(store.mk_or(&[g, e]));
@@ -454,6 +463,8 @@ impl SmtSolver {
                     if let Some(t) = self.index_term_with_value(store, &k) {
                         let ra = store.mk_raw(Op::Select, &[a, t], va_sort_elem(store, a));
                         let rb = store.mk_raw(Op::Select, &[b, t], va_sort_elem(store, a));
+                        self.claim(ra);
+                        self.claim(rb);
                         let eq = mk_val_eq(store, ra, rb);
                         let ne = store.mk_not(e);
                         out.push(store.mk_or(&[ne, eq]));
@@ -601,6 +612,8 @@ impl SmtSolver {
                 };
                 let rx = store.mk_raw(Op::Select, &[x, i], es);
                 let ry = store.mk_raw(Op::Select, &[y, i], es);
+                self.claim(rx);
+                self.claim(ry);
                 let eq = mk_val_eq(store, rx, ry);
                 out.push(store.mk_or(&[guard, eq]));
                 if fresh {
