@@ -18,9 +18,12 @@
 //!    mismatch adds one instance of an axiom that the candidate violates:
 //!    read-over-write (`i = j ∨ a[j:=v][i] = a[i]`, `i ≠ j ∨ a[j:=v][i] = v`), constant
 //!    arrays, `ite`, congruence of reads (`i ≠ i' ∨ a[i] = a[i']`) and equality
-//!    (`a ≠ b ∨ a[i] = b[i]`). For each equality atom a fresh index `k` is read on both
-//!    sides once (`a = b ↔ a[k] = b[k]` one way each), which gives extensionality and
-//!    equal defaults.
+//!    (`a ≠ b ∨ a[i] = b[i]`). Before that comparison, reads are carried along every edge
+//!    the candidate makes equal at an index (true equalities, writes at other indices,
+//!    chosen `ite` branches) in one closure per round, so that a read crosses a long chain
+//!    of copies in one search instead of one search per link. A false equality whose arrays
+//!    get equal values gets (once) a fresh index `k` with `a[k] = b[k] → a = b`
+//!    (extensionality); while the equality is true its witness reads are ignored.
 //!
 //! Lemmas are valid in the theory of arrays, so they are added as permanent clauses
 //! (they survive `pop` like the definitional clauses of the encoding) and `Unsat` stays
@@ -51,6 +54,11 @@ pub(crate) struct ArrayState {
     pub values: FxHashMap<TermId, Value>,
     /// Lemmas waiting to be added before the next search.
     pub pending: Vec<TermId>,
+    /// Per array equality: its extensionality witness reads `(a[k], b[k])`, created the
+    /// first time a candidate makes the equality false while the arrays' values agree.
+    pub witness: FxHashMap<TermId, (TermId, TermId)>,
+    /// Witness read -> its equality (such a read only matters while the equality is false).
+    pub witness_reads: FxHashMap<TermId, TermId>,
 }
 
 impl ArrayState {
@@ -163,8 +171,23 @@ impl SmtSolver {
         self.arr.eqs.push(e);
         self.register_array(store, a);
         self.register_array(store, b);
-        let ls = self.array_eq_lemmas(store, e);
-        self.arr.pending.extend(ls);
+    }
+
+    /// A read that some lemma other than its witness lemma mentions is an ordinary read
+    /// from then on (the witness index can be any value that another lemma reaches, and
+    /// a read whose value a lemma constrains must be part of the array's value).
+    fn claim(&mut self, sel: TermId) {
+        self.arr.witness_reads.remove(&sel);
+    }
+
+    /// Whether the read `sel` is an extensionality witness whose equality the candidate
+    /// does not make false: its value is then irrelevant (the witness lemma is satisfied by
+    /// the equality) and must not be carried to other arrays.
+    fn idle_witness(&self, store: &TermStore, sel: TermId) -> bool {
+        match self.arr.witness_reads.get(&sel) {
+            Some(&e) => self.cand_value(store, e) != Some(Value::Bool(false)),
+            None => false,
+        }
     }
 
     /// Encodes a non-array value term (or registers an array one).
@@ -266,6 +289,9 @@ impl SmtSolver {
         let mut class_default: FxHashMap<TermId, Value> = FxHashMap::default();
         for &sel in &self.arr.selects {
             let (a, i) = (store.args(sel)[0], store.args(sel)[1]);
+            if self.idle_witness(store, sel) {
+                continue;
+            }
             let Some(iv) = self.cand_value(store, i) else {
                 continue;
             };
@@ -351,10 +377,15 @@ impl SmtSolver {
             }
             // Array-valued reads of a nested array are values too.
         }
+        // Reads carried along the candidate's equalities, writes and chosen branches.
+        let closure = self.closure_lemmas(store, &mut parent, &class_default);
+        out.extend(closure);
         // Reads against computed values of non-opaque arrays.
         for &sel in &self.arr.selects.clone() {
             let (a, i) = (store.args(sel)[0], store.args(sel)[1]);
-            if !matches!(store.op(a), Op::Store | Op::ConstArray | Op::Ite) {
+            if !matches!(store.op(a), Op::Store | Op::ConstArray | Op::Ite)
+                || self.idle_witness(store, sel)
+            {
                 continue;
             }
             let (Some(iv), Some(v)) = (self.cand_value(store, i), vals.get(&sel).cloned()) else {
@@ -383,6 +414,7 @@ impl SmtSolver {
                         } else {
                             store.mk_raw(Op::Select, &[b, i], store.sort(sel))
                         };
+                        self.claim(rb);
                         let e = mk_val_eq(store, sel, rb);
                         out.push(store.mk_or(&[eq_ij, e]));
                     }
@@ -392,6 +424,7 @@ impl SmtSolver {
                     let c = args[0];
                     for (br, guard) in [(args[1], true), (args[2], false)] {
                         let r = store.mk_raw(Op::Select, &[br, i], store.sort(sel));
+                        self.claim(r);
                         let e = mk_val_eq(store, sel, r);
                         let g = if guard { store.mk_not(c) } else { c };
                         out.push(store.mk_or(&[g, e]));
@@ -410,6 +443,9 @@ impl SmtSolver {
                 vals.get(&a).and_then(|x| x.as_array()),
                 vals.get(&b).and_then(|x| x.as_array()),
             ) else {
+                if !holds && !self.arr.witness.contains_key(&e) {
+                    out.push(self.array_eq_witness(store, e));
+                }
                 continue;
             };
             if (va == vb) == holds {
@@ -427,14 +463,19 @@ impl SmtSolver {
                     if let Some(t) = self.index_term_with_value(store, &k) {
                         let ra = store.mk_raw(Op::Select, &[a, t], va_sort_elem(store, a));
                         let rb = store.mk_raw(Op::Select, &[b, t], va_sort_elem(store, a));
+                        self.claim(ra);
+                        self.claim(rb);
                         let eq = mk_val_eq(store, ra, rb);
                         let ne = store.mk_not(e);
                         out.push(store.mk_or(&[ne, eq]));
                     }
                 }
             }
-            // A false equality with equal values is refuted by the witness index lemma,
-            // added when the equality was registered.
+            // A false equality with equal values: extensionality, `e ∨ a[k] ≠ b[k]` for a
+            // fresh index `k` (once per equality; the reads then tell the arrays apart).
+            if !holds && !self.arr.witness.contains_key(&e) {
+                out.push(self.array_eq_witness(store, e));
+            }
         }
         out.retain(|&l| store.as_bool(l) != Some(true));
         out.sort();
@@ -442,6 +483,144 @@ impl SmtSolver {
         out.retain(|l| !self.arr.lemmas.contains(l));
         if out.is_empty() {
             self.arr.values = vals;
+        }
+        out
+    }
+
+    /// Reads propagated in one round along the edges that the candidate makes equal at an
+    /// index: a true array equality `a = b` (every index), a write `s = b[j:=w]` (every index
+    /// whose value differs from `j`'s) and the chosen branch of an `ite`. Each step adds the
+    /// axiom instance that ties the read of one end to the read of the other
+    /// (`a ≠ b ∨ a[i] = b[i]`, `i = j ∨ s[i] = b[i]`, `¬c ∨ t[i] = x[i]`).
+    ///
+    /// # Why
+    /// Comparing computed values finds a mismatch only between neighbours: a read of `a1`
+    /// crossing a chain `a1 = a2 = … = an` of equalities (the copies of a state array through
+    /// the clauses of an unrolling or a Spacer query) reached one more array per search, and
+    /// each search on a large query costs tens of milliseconds. The closure crosses the whole
+    /// chain at once. Reads whose value is the class default need no instance (every array
+    /// of the class reads the default there unless a read says otherwise), and reads with
+    /// array indices or array values are left to the value comparison.
+    fn closure_lemmas(
+        &mut self,
+        store: &mut TermStore,
+        parent: &mut FxHashMap<TermId, TermId>,
+        class_default: &FxHashMap<TermId, Value>,
+    ) -> Vec<TermId> {
+        /// Upper bound on the instances added per round (the loop runs again anyway).
+        const MAX: usize = 20_000;
+        #[derive(Clone, Copy)]
+        enum Edge {
+            Eq(TermId),
+            Store(TermId),
+            Ite(TermId, bool),
+        }
+        fn root(p: &mut FxHashMap<TermId, TermId>, x: TermId) -> TermId {
+            let mut r = x;
+            while let Some(&q) = p.get(&r) {
+                if q == r {
+                    break;
+                }
+                r = q;
+            }
+            r
+        }
+        let mut adj: FxHashMap<TermId, Vec<(TermId, Edge)>> = FxHashMap::default();
+        for &e in &self.arr.eqs {
+            if let Some(Value::Bool(true)) = self.cand_value(store, e) {
+                let (a, b) = (store.args(e)[0], store.args(e)[1]);
+                adj.entry(a).or_default().push((b, Edge::Eq(e)));
+                adj.entry(b).or_default().push((a, Edge::Eq(e)));
+            }
+        }
+        let mut arrays: Vec<TermId> = self.arr.arrays.iter().copied().collect();
+        arrays.sort();
+        for &a in &arrays {
+            let args = store.args(a).to_vec();
+            match store.op(a) {
+                Op::Store => {
+                    adj.entry(a).or_default().push((args[0], Edge::Store(a)));
+                    adj.entry(args[0]).or_default().push((a, Edge::Store(a)));
+                }
+                Op::Ite => {
+                    if let Some(Value::Bool(c)) = self.cand_value(store, args[0]) {
+                        let br = if c { args[1] } else { args[2] };
+                        adj.entry(a).or_default().push((br, Edge::Ite(a, c)));
+                        adj.entry(br).or_default().push((a, Edge::Ite(a, c)));
+                    }
+                }
+                _ => {}
+            }
+        }
+        if adj.is_empty() {
+            return Vec::new();
+        }
+        let scalar = |store: &TermStore, t: TermId| {
+            store
+                .sort(t)
+                .array_parts()
+                .is_some_and(|(is, es)| !is.is_array() && !es.is_array())
+        };
+        // Known reads: (array, index value) -> element value.
+        let mut known: FxHashMap<(TermId, Value), Value> = FxHashMap::default();
+        let mut queue: Vec<(TermId, Value, TermId, Value)> = Vec::new();
+        for &sel in &self.arr.selects {
+            let (a, i) = (store.args(sel)[0], store.args(sel)[1]);
+            if !scalar(store, a) || self.idle_witness(store, sel) {
+                continue;
+            }
+            let (Some(iv), Some(v)) = (self.cand_value(store, i), self.cand_value(store, sel))
+            else {
+                continue;
+            };
+            known.entry((a, iv.clone())).or_insert_with(|| v.clone());
+            queue.push((a, iv, i, v));
+        }
+        let mut out = Vec::new();
+        let mut head = 0;
+        while head < queue.len() && out.len() < MAX {
+            let (x, iv, i, v) = queue[head].clone();
+            head += 1;
+            let r = root(parent, x);
+            if class_default.get(&r) == Some(&v) {
+                continue;
+            }
+            let Some(edges) = adj.get(&x).cloned() else {
+                continue;
+            };
+            let es = store.sort(x).elem_sort().expect("array");
+            for (y, edge) in edges {
+                let guard = match edge {
+                    Edge::Eq(e) => store.mk_not(e),
+                    Edge::Store(s) => {
+                        let j = store.args(s)[1];
+                        if self.cand_value(store, j).as_ref() != Some(&iv) {
+                            store.mk_eq(i, j)
+                        } else {
+                            continue;
+                        }
+                    }
+                    Edge::Ite(t, c) => {
+                        let cond = store.args(t)[0];
+                        if c { store.mk_not(cond) } else { cond }
+                    }
+                };
+                let fresh = match known.get(&(y, iv.clone())) {
+                    Some(w) if *w == v => continue,
+                    Some(_) => false,
+                    None => true,
+                };
+                let rx = store.mk_raw(Op::Select, &[x, i], es);
+                let ry = store.mk_raw(Op::Select, &[y, i], es);
+                self.claim(rx);
+                self.claim(ry);
+                let eq = mk_val_eq(store, rx, ry);
+                out.push(store.mk_or(&[guard, eq]));
+                if fresh {
+                    known.insert((y, iv.clone()), v.clone());
+                    queue.push((y, iv.clone(), i, v.clone()));
+                }
+            }
         }
         out
     }
@@ -482,9 +661,13 @@ impl SmtSolver {
         None
     }
 
-    /// The lemmas for a newly encoded equality `e` between arrays: a fresh witness index
-    /// `k` with `e ↔ a[k] = b[k]` (extensionality one way, agreement the other).
-    pub(crate) fn array_eq_lemmas(&mut self, store: &mut TermStore, e: TermId) -> Vec<TermId> {
+    /// The extensionality lemma of the equality `e` between arrays: a fresh witness index
+    /// `k` with `a[k] = b[k] → e`. The other direction is an instance of the congruence
+    /// lemmas (`a ≠ b ∨ a[i] = b[i]`) that the value comparison adds when needed; leaving it
+    /// out keeps witness reads of true equalities out of the search (see
+    /// `idle_witness`): on Spacer's queries most equalities are copies of state arrays and
+    /// true, and their witnesses at one shared index value tied every array together.
+    pub(crate) fn array_eq_witness(&mut self, store: &mut TermStore, e: TermId) -> TermId {
         let (a, b) = (store.args(e)[0], store.args(e)[1]);
         let sort = store.sort(a);
         let (is, es) = sort.array_parts().expect("array equality");
@@ -492,10 +675,11 @@ impl SmtSolver {
         let k = store.mk_var(k);
         let ra = store.mk_raw(Op::Select, &[a, k], es);
         let rb = store.mk_raw(Op::Select, &[b, k], es);
+        self.arr.witness.insert(e, (ra, rb));
+        self.arr.witness_reads.insert(ra, e);
+        self.arr.witness_reads.insert(rb, e);
         let eq = mk_val_eq(store, ra, rb);
-        let l = store.mk_implies(e, eq);
-        let r = store.mk_implies(eq, e);
-        vec![l, r]
+        store.mk_implies(eq, e)
     }
 }
 

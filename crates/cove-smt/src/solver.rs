@@ -74,6 +74,8 @@ pub struct SmtStats {
     pub derived_bounds: u64,
     /// Array axiom instances added (see the `arrays` module).
     pub array_lemmas: u64,
+    /// Array checks of candidates that added instances (each one costs another search).
+    pub array_rounds: u64,
     /// Wall time spent in checks.
     pub time: Duration,
 }
@@ -510,6 +512,7 @@ impl SmtSolver {
                 return r;
             }
             self.stats.array_lemmas += lemmas.len() as u64;
+            self.stats.array_rounds += 1;
             self.arr.pending.extend(lemmas);
             if self.limits.control.should_stop().is_some() {
                 return SolveResult::Unknown;

@@ -34,3 +34,57 @@ fn satisfiable_scripts_have_array_models() {
         "{out}"
     );
 }
+
+/// A read carried through a long chain of copies `a0 = a1 = … = an` (as in the queries of
+/// a CHC engine over an unrolling, where a state array is passed through every clause)
+/// and through writes at other indices is decided in a few array rounds, not one per link.
+#[test]
+fn reads_cross_chains_of_equalities_in_few_rounds() {
+    use cove_logic::{Sort, TermStore};
+    use cove_smt::{SmtResult, SmtSolver};
+    let n = 60;
+    let mut store = TermStore::new();
+    let arr = Sort::array(Sort::Int, Sort::Int);
+    let arrays: Vec<_> = (0..=n)
+        .map(|k| {
+            let v = store.var(&format!("a{k}"), arr);
+            store.mk_var(v)
+        })
+        .collect();
+    let iv = store.var("i", Sort::Int);
+    let i = store.mk_var(iv);
+    let mut s = SmtSolver::new();
+    for k in 0..n {
+        // Every third link is a write at an index other than i, the others plain copies.
+        let next = if k % 3 == 2 {
+            let j = store.mk_int(1000 + k as i64);
+            let ne = store.mk_eq(i, j);
+            let ne = store.mk_not(ne);
+            s.assert(&mut store, ne);
+            let w = store.mk_int(k as i64);
+            store.mk_store(arrays[k], j, w)
+        } else {
+            arrays[k]
+        };
+        let eq = store.mk_eq(arrays[k + 1], next);
+        s.assert(&mut store, eq);
+    }
+    let first = store.mk_select(arrays[0], i);
+    let five = store.mk_int(5);
+    let e = store.mk_eq(first, five);
+    s.assert(&mut store, e);
+    s.push();
+    let last = store.mk_select(arrays[n], i);
+    let e = store.mk_eq(last, five);
+    let ne = store.mk_not(e);
+    s.assert(&mut store, ne);
+    assert_eq!(s.check(&mut store), SmtResult::Unsat);
+    let rounds = s.stats().array_rounds;
+    assert!(rounds <= 6, "{rounds} array rounds for a chain of {n}");
+    s.pop(1);
+    let six = store.mk_int(6);
+    let e = store.mk_eq(last, six);
+    let ne = store.mk_not(e);
+    s.assert(&mut store, ne);
+    assert_eq!(s.check(&mut store), SmtResult::Sat);
+}
