@@ -617,8 +617,9 @@ pub fn export(args: &ExportArgs, out: &mut impl Write) -> Result<u8, CliError> {
         ExportFormat::Dot => crate::dot::to_dot(&l, "model"),
     };
     match &args.output {
-        Some(p) => std::fs::write(p, text)
-            .map_err(|e| CliError::Usage(format!("{}: {e}", p.display())))?,
+        Some(p) => {
+            std::fs::write(p, text).map_err(|e| CliError::Usage(format!("{}: {e}", p.display())))?
+        }
         None => out.write_all(text.as_bytes()).map_err(io)?,
     }
     Ok(0)

@@ -122,7 +122,9 @@ pub fn parse_drn(text: &str) -> Result<Lpts, ParseError> {
                     return err(
                         ln,
                         1,
-                        format!("model type {other} is not supported (an LPTS is a DTMC or an MDP)"),
+                        format!(
+                            "model type {other} is not supported (an LPTS is a DTMC or an MDP)"
+                        ),
                     );
                 }
             }
@@ -132,10 +134,10 @@ pub fn parse_drn(text: &str) -> Result<Lpts, ParseError> {
             }
         } else if t == "@nr_states" {
             let v = lines.get(i).map(|s| s.trim()).unwrap_or("");
-            n_states = Some(
-                v.parse()
-                    .or_else(|_| err(i + 1, 1, format!("expected a number of states, got `{v}`")))?,
-            );
+            n_states =
+                Some(v.parse().or_else(|_| {
+                    err(i + 1, 1, format!("expected a number of states, got `{v}`"))
+                })?);
             i += 1;
         } else if t == "@model" {
             model_line = Some(i);
@@ -227,15 +229,16 @@ pub fn parse_drn(text: &str) -> Result<Lpts, ParseError> {
                 let Some((to, p)) = t.split_once(':') else {
                     return err(ln, col, "expected `STATE : PROBABILITY`");
                 };
-                let to: usize = to
-                    .trim()
-                    .parse()
-                    .ok()
-                    .filter(|&s| s < n)
-                    .map_or_else(|| err(ln, col, format!("bad target state `{}`", to.trim())), Ok)?;
+                let to: usize = to.trim().parse().ok().filter(|&s| s < n).map_or_else(
+                    || err(ln, col, format!("bad target state `{}`", to.trim())),
+                    Ok,
+                )?;
                 let p = parse_value(p.trim())
                     .filter(|p| !p.is_negative())
-                    .map_or_else(|| err(ln, col, format!("bad probability `{}`", p.trim())), Ok)?;
+                    .map_or_else(
+                        || err(ln, col, format!("bad probability `{}`", p.trim())),
+                        Ok,
+                    )?;
                 if p.is_positive() {
                     entries.push((to, p));
                 }
@@ -249,7 +252,8 @@ pub fn parse_drn(text: &str) -> Result<Lpts, ParseError> {
 
 /// Writes an LPTS in Storm's DRN format as an MDP with choice labels and exact values.
 pub fn write_drn(l: &Lpts) -> String {
-    let mut out = String::from("// Exported by cove (an LPTS: each choice is labelled with its action)\n");
+    let mut out =
+        String::from("// Exported by cove (an LPTS: each choice is labelled with its action)\n");
     let _ = write!(
         out,
         "@type: MDP\n@value_type: double\n@parameters\n\n@reward_models\n\n@nr_states\n{}\n@nr_choices\n{}\n@model\n",

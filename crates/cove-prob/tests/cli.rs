@@ -120,7 +120,7 @@ fn bench_quick_runs_and_writes_models() {
         learn_max_n: 0,
         learn_time: 1,
         write_models: None,
-        families: vec![],
+        families: vec!["cs1".into(), "mer".into()],
         time_limit: 60,
     };
     let mut out = Vec::new();
@@ -132,6 +132,7 @@ fn bench_quick_runs_and_writes_models() {
     );
     let args = BenchArgs {
         write_models: Some(dir.clone()),
+        families: vec![],
         ..args
     };
     assert_eq!(bench(&args, &mut Vec::new()).unwrap(), 0);
@@ -212,7 +213,10 @@ fn export_to_drn_and_read_back() {
     };
     assert_eq!(export(&args, &mut Vec::new()).unwrap(), 0);
     let text = std::fs::read_to_string(&drn).unwrap();
-    assert!(text.contains("@type: MDP") && text.contains("1/3"), "{text}");
+    assert!(
+        text.contains("@type: MDP") && text.contains("1/3"),
+        "{text}"
+    );
     // the DRN file is read back as the same model: simulation both ways
     let mut out = Vec::new();
     simulate(&sim_args(drn.clone(), m.clone(), None), &mut out).unwrap();

@@ -39,10 +39,9 @@ fn reads_storm_output() {
     let l = parse_drn(STORM_MDP).unwrap();
     assert_eq!((l.num_states(), l.num_transitions()), (3, 4));
     assert_eq!(l.state_name(l.initial()), "[s=0]");
-    let same = parse_lpts(
-        "init a\na -toss-> 1/2 : b + 1/2 : c\na -skip-> c\nb -tau-> a\nc -tau-> c\n",
-    )
-    .unwrap();
+    let same =
+        parse_lpts("init a\na -toss-> 1/2 : b + 1/2 : c\na -skip-> c\nb -tau-> a\nc -tau-> c\n")
+            .unwrap();
     assert!(simulates(&l, &same) && simulates(&same, &l));
 }
 

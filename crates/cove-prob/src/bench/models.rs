@@ -279,8 +279,9 @@ fn sensor_network(n: usize, buggy: bool) -> (String, String, String) {
     } else {
         "7/20 : (b'=b+1)&(r'=1) + 7/20 : (r'=2)"
     };
-    let mut ch =
-        String::from("mdp\nmodule channel\n  b : [0..3] init 0;\n  r : [0..3] init 0;\n  g : bool init true;\n");
+    let mut ch = String::from(
+        "mdp\nmodule channel\n  b : [0..3] init 0;\n  r : [0..3] init 0;\n  g : bool init true;\n",
+    );
     for i in 1..=n {
         let _ = write!(
             ch,
