@@ -71,6 +71,9 @@ fn distribution(entries: Vec<(StateId, Rational)>) -> Result<Dist, String> {
     Dist::merged(entries).map_err(|e| e.to_string())
 }
 
+/// A choice being read: action, raw masses, line of its `action` keyword.
+type RawChoice = (String, Vec<(StateId, Rational)>, usize);
+
 /// An LPTS under construction from numbered states: states `0..n`, names set later.
 struct Numbered {
     n: usize,
@@ -157,10 +160,10 @@ pub fn parse_drn(text: &str) -> Result<Lpts, ParseError> {
         trans: Vec::new(),
     };
     let mut cur_state: Option<StateId> = None;
-    let mut cur_action: Option<(String, Vec<(StateId, Rational)>, usize)> = None;
+    let mut cur_action: Option<RawChoice> = None;
     let flush = |m: &mut Numbered,
                  st: Option<StateId>,
-                 act: &mut Option<(String, Vec<(StateId, Rational)>, usize)>|
+                 act: &mut Option<RawChoice>|
      -> Result<(), ParseError> {
         if let (Some(s), Some((a, entries, ln))) = (st, act.take()) {
             let d = distribution(entries).or_else(|e| err(ln, 1, e))?;
@@ -307,8 +310,7 @@ pub fn parse_tra(tra: &str, lab: Option<&str>) -> Result<Lpts, ParseError> {
         return err(hl + 1, 1, "no states");
     }
     // (src, choice) -> (action, entries, first line)
-    type Choice = (String, Vec<(StateId, Rational)>, usize);
-    let mut choices: Vec<((StateId, usize), Choice)> = Vec::new();
+    let mut choices: Vec<((StateId, usize), RawChoice)> = Vec::new();
     let mut index = std::collections::HashMap::new();
     for (k, line) in lines {
         let w: Vec<&str> = line.split_whitespace().collect();
