@@ -4,7 +4,8 @@
 //!
 //! `cargo run --release -p cove-chc --example engine_opts -- FILE SECS [OPTION...]`, options:
 //! `engine=spacer|spacer-abs`, `variant=pba|concretize|cegar` (spacer-abs),
-//! `seeds=0|1` (spacer-abs), `global=0|1`, `conjecture=0|1` (Spacer, also inside spacer-abs).
+//! `seeds=0|1`, `reuse=0|1` (spacer-abs), `global=0|1`, `subsume=0|1`, `concretize=0|1`, `conjecture=0|1`
+//! (Spacer's global guidance, also inside spacer-abs), `verbose=N` (`-v`/`-vv` trace).
 
 use cove_chc::cert::{check_derivation, check_invariants};
 use cove_chc::engines::abs::{AbsConfig, SpacerAbs, Variant};
@@ -24,13 +25,18 @@ fn main() {
     let mut spacer = SpacerConfig::default();
     let mut abs = AbsConfig::default();
     let mut use_abs = false;
+    let mut verbosity = 0;
     for a in &args[3..] {
         let (k, v) = a.split_once('=').expect("option=value");
         match k {
             "engine" => use_abs = v == "spacer-abs",
             "variant" => abs.variant = Variant::parse(v).expect("pba|concretize|cegar"),
             "seeds" => abs.seeds = v == "1",
+            "reuse" => abs.reuse = v == "1",
             "global" => spacer.global = v == "1",
+            "verbose" => verbosity = v.parse().expect("verbose=N"),
+            "subsume" => spacer.subsume = v == "1",
+            "concretize" => spacer.concretize = v == "1",
             "conjecture" => spacer.conjecture = v == "1",
             _ => panic!("unknown option {k}"),
         }
@@ -46,6 +52,7 @@ fn main() {
     let sys = cove_chc::frontend::parse_chc(&src, &mut store).expect("parsable CHC file");
     let ctl = Control {
         deadline: Some(Instant::now() + Duration::from_secs_f64(secs)),
+        verbosity,
         ..Default::default()
     };
     let opts = PreprocessOptions::default();

@@ -133,9 +133,23 @@ pub fn parse_invariants(
     store: &mut TermStore,
     sys: &ChcSystem,
 ) -> Result<Invariants, String> {
+    parse_model(src, store, sys, &[]).map(|(inv, _)| inv)
+}
+
+/// Reads the `sat` answer of a question with declared constants: invariants for the
+/// predicates of `sys` and one value per constant of `constants`, given as
+/// `(define-fun k () Int 3)` (as `cove solve --model` prints them), in the order of
+/// `constants`. Every constant needs a value.
+pub fn parse_model(
+    src: &[u8],
+    store: &mut TermStore,
+    sys: &ChcSystem,
+    constants: &[VarId],
+) -> Result<(Invariants, Vec<Value>), String> {
     let text = std::str::from_utf8(src).map_err(|e| format!("witness is not UTF-8: {e}"))?;
     let body = strip_wrapper(text);
     let mut inv = Invariants::default();
+    let mut values: Vec<Option<Value>> = vec![None; constants.len()];
     let mut parser =
         Parser::new(body.as_bytes(), store, Dialect::Smt).map_err(|e| e.to_string())?;
     while let Some((cmd, pos)) = parser.next_command().map_err(|e| e.to_string())? {
@@ -146,6 +160,20 @@ pub fn parse_invariants(
             body,
         } = cmd
         {
+            let store = parser.store_ref();
+            let constant = constants
+                .iter()
+                .position(|&k| store.var_name(k) == &*name && store.var_sort(k) == ret);
+            if let (Some(i), true) = (constant, params.is_empty()) {
+                let v = cove_logic::Model::new().eval(store, body).map_err(|e| {
+                    format!(
+                        "{}:{}: the value of constant '{name}' is not a literal: {e}",
+                        pos.line, pos.col
+                    )
+                })?;
+                values[i] = Some(v);
+                continue;
+            }
             if ret != Sort::Bool {
                 return Err(format!(
                     "{}:{}: definition of '{name}' is not Boolean",
@@ -182,7 +210,15 @@ pub fn parse_invariants(
             inv.define(f, params, body);
         }
     }
-    Ok(inv)
+    let store = parser.store_ref();
+    let values = values
+        .into_iter()
+        .zip(constants)
+        .map(|(v, &k)| {
+            v.ok_or_else(|| format!("no value for the constant '{}'", store.var_name(k)))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((inv, values))
 }
 
 /// Drops a leading `sat` line and a `(model …)` / `( … )` wrapper around the definitions.

@@ -123,3 +123,24 @@ fn corpus_answers_are_right_for_every_variant() {
         }
     }
 }
+
+#[test]
+fn reuse_carries_the_bounded_proof_to_the_next_bound() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus");
+    for (file, v) in [
+        (root.join("thesis-gcnr-safe.smt2"), Variant::PbaCegar),
+        (data("abs-fig33.smt2"), Variant::PbaCegar),
+        (data("abs-twostage-unsafe.smt2"), Variant::CegarOnly),
+    ] {
+        let mut e = SpacerAbs::new(AbsConfig {
+            variant: v,
+            reuse: true,
+            ..Default::default()
+        });
+        let (got, want) = solve(&mut e, &file, 30);
+        assert_eq!(got, want, "{}", file.display());
+        if stat(&e, "abs-bound") > 1 {
+            assert!(stat(&e, "abs-reused-lemmas") > 0, "{:?}", e.stats());
+        }
+    }
+}

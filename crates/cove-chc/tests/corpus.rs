@@ -126,6 +126,12 @@ fn spacer_ablations_never_answer_wrongly() {
             conjecture: true,
             ..Default::default()
         },
+        SpacerConfig {
+            concretize: true,
+            conjecture: true,
+            subsume: false,
+            ..Default::default()
+        },
     ];
     for file in corpus_files() {
         if file.to_string_lossy().contains("gcnr") {

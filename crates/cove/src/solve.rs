@@ -5,7 +5,7 @@ use crate::{EXIT_BAD_INPUT, EXIT_CERT_FAILED, EXIT_OK, EXIT_USAGE, ExitCodeOf, r
 use clap::{Args, ValueEnum};
 use cove_chc::driver::{self, EngineChoice, Outcome, SolveConfig, Validation};
 use cove_chc::frontend::{ErrorKind, Query, parse_queries};
-use cove_chc::witness::{parse_derivation, parse_invariants, print_derivation, print_invariants};
+use cove_chc::witness::{parse_derivation, parse_model, print_derivation, print_invariants};
 use cove_chc::{ChcResult, ChcSystem, UnknownReason, cert};
 use cove_logic::TermStore;
 use serde_json::json;
@@ -69,9 +69,18 @@ pub struct SolveArgs {
     /// Spacer: do not replace blocked cubes by negated Farkas interpolants.
     #[arg(long)]
     pub no_farkas: bool,
-    /// Spacer: no global generalization (lemma clusters replaced by their projection).
+    /// Spacer: no global guidance (none of the subsume, concretize, conjecture rules).
     #[arg(long)]
     pub no_global: bool,
+    /// Spacer: no subsume rule (lemma clusters replaced by their projection).
+    #[arg(long)]
+    pub no_subsume: bool,
+    /// Spacer: the concretize rule of global guidance (clusters varying in coefficients).
+    #[arg(long)]
+    pub gg_concretize: bool,
+    /// Spacer: the conjecture rule of global guidance (clusters varying in one constant).
+    #[arg(long)]
+    pub gg_conjecture: bool,
     /// Progress messages on stderr.
     #[arg(short, long, action = clap::ArgAction::Count)]
     pub verbose: u8,
@@ -102,6 +111,9 @@ impl SolveArgs {
         sp.weaken = !self.no_weaken;
         sp.farkas = !self.no_farkas;
         sp.global = !self.no_global;
+        sp.subsume = !self.no_subsume;
+        sp.concretize = self.gg_concretize;
+        sp.conjecture = self.gg_conjecture;
         Ok(cfg)
     }
 }
@@ -270,47 +282,130 @@ fn ground_system(out: &Outcome, q: &Query) -> ChcSystem {
     sys
 }
 
-/// Runs `cove check`.
+/// Runs `cove check`: one verdict line per question of the file (`valid`, `invalid` or
+/// `unknown`), checking the witness's answers in order.
 pub fn check(args: &CheckArgs) -> Result<u8, ExitCodeOf> {
+    let ctl = args.limits.control(0);
+    let src = read_input(&args.file)?;
     let mut store = TermStore::new();
-    let sys = load_system(&args.file, &mut store)?;
+    let queries = parse_queries(&src, &mut store, &ctl).map_err(|e| {
+        eprintln!("{}:{e}", args.file.display());
+        ExitCodeOf(EXIT_BAD_INPUT)
+    })?;
     let witness = read_input(&args.witness)?;
     let text = String::from_utf8_lossy(&witness);
-    let first = text.split_whitespace().next().unwrap_or("");
-    let is_derivation = first == "unsat" || text.contains("(derivation");
-    let ctl = args.limits.control(0);
-    let outcome = if is_derivation {
-        match parse_derivation(&witness, &store, &sys) {
-            Ok(d) => cert::check_derivation(&store, &sys, &d),
-            Err(e) => {
-                eprintln!("{}: error: {e}", args.witness.display());
-                return Err(ExitCodeOf(EXIT_BAD_INPUT));
-            }
-        }
-    } else {
-        match parse_invariants(&witness, &mut store, &sys) {
-            Ok(inv) => cert::check_invariants(&mut store, &sys, &inv, &ctl),
-            Err(e) => {
-                eprintln!("{}:{e}", args.witness.display());
-                return Err(ExitCodeOf(EXIT_BAD_INPUT));
-            }
-        }
+    let answers = split_answers(&text);
+    if answers.len() != queries.len() {
+        eprintln!(
+            "{}: error: the witness has {} answer(s), the file asks {} question(s)",
+            args.witness.display(),
+            answers.len(),
+            queries.len()
+        );
+        return Err(ExitCodeOf(EXIT_BAD_INPUT));
+    }
+    let bad_witness = |e: String| {
+        eprintln!("{}:{e}", args.witness.display());
+        ExitCodeOf(EXIT_BAD_INPUT)
     };
-    match outcome {
-        Ok(()) => {
-            println!("valid");
-            Ok(EXIT_OK)
-        }
-        Err(e) if !e.is_invalid() => {
-            // Neither accepted nor refuted within the limits.
-            println!("unknown");
-            eprintln!("{e}");
-            Ok(EXIT_OK)
-        }
-        Err(e) => {
-            println!("invalid");
-            eprintln!("{e}");
-            Ok(EXIT_CERT_FAILED)
+    let mut code = EXIT_OK;
+    for (q, (verdict, chunk)) in queries.iter().zip(&answers) {
+        let checked = match verdict {
+            Verdict::Unknown => Err(None),
+            Verdict::Unsat if !q.constants.is_empty() => Err(None),
+            Verdict::Unsat => {
+                let d = parse_derivation(chunk.as_bytes(), &store, &q.system)
+                    .map_err(|e| bad_witness(format!(" error: {e}")))?;
+                cert::check_derivation(&store, &q.system, &d).map_err(Some)
+            }
+            Verdict::Sat => {
+                let (inv, values) =
+                    parse_model(chunk.as_bytes(), &mut store, &q.system, &q.constants)
+                        .map_err(bad_witness)?;
+                let ground =
+                    driver::instantiate_constants(&mut store, &q.system, &q.constants, &values);
+                cert::check_invariants(&mut store, &ground, &inv, &ctl).map_err(Some)
+            }
+        };
+        match checked {
+            Ok(()) => println!("valid"),
+            Err(Some(e)) if e.is_invalid() => {
+                println!("invalid");
+                eprintln!("{e}");
+                code = EXIT_CERT_FAILED;
+            }
+            Err(e) => {
+                // Neither accepted nor refuted: limits, or nothing the witness can show.
+                println!("unknown");
+                match (e, verdict) {
+                    (Some(e), _) => eprintln!("{e}"),
+                    (None, Verdict::Unknown) => {
+                        eprintln!("nothing to check: the answer is unknown")
+                    }
+                    (None, _) => eprintln!(
+                        "a derivation shows a counterexample for one value of the declared \
+                         constants; that every value has one is not part of the witness"
+                    ),
+                }
+            }
         }
     }
+    Ok(code)
+}
+
+/// The verdict line an answer starts with.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Verdict {
+    Sat,
+    Unsat,
+    Unknown,
+}
+
+/// Splits a witness into its answers: each starts at a line that is just `sat`, `unsat` or
+/// `unknown` and runs to the next one. Every answer keeps the whole text's line and column
+/// positions (the other answers are blanked out, newlines kept), so errors point into the
+/// file. A witness without verdict lines is one answer: a derivation if it has one, else
+/// invariants.
+fn split_answers(text: &str) -> Vec<(Verdict, String)> {
+    let verdict = |line: &str| match line.trim() {
+        "sat" => Some(Verdict::Sat),
+        "unsat" => Some(Verdict::Unsat),
+        "unknown" => Some(Verdict::Unknown),
+        _ => None,
+    };
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let starts: Vec<(usize, Verdict)> = lines
+        .iter()
+        .enumerate()
+        .filter_map(|(i, l)| verdict(l).map(|v| (i, v)))
+        .collect();
+    if starts.is_empty() {
+        let v = if text.contains("(derivation") {
+            Verdict::Unsat
+        } else {
+            Verdict::Sat
+        };
+        return vec![(v, text.to_string())];
+    }
+    let blank =
+        |l: &str| -> String { l.chars().map(|c| if c == '\n' { c } else { ' ' }).collect() };
+    starts
+        .iter()
+        .enumerate()
+        .map(|(n, &(from, v))| {
+            let to = starts.get(n + 1).map_or(lines.len(), |s| s.0);
+            let chunk = lines
+                .iter()
+                .enumerate()
+                .map(|(i, l)| {
+                    if i > from && i < to {
+                        l.to_string()
+                    } else {
+                        blank(l)
+                    }
+                })
+                .collect();
+            (v, chunk)
+        })
+        .collect()
 }

@@ -210,3 +210,65 @@ fn check_locates_structural_witness_errors() {
         assert!(err.contains(expect), "{witness}: {err}");
     }
 }
+
+#[test]
+fn check_takes_one_answer_per_question_and_the_constants_values() {
+    let dir = std::env::temp_dir().join(format!("cove-check-q-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |file: &str, witness: &str| {
+        let (f, w) = (dir.join("f.smt2"), dir.join("w"));
+        std::fs::write(&f, file).unwrap();
+        std::fs::write(&w, witness).unwrap();
+        let o = cove_stdin(
+            &[
+                "check",
+                &f.display().to_string(),
+                "--witness",
+                &w.display().to_string(),
+            ],
+            "",
+        );
+        let lines: Vec<String> = String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .map(str::to_string)
+            .collect();
+        (lines, o.status.code())
+    };
+    // What `cove solve --model --cex` prints is accepted, answer by answer.
+    let (sol, o) = solve(SHARED_CONSTANT, &["--model"]);
+    assert_eq!(sol, ["sat"], "{o:?}");
+    let printed = String::from_utf8_lossy(&o.stdout).to_string();
+    assert_eq!(
+        run(SHARED_CONSTANT, &printed),
+        (vec!["valid".into()], Some(0))
+    );
+    // A value of k for which the invariant is wrong: k = 9 lets x reach 9 > 5.
+    let wrong = "sat\n(define-fun k () Int 9)\n(define-fun p ((x Int)) Bool (<= x 5))\n";
+    assert_eq!(
+        run(SHARED_CONSTANT, wrong),
+        (vec!["invalid".into()], Some(3))
+    );
+    let missing = "sat\n(define-fun p ((x Int)) Bool (<= x 5))\n";
+    assert_eq!(run(SHARED_CONSTANT, missing).1, Some(2));
+
+    let two = "(set-logic HORN)\n(declare-fun p (Int) Bool)\n\
+        (assert (forall ((x Int)) (=> (= x 0) (p x))))\n\
+        (push 1)\n(assert (forall ((x Int)) (=> (and (p x) (> x 5)) false)))\n(check-sat)\n(pop 1)\n\
+        (assert (forall ((x Int)) (=> (and (p x) (= x 0)) false)))\n(check-sat)\n";
+    let (sol, o) = solve(two, &["--model", "--cex"]);
+    assert_eq!(sol, ["sat", "unsat"], "{o:?}");
+    let printed = String::from_utf8_lossy(&o.stdout).to_string();
+    assert_eq!(
+        run(two, &printed),
+        (vec!["valid".into(), "valid".into()], Some(0))
+    );
+    let bad = "sat\n(define-fun p ((x Int)) Bool (<= x 6))\nunknown\n";
+    assert_eq!(
+        run(two, bad),
+        (vec!["invalid".into(), "unknown".into()], Some(3))
+    );
+    assert_eq!(
+        run(two, "sat\n(define-fun p ((x Int)) Bool (= x 0))\n").1,
+        Some(2)
+    );
+}

@@ -40,6 +40,7 @@ use cove_logic::{TermStore, Value, VarId};
 use std::fmt;
 use std::time::{Duration, Instant};
 
+pub use constants::instantiate as instantiate_constants;
 pub use schedule::EngineSpec;
 
 /// Which engine(s) to run.

@@ -13,6 +13,10 @@
 //!    - Safe up to `bound`: EXTRACTINVS (`invs.rs`, Houdini over the input clauses) grows 𝓘
 //!      from the bounded proof's lemmas; if 𝓘 refutes every query it is the answer. Otherwise
 //!      PBA re-abstracts to the leaves the bounded proof needs, and NEXTUNDER raises `bound`.
+//!      By default the next run starts over from bound 0 on the new abstraction; with
+//!      [`AbsConfig::reuse`] it starts at the new bound from the PBA-checked proof instead
+//!      (measured slower on `gcnr`: the old low-level lemmas stand in for the more general
+//!      ones a fresh run finds on the coarser abstraction; `docs/benchmarks.md`).
 //!
 //! Beyond the thesis (which restricts Ch. 3 to transition systems), everything is per clause:
 //! nonlinear clauses are abstracted leaf by leaf, counterexamples are derivation trees, and
@@ -30,7 +34,7 @@ mod space;
 
 use crate::cert;
 use crate::engine::{Control, Engine, Stats};
-use crate::engines::spacer::{Bounded, Spacer, SpacerConfig};
+use crate::engines::spacer::{Bounded, Frame, Spacer, SpacerConfig};
 use crate::result::{ChcResult, Invariants, UnknownReason};
 use crate::system::ChcSystem;
 use cegar::Feasibility;
@@ -76,6 +80,12 @@ pub struct AbsConfig {
     pub max_bound: Option<usize>,
     /// Seed EXTRACTINVS with relations between lock-step counters (`seeds.rs`).
     pub seeds: bool,
+    /// NEXTUNDER keeps the bounded proof: the next Spacer run starts at the new bound with
+    /// the previous run's lemmas instead of re-deriving every level from bound 0. Valid
+    /// because PBA has re-checked every step of that proof on the new abstraction (the
+    /// lemmas are reused only when all steps checked) and refinement only adds
+    /// constraints.
+    pub reuse: bool,
 }
 
 impl Default for AbsConfig {
@@ -85,6 +95,7 @@ impl Default for AbsConfig {
             spacer: SpacerConfig::default(),
             max_bound: None,
             seeds: true,
+            reuse: false,
         }
     }
 }
@@ -122,6 +133,8 @@ struct Counters {
     pba_failed: usize,
     max_enabled: usize,
     bound: usize,
+    /// Lemmas carried over to a next bound (`AbsConfig::reuse`).
+    reused: usize,
 }
 
 impl Engine for SpacerAbs {
@@ -151,6 +164,7 @@ impl Engine for SpacerAbs {
             ("abs-pba-rounds".into(), k.pba_rounds.to_string()),
             ("abs-pba-unchecked-steps".into(), k.pba_failed.to_string()),
             ("abs-invariants".into(), inv.size().to_string()),
+            ("abs-reused-lemmas".into(), k.reused.to_string()),
         ];
         self.abstraction = (0..n)
             .map(|l| {
@@ -181,6 +195,9 @@ impl SpacerAbs {
         k: &mut Counters,
     ) -> ChcResult {
         let cfg = &self.config;
+        // The last safe bound's proof and the bound to continue from (`AbsConfig::reuse`).
+        let mut seed: Vec<Frame> = Vec::new();
+        let mut start = 0;
         loop {
             if let Some(r) = ctl.should_stop() {
                 return ChcResult::Unknown(r);
@@ -205,7 +222,8 @@ impl SpacerAbs {
             }
             let asys = space.abstract_system(store, sys, enabled, inv);
             let mut spacer = Spacer::new(cfg.spacer.clone());
-            match spacer.solve_bounded(store, &asys, ctl, Some(k.bound)) {
+            k.reused += seed.iter().map(|f| f.lemmas.len()).sum::<usize>();
+            match spacer.solve_bounded_from(store, &asys, ctl, Some(k.bound), &seed, start) {
                 Bounded::Done(ChcResult::Sat(ainv)) => {
                     let mut both = inv.clone();
                     for (p, d) in &ainv.defs {
@@ -252,8 +270,8 @@ impl SpacerAbs {
                     if cfg.seeds && k.pba_rounds == 0 && k.bound == 0 {
                         seeds::seed(store, sys, &mut cands, ctl);
                     }
-                    for fr in frames {
-                        for (f, l) in fr.lemmas {
+                    for fr in &frames {
+                        for &(f, l) in &fr.lemmas {
                             let f = cands.import(store, fr.pred, &fr.params, f);
                             proof.entry(fr.pred).or_default().push((f, l));
                             let set = cands.sets.entry(fr.pred).or_default();
@@ -274,6 +292,9 @@ impl SpacerAbs {
                         }
                         Ok(false) => {}
                     }
+                    // Without PBA the abstraction only gains constraints (𝓘 grows), so the
+                    // proof stays valid; with it, only if PBA re-checked every step.
+                    let mut proof_holds = true;
                     if cfg.variant != Variant::CegarOnly {
                         k.pba_rounds += 1;
                         match invs::pba(store, space, &proof, inv, k.bound, ctl) {
@@ -281,8 +302,16 @@ impl SpacerAbs {
                             Ok((e, failed)) => {
                                 *enabled = e;
                                 k.pba_failed += failed;
+                                proof_holds = failed == 0;
                             }
                         }
+                    }
+                    if cfg.reuse && proof_holds {
+                        seed = frames;
+                        start = k.bound + 1;
+                    } else {
+                        seed.clear();
+                        start = 0;
                     }
                     // NEXTUNDER: all bounds up by one.
                     k.bound += 1;

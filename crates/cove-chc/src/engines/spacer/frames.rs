@@ -3,8 +3,8 @@
 //! selector and must literals.
 
 use super::TraceEvent;
-use super::global;
 use super::run::{Fact, INF, Lemma, PIdx, Run, fresh_bool, rename};
+use super::{global, guide};
 use cove_logic::{TermId, TermStore};
 
 impl Run<'_> {
@@ -98,7 +98,17 @@ impl Run<'_> {
         } else {
             None
         };
-        self.preds[p].lemmas.push(Lemma { cube, level, shape });
+        let au = if self.cfg.global {
+            guide::au_shape(store, &cube)
+        } else {
+            None
+        };
+        self.preds[p].lemmas.push(Lemma {
+            cube,
+            level,
+            shape,
+            au,
+        });
         let i = self.preds[p].lemmas.len() - 1;
         self.install_lemma(store, p, i, level);
     }

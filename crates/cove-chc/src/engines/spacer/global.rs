@@ -45,8 +45,9 @@ pub(super) struct CubeShape {
     lits: Vec<TermId>,
 }
 
-/// `Σ c·a op k` of a literal, if it is a linear comparison (negations folded in).
-fn comparison(store: &TermStore, lit: TermId) -> Option<(Op, LinearSum, Rational)> {
+/// `d op 0` of a literal with op in `Le`, `Lt`, `Eq`, if it is a linear comparison with
+/// at least one atom (negations folded in).
+pub(super) fn linear_lit(store: &TermStore, lit: TermId) -> Option<(Op, LinearSum)> {
     let (neg, a) = match store.op(lit) {
         Op::Not => (true, store.args(lit)[0]),
         _ => (false, lit),
@@ -76,6 +77,12 @@ fn comparison(store: &TermStore, lit: TermId) -> Option<(Op, LinearSum, Rational
     if d.terms.is_empty() {
         return None;
     }
+    Some((op, d))
+}
+
+/// `Σ c·a op k` of a literal, if it is a linear comparison (negations folded in).
+fn comparison(store: &TermStore, lit: TermId) -> Option<(Op, LinearSum, Rational)> {
+    let (op, mut d) = linear_lit(store, lit)?;
     let c0 = d.terms[0].1.clone();
     let scale = if op == Op::Eq {
         c0.recip()
@@ -349,53 +356,6 @@ impl Run<'_> {
         }
         self.global_failed.insert(key, cl.size);
         Ok(cube)
-    }
-}
-
-impl Run<'_> {
-    /// The conjecture rule (module docs): `pob` was not blocked; if its cube matches a
-    /// cluster of `p`'s lemmas (same patterns, constants on one affine line), a query for
-    /// the cube without the cluster's varying literals is added at the same level, once.
-    /// Blocking it yields one lemma for the whole family; if its states are reachable it is
-    /// simply closed (a query for a predicate other than `⊥` never makes a counterexample
-    /// on its own), so a conjecture costs time, never soundness.
-    pub(super) fn conjecture(&mut self, store: &TermStore, pob: &super::query::Pob) {
-        let p = pob.pred;
-        let Some(new) = shape_of(store, &pob.cube) else {
-            return;
-        };
-        let others: Vec<&CubeShape> = self.preds[p]
-            .lemmas
-            .iter()
-            .rev()
-            .filter_map(|l| l.shape.as_ref())
-            .filter(|s| s.pats == new.pats && s.consts != new.consts)
-            .take(MAX_CANDIDATES)
-            .collect();
-        if others.len() + 1 < MIN_CLUSTER {
-            return;
-        }
-        let Some(cl) = find_cluster(&new, &others) else {
-            return;
-        };
-        let mut cube: Vec<TermId> = (0..new.lits.len())
-            .filter(|i| !cl.varying.contains(i))
-            .map(|i| new.lits[i])
-            .collect();
-        if cube.is_empty() || cube.len() == pob.cube.len() {
-            return;
-        }
-        cube.sort();
-        if !self.conjectured.insert((p, cube.clone(), pob.level)) {
-            return;
-        }
-        self.bump("global-conjectures");
-        self.push_pob(super::query::Pob {
-            pred: p,
-            cube,
-            level: pob.level,
-            depth: pob.depth,
-        });
     }
 }
 

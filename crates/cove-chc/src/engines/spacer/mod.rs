@@ -25,6 +25,7 @@ mod cex;
 mod frames;
 mod generalize;
 mod global;
+mod guide;
 mod project;
 mod project_arrays;
 mod propagate;
@@ -58,13 +59,18 @@ pub struct SpacerConfig {
     /// Replace blocked cubes by the negation of Farkas interpolants before dropping literals
     /// (relational lemmas such as `x - y <= 0` instead of one lemma per value).
     pub farkas: bool,
-    /// Replace a lemma that joins a cluster of lemmas differing only in their constants by
-    /// the cluster's projection on its parameter (global generalization, `global.rs`).
+    /// Global guidance over clusters of lemmas that differ in their numbers (Vediramana
+    /// Krishnan et al., CAV 2020; `guide.rs`, `global.rs`). Off turns off the three rules
+    /// below.
     pub global: bool,
-    /// With `global`: the conjecture rule of global guidance (`global.rs`): a query that is
-    /// not blocked but matches a cluster of lemmas is also tried without the literals whose
-    /// constants vary in the cluster. Off by default: it did not fire on the measured
-    /// multi-phase files, whose clusters vary in coefficients (docs/benchmarks.md).
+    /// With `global`: the subsume rule, a lemma in a cluster whose constants vary is
+    /// replaced by the cluster's projection or convex closure when that is blocked.
+    pub subsume: bool,
+    /// With `global`: the concretize rule, a query whose lemma joined a cluster with varying
+    /// coefficients is also tried split around a model into a concrete sub-query.
+    pub concretize: bool,
+    /// With `global`: the conjecture rule, a query whose lemma joined a cluster varying in
+    /// the constant of one literal is also tried without that literal.
     pub conjecture: bool,
     /// Give up (unknown) beyond this bound.
     pub max_level: Option<usize>,
@@ -112,6 +118,8 @@ impl Default for SpacerConfig {
             weaken: true,
             farkas: true,
             global: true,
+            subsume: true,
+            concretize: false,
             conjecture: false,
             max_level: None,
             trace: false,
@@ -181,12 +189,33 @@ impl Spacer {
         ctl: &Control,
         max_level: Option<usize>,
     ) -> Bounded {
+        self.solve_bounded_from(store, sys, ctl, max_level, &[], 0)
+    }
+
+    /// As [`Spacer::solve_bounded`], but the run starts at bound `start` with the lemmas of
+    /// `seed` (over the frames' own parameters) already in its frames. The caller
+    /// guarantees that every seed lemma at level `l` holds for every fact of `sys`
+    /// derivable with depth `<= l` (`usize::MAX`: always), as the frames of an earlier
+    /// bounded run on a system with the same or more behaviours do once re-checked
+    /// (abstraction refinement's NEXTUNDER, `engines::abs`). Bounds below `start` are not
+    /// searched again: their queries were refuted by the run that produced the seed.
+    pub fn solve_bounded_from(
+        &mut self,
+        store: &mut TermStore,
+        sys: &ChcSystem,
+        ctl: &Control,
+        max_level: Option<usize>,
+        seed: &[Frame],
+        start: usize,
+    ) -> Bounded {
         if let Some(why) = crate::system::unsupported_feature(sys, store) {
             return Bounded::Done(ChcResult::Unknown(UnknownReason::Unsupported(why)));
         }
         self.stats.clear();
         let cfg = self.config.clone();
         let mut run = Run::new(store, sys, &cfg, ctl, &mut self.stats);
+        run.seed(store, seed);
+        run.bound = start;
         let result = loop {
             if let Some(max) = max_level
                 && run.bound > max

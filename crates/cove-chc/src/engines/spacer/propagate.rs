@@ -79,4 +79,30 @@ impl Run<'_> {
         }
         out
     }
+
+    /// Adds the lemmas of `frames` (an earlier run's, see [`super::Spacer::solve_bounded_from`])
+    /// to this run's frames, renamed to its parameters.
+    pub(super) fn seed(&mut self, store: &mut TermStore, frames: &[super::Frame]) {
+        for fr in frames {
+            let Some(p) = self.preds.iter().position(|q| q.func == Some(fr.pred)) else {
+                continue;
+            };
+            let params = self.preds[p].params.clone();
+            if params.len() != fr.params.len() {
+                continue;
+            }
+            for &(lemma, level) in &fr.lemmas {
+                let l = super::run::rename(store, lemma, &fr.params, &params);
+                let c = store.mk_not(l);
+                let c = cove_logic::simplify(store, c);
+                let cube = match store.op(c) {
+                    _ if store.as_bool(c) == Some(true) => Vec::new(),
+                    cove_logic::Op::And => store.args(c).to_vec(),
+                    _ => vec![c],
+                };
+                self.bump("seeded-lemmas");
+                self.add_lemma(store, p, cube, level);
+            }
+        }
+    }
 }

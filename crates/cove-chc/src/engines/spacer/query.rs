@@ -3,6 +3,7 @@
 //! with model-based projection).
 
 use super::TraceEvent;
+use super::guide::Rule;
 use super::project;
 use super::run::{PIdx, Run, rename};
 use super::stats::Why;
@@ -156,11 +157,33 @@ impl Run<'_> {
             } else {
                 cube
             };
-            let cube = if self.cfg.global {
+            // Global guidance (`guide.rs`): the published guards pick one rule per cluster.
+            let rule = if self.cfg.global && p != bot {
+                self.guidance(store, p, &cube)
+            } else {
+                None
+            };
+            let subsume = self.cfg.global
+                && self.cfg.subsume
+                && match &rule {
+                    Some((Rule::Concretize(_), _)) => !self.cfg.concretize,
+                    Some((Rule::Conjecture(_), _)) => !self.cfg.conjecture,
+                    _ => true,
+                };
+            let cube = if subsume {
                 self.subsume(store, p, cube, b)?
             } else {
                 cube
             };
+            match rule {
+                Some((Rule::Concretize(split), _)) if self.cfg.concretize => {
+                    self.mark_concretize(store, &pob, &cube, split);
+                }
+                Some((Rule::Conjecture(lit), lvl)) if self.cfg.conjecture => {
+                    self.conjecture(store, &pob, &cube, lit, lvl);
+                }
+                _ => {}
+            }
             // Eager pushing: a lemma that also holds at higher levels blocks the re-queued
             // query there at once instead of being re-derived.
             let mut level = b;
@@ -192,14 +215,14 @@ impl Run<'_> {
             }
             return Ok(Outcome::Done);
         }
-        if self.cfg.global && self.cfg.conjecture && p != bot {
-            self.conjecture(store, &pob);
-        }
         // 4. QUERY: the thesis's "maximal j" split (Lemma 5). Walk the body atoms from the
         // last (bottom-up: from the first) replacing over- by under-approximations until the
         // query becomes unreachable; the atom where that happens is queried, using the model
         // in which the atoms already replaced are covered by must-summaries.
         let mut m = self.preds[p].solver.model(store);
+        if self.cfg.global && self.cfg.concretize {
+            self.concretize(store, &pob, &m);
+        }
         let Some(r) = self.fired_rule(store, p, &m) else {
             return Err(UnknownReason::Incomplete(
                 "no rule fired in the model".into(),

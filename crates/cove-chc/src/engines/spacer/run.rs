@@ -2,9 +2,9 @@
 //! solvers; per clause its encoding with selector, must and level literals. [`Run::new`]
 //! builds the solvers once; everything after only adds guarded assertions.
 
-use super::global;
 use super::query::{Pob, PobKey};
 use super::{SpacerConfig, TraceEvent};
+use super::{global, guide};
 use crate::engine::Control;
 use crate::system::ChcSystem;
 use cove_logic::{FuncId, Sort, TermId, TermStore, VarId, substitute};
@@ -24,6 +24,8 @@ pub(super) struct Lemma {
     pub(super) level: usize,
     /// The cube's shape, for clustering (global generalization).
     pub(super) shape: Option<global::CubeShape>,
+    /// The cube up to its numbers, for the guards of global guidance (`guide.rs`).
+    pub(super) au: Option<guide::AuShape>,
 }
 
 pub(super) struct Fact {
@@ -84,8 +86,12 @@ pub(super) struct Run<'a> {
     pub(super) stats: &'a mut FxHashMap<&'static str, u64>,
     pub(super) trace: Vec<TraceEvent>,
     pub(super) global_failed: global::FailedSet,
-    /// Conjectures made (predicate, cube, level), each tried once (`global.rs`).
-    pub(super) conjectured: FxHashSet<(PIdx, Vec<TermId>, usize)>,
+    /// Conjectures made (predicate, cube), each tried once (`guide.rs`).
+    pub(super) conjectured: FxHashSet<(PIdx, Vec<TermId>)>,
+    /// Queries marked for the concretize rule, with their split variables (`guide.rs`).
+    pub(super) gg_concretize: FxHashMap<(PIdx, Vec<TermId>), Vec<TermId>>,
+    /// Gas left per lemma cluster (predicate, shape hash) for concretize and conjecture.
+    pub(super) gg_gas: FxHashMap<(PIdx, u64), u32>,
 }
 
 pub(super) fn rename(store: &mut TermStore, t: TermId, from: &[VarId], to: &[VarId]) -> TermId {
@@ -232,6 +238,8 @@ impl<'a> Run<'a> {
             trace: Vec::new(),
             global_failed: global::FailedSet::default(),
             conjectured: FxHashSet::default(),
+            gg_concretize: FxHashMap::default(),
+            gg_gas: FxHashMap::default(),
         }
     }
 }
