@@ -7,8 +7,15 @@
 //! `file:line:column`), 3 a counterexample failed its independent check, 4 internal error
 //! or resource limit.
 //!
-//! Files ending in `.lpts` are read in the textual LPTS format ([`crate::format`]); every
-//! other file is read as a model in the PRISM subset ([`crate::prism`]).
+//! Files ending in `.lpts` are read in the textual LPTS format ([`crate::format`]), `.drn`
+//! as Storm's DRN and `.tra` (with a `.lab` beside it, if any) as PRISM's explicit format
+//! ([`crate::drn`]); every other file is read as a model in the PRISM subset
+//! ([`crate::prism`]).
+//!
+//! `--format json` prints one JSON object instead of the text answer: `verdict` (`holds`,
+//! `fails`, `unknown`), `reason` for `unknown`, statistics, and for `fails` the checked
+//! counterexample (`cex`: its size, what it was checked against, the tree in the `.lpts`
+//! format and the execution mapping).
 
 use crate::agar::{AgarError, Budget, Verdict, agar, agar_n, compose_all, mono};
 use crate::bench::{self, Family, Method, Plan};
@@ -55,6 +62,16 @@ impl CliError {
     }
 }
 
+/// Output format of `simulate` and `verify`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// The verdict on the first line, then the counterexample and `#` statistics lines.
+    #[default]
+    Text,
+    /// One JSON object (see the module documentation).
+    Json,
+}
+
 fn io(e: std::io::Error) -> CliError {
     CliError::Usage(format!("write error: {e}"))
 }
@@ -65,9 +82,15 @@ fn io(e: std::io::Error) -> CliError {
 pub fn load_model(path: &Path, constants: &[String], whole: bool) -> Result<Lpts, CliError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
-    if path.extension().is_some_and(|e| e == "lpts") {
-        return parse_lpts(&text)
-            .map_err(|e| CliError::BadInput(format!("{}:{e}", path.display())));
+    let bad = |e: crate::format::ParseError| CliError::BadInput(format!("{}:{e}", path.display()));
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("lpts") => return parse_lpts(&text).map_err(bad),
+        Some("drn") => return crate::drn::parse_drn(&text).map_err(bad),
+        Some("tra") => {
+            let lab = std::fs::read_to_string(path.with_extension("lab")).ok();
+            return crate::drn::parse_tra(&text, lab.as_deref()).map_err(bad);
+        }
+        _ => {}
     }
     let mut opts = BuildOptions {
         deadlock_self_loops: whole,
@@ -102,16 +125,30 @@ pub struct SimulateArgs {
     /// Give up when a counterexample tree would exceed this many nodes.
     #[arg(long, default_value_t = 1_000_000)]
     pub max_tree_nodes: usize,
+    /// `text`, or `json` for one JSON object.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }
 
 /// Decides `IMPL ⪯ SPEC`; prints `holds`, or `fails` and a checked tree counterexample.
 pub fn simulate(args: &SimulateArgs, out: &mut impl Write) -> Result<u8, CliError> {
+    let start = Instant::now();
     let imp = load_model(&args.implementation, &args.constants, true)?;
     let spec = load_model(&args.spec, &args.constants, true)?;
     let ans = check_simulation(&imp, &spec, args.max_tree_nodes)
         .map_err(|e| CliError::Internal(e.to_string()))?;
+    let json = args.format == Format::Json;
+    let mut obj = serde_json::json!({
+        "implementation_states": imp.num_states(),
+        "spec_states": spec.num_states(),
+    });
     match ans {
-        SimAnswer::Holds => writeln!(out, "holds").map_err(io)?,
+        SimAnswer::Holds => {
+            obj["verdict"] = "holds".into();
+            if !json {
+                writeln!(out, "holds").map_err(io)?;
+            }
+        }
         SimAnswer::Fails(c) => {
             check_execution_mapping(&c, &imp).map_err(CliError::CexCheck)?;
             if naive_simulation(&c.tree, &spec).contains(c.tree.initial(), spec.initial()) {
@@ -119,19 +156,42 @@ pub fn simulate(args: &SimulateArgs, out: &mut impl Write) -> Result<u8, CliErro
                     "the specification simulates the counterexample".into(),
                 ));
             }
-            writeln!(out, "fails").map_err(io)?;
-            print_cex(
-                out,
-                &c,
-                &imp,
-                "simulated by the implementation (execution mapping)",
-            )?;
+            let checked = "simulated by the implementation (execution mapping)";
+            obj["verdict"] = "fails".into();
+            obj["cex"] = cex_json(&c, &imp, checked);
+            if !json {
+                writeln!(out, "fails").map_err(io)?;
+                print_cex(out, &c, &imp, checked)?;
+            }
             if let Some(p) = &args.dot {
                 write_dot(p, &c, &imp)?;
             }
         }
     }
+    if json {
+        obj["time"] = start.elapsed().as_secs_f64().into();
+        writeln!(out, "{obj}").map_err(io)?;
+    }
     Ok(0)
+}
+
+/// The counterexample as JSON: size, what it was checked against, the tree (`.lpts`
+/// text) and the execution mapping (tree state name to system state name).
+fn cex_json(c: &crate::cex::Counterexample, sys: &Lpts, checked: &str) -> serde_json::Value {
+    let t = &c.tree;
+    let mapping: serde_json::Map<String, serde_json::Value> = unique_names(t)
+        .into_iter()
+        .enumerate()
+        .map(|(s, n)| (n, sys.state_name(c.mapping[s]).into()))
+        .collect();
+    serde_json::json!({
+        "states": t.num_states(),
+        "transitions": t.num_transitions(),
+        "reactive": max_transitions_per_action(t) <= 1,
+        "checked": checked,
+        "tree": write_lpts(t),
+        "mapping": mapping,
+    })
 }
 
 fn print_cex(
@@ -194,9 +254,12 @@ pub struct VerifyArgs {
     /// simulation checks and between iterations).
     #[arg(long, value_name = "MB")]
     pub memory_mb: Option<u64>,
-    /// Print progress lines (prefixed `#`).
+    /// Print progress lines (prefixed `#`; text format only).
     #[arg(long, short)]
     pub verbose: bool,
+    /// `text`, or `json` for one JSON object.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }
 
 /// Checks `C1 ∥ … ∥ Cn ⪯ SPEC`; prints the verdict, a checked counterexample if it fails,
@@ -206,7 +269,7 @@ pub fn verify(args: &VerifyArgs, out: &mut impl Write) -> Result<u8, CliError> {
     let mut comps = Vec::new();
     for p in &args.components {
         let l = load_model(p, &args.constants, false)?;
-        if args.verbose {
+        if args.verbose && args.format == Format::Text {
             writeln!(
                 out,
                 "# loaded {}: {} states, {} transitions",
@@ -219,7 +282,7 @@ pub fn verify(args: &VerifyArgs, out: &mut impl Write) -> Result<u8, CliError> {
         comps.push(l);
     }
     let spec = load_model(&args.spec, &args.constants, false)?;
-    if args.verbose {
+    if args.verbose && args.format == Format::Text {
         writeln!(
             out,
             "# spec {}: {} states; method {}",
@@ -278,6 +341,17 @@ pub fn verify(args: &VerifyArgs, out: &mut impl Write) -> Result<u8, CliError> {
     let (verdict, stats) = match res {
         Ok(x) => x,
         Err(e @ (AgarError::TimeLimit | AgarError::MemoryLimit | AgarError::TooLarge(_))) => {
+            if args.format == Format::Json {
+                let obj = serde_json::json!({
+                    "verdict": "unknown",
+                    "reason": e.to_string(),
+                    "method": args.method.name(),
+                    "total_time": start.elapsed().as_secs_f64(),
+                    "peak_memory_mb": bench::peak_kib().map(|k| k as f64 / 1024.0),
+                });
+                writeln!(out, "{obj}").map_err(io)?;
+                return Ok(0);
+            }
             let mem =
                 bench::peak_kib().map_or("-".into(), |k| format!("{:.1} MB", k as f64 / 1024.0));
             writeln!(out, "unknown ({e})").map_err(io)?;
@@ -292,8 +366,15 @@ pub fn verify(args: &VerifyArgs, out: &mut impl Write) -> Result<u8, CliError> {
         }
         Err(e) => return Err(CliError::Internal(e.to_string())),
     };
+    let json = args.format == Format::Json;
+    let mut obj = serde_json::json!({ "method": args.method.name() });
     match &verdict {
-        Verdict::Holds => writeln!(out, "holds").map_err(io)?,
+        Verdict::Holds => {
+            obj["verdict"] = "holds".into();
+            if !json {
+                writeln!(out, "holds").map_err(io)?;
+            }
+        }
         Verdict::Fails(f) => {
             check_execution_mapping(&f.cex, &f.system).map_err(CliError::CexCheck)?;
             if naive_simulation(&f.cex.tree, &spec).contains(f.cex.tree.initial(), spec.initial()) {
@@ -326,12 +407,26 @@ pub fn verify(args: &VerifyArgs, out: &mut impl Write) -> Result<u8, CliError> {
                         .to_string(),
                 }
             };
-            writeln!(out, "fails").map_err(io)?;
-            print_cex(out, &f.cex, &f.system, &checked)?;
+            obj["verdict"] = "fails".into();
+            obj["cex"] = cex_json(&f.cex, &f.system, &checked);
+            if !json {
+                writeln!(out, "fails").map_err(io)?;
+                print_cex(out, &f.cex, &f.system, &checked)?;
+            }
             if let Some(p) = &args.dot {
                 write_dot(p, &f.cex, &f.system)?;
             }
         }
+    }
+    if json {
+        obj["time"] = stats.time.as_secs_f64().into();
+        obj["total_time"] = start.elapsed().as_secs_f64().into();
+        obj["peak_memory_mb"] = bench::peak_kib().map(|k| k as f64 / 1024.0).into();
+        obj["largest_composed"] = stats.largest_composed.into();
+        obj["largest_assumption"] = stats.largest_assumption.into();
+        obj["iterations"] = stats.iterations.into();
+        writeln!(out, "{obj}").map_err(io)?;
+        return Ok(0);
     }
     let mem = bench::peak_kib().map_or("-".into(), |k| format!("{:.1} MB", k as f64 / 1024.0));
     writeln!(
@@ -371,6 +466,12 @@ pub struct BenchArgs {
     /// instead of running them.
     #[arg(long, value_name = "DIR")]
     pub write_models: Option<PathBuf>,
+    /// Only these families (`cs1`, `csn`, `mer`, `sn`; default: all).
+    #[arg(long, value_delimiter = ',', value_name = "NAME")]
+    pub families: Vec<String>,
+    /// Time limit per mono/agar/agar-n run, in seconds.
+    #[arg(long, default_value_t = 60)]
+    pub time_limit: u64,
 }
 
 /// Prints the Table 6.1/6.2-shaped table, one row per instance and method, with progress.
@@ -388,8 +489,23 @@ pub fn bench(args: &BenchArgs, out: &mut impl Write) -> Result<u8, CliError> {
     if !args.methods.is_empty() {
         plan.methods = args.methods.clone();
     }
+    if !args.families.is_empty() {
+        for f in &args.families {
+            if !Family::ALL.iter().any(|x| x.name().eq_ignore_ascii_case(f)) {
+                return Err(CliError::Usage(format!(
+                    "unknown family `{f}` (cs1, csn, mer, sn)"
+                )));
+            }
+        }
+        plan.families.retain(|(fam, _)| {
+            args.families
+                .iter()
+                .any(|f| fam.name().eq_ignore_ascii_case(f))
+        });
+    }
     plan.learn_max_n = args.learn_max_n;
     plan.limits.learn_time = Duration::from_secs(args.learn_time);
+    plan.limits.run_time = Duration::from_secs(args.time_limit);
     if let Some(dir) = &args.write_models {
         return write_models(dir, &plan, out);
     }
@@ -445,6 +561,66 @@ fn write_models(dir: &Path, plan: &Plan, out: &mut impl Write) -> Result<u8, Cli
                 .map_err(io)?;
             }
         }
+    }
+    Ok(0)
+}
+
+/// Output formats of `cove prob export`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExportFormat {
+    /// Cove's textual LPTS format.
+    Lpts,
+    /// Storm's DRN format (an MDP with choice labels, exact values).
+    Drn,
+    /// Graphviz DOT.
+    Dot,
+}
+
+/// `cove prob export MODEL --to drn|lpts|dot [-o FILE]`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ExportArgs {
+    /// The model (`.lpts`, `.drn`, `.tra`, or a PRISM model).
+    pub model: PathBuf,
+    /// Output format (default: from the output file's extension, else `lpts`).
+    #[arg(long, value_enum)]
+    pub to: Option<ExportFormat>,
+    /// Output file (default: standard output).
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Set a PRISM constant, e.g. `--const N=3` (repeatable).
+    #[arg(long = "const", value_name = "NAME=VALUE")]
+    pub constants: Vec<String>,
+    /// Build a PRISM model as a component to be composed: deadlock states keep no move
+    /// (by default they get PRISM's self-loop, as for a whole model).
+    #[arg(long)]
+    pub component: bool,
+}
+
+/// Builds a model and writes it in another format (e.g. DRN, to cross-check with Storm).
+pub fn export(args: &ExportArgs, out: &mut impl Write) -> Result<u8, CliError> {
+    let l = load_model(&args.model, &args.constants, !args.component)?;
+    let fmt = args.to.unwrap_or_else(|| {
+        match args
+            .output
+            .as_ref()
+            .and_then(|p| p.extension())
+            .and_then(|e| e.to_str())
+        {
+            Some("drn") => ExportFormat::Drn,
+            Some("dot" | "gv") => ExportFormat::Dot,
+            _ => ExportFormat::Lpts,
+        }
+    });
+    let text = match fmt {
+        ExportFormat::Lpts => write_lpts(&l),
+        ExportFormat::Drn => crate::drn::write_drn(&l),
+        ExportFormat::Dot => crate::dot::to_dot(&l, "model"),
+    };
+    match &args.output {
+        Some(p) => {
+            std::fs::write(p, text).map_err(|e| CliError::Usage(format!("{}: {e}", p.display())))?
+        }
+        None => out.write_all(text.as_bytes()).map_err(io)?,
     }
     Ok(0)
 }

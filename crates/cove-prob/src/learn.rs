@@ -287,7 +287,21 @@ impl PartitionSearch {
                 return Err(LearnError::TimeLimit);
             }
             sat_calls += 1;
-            match self.solver.solve(&[]) {
+            // One SAT call can be long: it follows the deadline too.
+            let limits = match deadline {
+                Some(d) => cove_sat::Limits::of(
+                    &cove_control::Control::new()
+                        .with_timeout(d.saturating_duration_since(Instant::now())),
+                ),
+                None => cove_sat::Limits::default(),
+            };
+            match self
+                .solver
+                .solve_limited(&[], &mut cove_sat::NoTheory, &limits)
+            {
+                SolveResult::Unknown if deadline.is_some_and(|d| Instant::now() >= d) => {
+                    return Err(LearnError::TimeLimit);
+                }
                 SolveResult::Unknown => return Err(LearnError::SatUnknown),
                 SolveResult::Unsat => {
                     if self.k >= self.max_k {

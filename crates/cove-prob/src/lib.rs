@@ -9,6 +9,7 @@
 //! * [`smt_sim`]: the SMT encoding ENCODESIM/ENCODEDISTREL via `cove-smt` (cross-check).
 //! * [`cex`]: tree counterexamples with execution mappings and their independent check.
 //! * [`dot`]: Graphviz output.
+//! * [`drn`]: Storm's DRN format (read/write) and PRISM's explicit `.tra`/`.lab` (read).
 //!
 //! * [`partition`], [`agar`]: quotients, ANALYZEANDREFINE, AGAR and AGAR-N (Ch. 6).
 //! * [`learn`]: assumption learning with a SAT-based least consistent partition (Ch. 5).
@@ -40,6 +41,7 @@ pub mod cex;
 pub mod cli;
 pub mod compose;
 pub mod dot;
+pub mod drn;
 pub mod flow;
 pub mod format;
 pub mod learn;

@@ -83,6 +83,8 @@ enum ProbCommand {
     Verify(cove_prob::cli::VerifyArgs),
     /// Reproduce the thesis's Table 6.1/6.2 shape on the bundled families.
     Bench(cove_prob::cli::BenchArgs),
+    /// Build a model and write it as `.lpts`, Storm DRN or DOT (e.g. to cross-check with Storm).
+    Export(cove_prob::cli::ExportArgs),
 }
 
 fn run_prob(cmd: &ProbCommand) -> Result<u8, ExitCodeOf> {
@@ -91,6 +93,7 @@ fn run_prob(cmd: &ProbCommand) -> Result<u8, ExitCodeOf> {
         ProbCommand::Simulate(a) => cove_prob::cli::simulate(a, &mut out),
         ProbCommand::Verify(a) => cove_prob::cli::verify(a, &mut out),
         ProbCommand::Bench(a) => cove_prob::cli::bench(a, &mut out),
+        ProbCommand::Export(a) => cove_prob::cli::export(a, &mut out),
     };
     r.map_err(|e| {
         eprintln!("{e}");

@@ -15,16 +15,23 @@
 //!   (self-loops). Bug: the server grants client n without checking that the resource is
 //!   free.
 //! * **MER(n)** — the Mars Exploration Rover resource arbiter: two resources A and B, `n`
-//!   users. `l1` is the arbiter, which answers a request by granting or denying; it denies
-//!   spuriously with probability 1/20. `l2` are the users, who crash with probability 1/10
-//!   on release. Spec: mutual exclusion on A and on B, everything else hidden. Bug: the
-//!   arbiter does not check that B is free when user n asks for it.
-//! * **SN(n)** — a wireless sensor network: `n` sensors, a FIFO channel with a buffer of
-//!   `n` slots that loses a message with probability 1/10 (reporting the loss), and a
-//!   processor that acknowledges processed messages. `l1` is channel and processor, `l2`
-//!   the sensors. A full buffer receiving a message moves to an error state offering
-//!   `overflow`. Spec: `overflow` never happens (every other action is allowed). Bug:
-//!   sensor n re-sends without waiting for an acknowledgement.
+//!   users (`l2`, 12 states each: |L2| = 12^n as in the thesis), who crash with
+//!   probability 1/10 on release. `l1` is the arbiter: it answers a request by a grant
+//!   (19/20) or a spurious denial (1/20), has a health state (a local monitor step degrades
+//!   it with probability 1/100; degraded, it denies everything until it reboots) and a
+//!   watchdog that reboots it after three denials in a row. Spec: resource A's life cycle
+//!   with the 19/20 / 1/20 answer (3n+1 states; B and the rest hidden). Bug: the arbiter
+//!   denies user n's requests for A spuriously with probability 1/10 (only the numbers
+//!   differ).
+//! * **SN(n)** — a wireless sensor network: `l1` is a processor and `n` sensors (sleep,
+//!   sense with an event 1/5 or a fault 1/20, send with up to two retries), `l2` a radio
+//!   channel with a 3-message buffer and a Gilbert–Elliott link (30 states for every `n`;
+//!   thesis 32). Spec (the thesis's was "obtained by observing the system's runs"): each
+//!   sensor's cycle and the channel's loss probabilities per link state, one transmission
+//!   at a time (2·(3^n + 2n·3^(n−1)) states: 10/42/162; thesis 18/54/162). Bug: a bad link
+//!   loses messages with the wrong probability (only the numbers differ).
+//!
+//! The thesis's sizes (Table 6.2) and Cove's are compared in the crate's `BENCHMARKS.md`.
 
 use std::fmt::Write as _;
 
@@ -160,31 +167,44 @@ fn client_server(n: usize, failing: usize, buggy: bool) -> (String, String, Stri
 }
 
 fn mer(n: usize, buggy: bool) -> (String, String, String) {
+    // The arbiter: holders `a`, `b` of the two resources, one pending decision (`d` grant
+    // or deny, for requester `w` and resource `r`), its health `h` (0 ok; a local
+    // `monitor` step fails it with probability 1/100; 1 degraded; 2 rebooting) and a
+    // watchdog `c` counting consecutive denials (a third denial in a row reboots it).
+    // Degraded or rebooting, it denies every request. With the watchdog and health the
+    // arbiter has 522/849/~1.3k states for n = 3/4/5 (thesis 278/465/700) and the
+    // composition 12.7k/110k/~1M (thesis 16k/120k/841k).
     let mut arb = format!(
-        "mdp\nconst double q = 1/20;\nmodule arbiter\n  a : [0..{n}] init 0;\n  b : [0..{n}] init 0;\n  \
-         d : [0..2] init 0;\n  w : [0..{n}] init 0;\n  r : [0..2] init 0;\n"
+        "mdp\nmodule arbiter\n  a : [0..{n}] init 0;\n  b : [0..{n}] init 0;\n  d : [0..2] init 0;\n  \
+         w : [0..{n}] init 0;\n  r : [0..2] init 0;\n  h : [0..2] init 0;\n  c : [0..2] init 0;\n"
     );
     for i in 1..=n {
-        for (res, holder, code) in [("A", "a", 1), ("B", "b", 2)] {
-            let free = if buggy && i == n && res == "B" {
-                "true".to_string()
+        for (res, hold, code) in [("A", "a", 1), ("B", "b", 2)] {
+            // The bug: user n's requests for A are spuriously denied with probability 1/10.
+            let free = format!("{hold}=0");
+            let (yes, no) = if buggy && i == n && res == "A" {
+                ("9/10", "1/10")
             } else {
-                format!("{holder}=0")
+                ("19/20", "1/20")
             };
             let _ = write!(
                 arb,
-                "  [req{res}{i}] d=0 & {free} -> 1-q : (d'=1) & (w'={i}) & (r'={code}) + q : (d'=2) & (w'={i}) & (r'={code});\n  \
-                 [req{res}{i}] d=0 & !({free}) -> (d'=2) & (w'={i}) & (r'={code});\n  \
-                 [grant{res}{i}] d=1 & w={i} & r={code} -> ({holder}'={i}) & (d'=0) & (w'=0) & (r'=0);\n  \
-                 [deny{res}{i}] d=2 & w={i} & r={code} -> (d'=0) & (w'=0) & (r'=0);\n  \
-                 [rel{res}{i}] {holder}={i} -> ({holder}'=0);\n"
+                "  [req{res}{i}] d=0 & {free} & h=0 -> {yes} : (d'=1)&(w'={i})&(r'={code}) + {no} : (d'=2)&(w'={i})&(r'={code});\n  \
+                 [req{res}{i}] d=0 & {free} & h>0 -> (d'=2)&(w'={i})&(r'={code});\n  \
+                 [grant{res}{i}] d=1 & w={i} & r={code} -> ({hold}'={i})&(d'=0)&(w'=0)&(r'=0)&(c'=0);\n  \
+                 [deny{res}{i}] d=2 & w={i} & r={code} & c<2 -> (d'=0)&(w'=0)&(r'=0)&(c'=c+1);\n  \
+                 [deny{res}{i}] d=2 & w={i} & r={code} & c=2 -> (d'=0)&(w'=0)&(r'=0)&(c'=0)&(h'=2);\n  \
+                 [rel{res}{i}] {hold}={i} -> ({hold}'=0);\n"
             );
         }
     }
-    arb.push_str("endmodule\n");
+    arb.push_str(
+        "  [monitor] h=0 -> 99/100 : true + 1/100 : (h'=1);\n  [reboot] h=1 -> (h'=2);\n  \
+         [restart] h=2 -> (h'=0);\nendmodule\n",
+    );
     // A user: thinking 0..4 (four `work` steps), waiting for A 5 / B 6, using A 7..8 / B
     // 9..10 (one `work` step each), crashed 11: 12 states, so that |L2| = 12^n as in the
-    // thesis; thinking and working interleave across users, which makes |L| grow.
+    // thesis.
     let mut users = String::from(
         "mdp\nconst double f = 1/10;\nmodule user1\n  u1 : [0..11] init 0;\n  \
          [work1] u1<4 | u1=7 | u1=9 -> (u1'=u1+1);\n  \
@@ -201,97 +221,100 @@ fn mer(n: usize, buggy: bool) -> (String, String, String) {
              grantB1=grantB{i}, denyB1=denyB{i}, relA1=relA{i}, relB1=relB{i}, reset1=reset{i}, work1=work{i}] endmodule"
         );
     }
-    // Mutual exclusion on A and B, and each user's crash on release with probability
-    // 1/10 (a crashed user is reset before it acts again); the rest is hidden.
+    // The specification is resource A's life cycle as the users see it (3n+1 states, the
+    // thesis's is 3n+3): A free; a request is answered by a grant with probability 19/20
+    // and a spurious denial with 1/20 (or, nondeterministically, surely denied: the
+    // arbiter may be degraded); held by i until i releases it. B, work, crashes and the
+    // arbiter's internal steps are hidden.
     let mut spec = format!(
-        "mdp\nconst double f = 1/10;\nmodule spec\n  sa : [0..{n}] init 0;\n  sb : [0..{n}] init 0;\n"
+        "mdp\nmodule spec\n  sa : [0..{n}] init 0;\n  pa : [0..2] init 0;\n  wa : [0..{n}] init 0;\n"
     );
-    for i in 1..=n {
-        let _ = writeln!(spec, "  k{i} : bool init false;");
-    }
     for i in 1..=n {
         let _ = write!(
             spec,
-            "  [reqA{i}] !k{i} -> true;\n  [reqB{i}] !k{i} -> true;\n  [denyA{i}] true -> true;\n  [denyB{i}] true -> true;\n  \
-             [work{i}] true -> true;\n  [reset{i}] k{i} -> (k{i}'=false);\n  [grantA{i}] sa=0 -> (sa'={i});\n  \
-             [relA{i}] sa={i} -> 1-f : (sa'=0) + f : (sa'=0) & (k{i}'=true);\n  \
-             [grantB{i}] sb=0 -> (sb'={i});\n  [relB{i}] sb={i} -> 1-f : (sb'=0) + f : (sb'=0) & (k{i}'=true);\n"
+            "  [reqA{i}] sa=0 & pa=0 -> 19/20 : (pa'=1)&(wa'={i}) + 1/20 : (pa'=2)&(wa'={i});\n  \
+             [reqA{i}] sa=0 & pa=0 -> (pa'=2)&(wa'={i});\n  \
+             [grantA{i}] pa=1 & wa={i} -> (sa'={i})&(pa'=0)&(wa'=0);\n  \
+             [denyA{i}] pa=2 & wa={i} -> (pa'=0)&(wa'=0);\n  [relA{i}] sa={i} -> (sa'=0);\n"
         );
+        for a in ["reqB", "grantB", "denyB", "relB", "work", "reset"] {
+            let _ = writeln!(spec, "  [{a}{i}] true -> true;");
+        }
     }
-    spec.push_str("endmodule\n");
+    spec.push_str(
+        "  [monitor] true -> true;\n  [reboot] true -> true;\n  [restart] true -> true;\nendmodule\n",
+    );
     (arb, users, spec)
 }
 
 fn sensor_network(n: usize, buggy: bool) -> (String, String, String) {
-    let k = n; // buffer slots
-    let mut ch = format!(
-        "mdp\nconst double l = 1/10;\nmodule channel\n  e : bool init false;\n  o : [0..{n}] init 0;\n  x : [0..{n}] init 0;\n"
+    // L1: a processor (3 states: idle, processing, rebooting after a 1/10 error) and n
+    // sensors of 14 states each (six sleep ticks, sensing: nothing 3/4, an event 1/5, a
+    // fault 1/20; the event is sent and retried up to twice; a faulty sensor is repaired):
+    // 3·14^n = 42/588/8232 states (thesis 43/796/7545).
+    let mut l1 = String::from(
+        "mdp\nmodule processor\n  p : [0..2] init 0;\n  [deliver] p=0 -> (p'=1);\n  \
+         [process] p=1 -> 9/10 : (p'=0) + 1/10 : (p'=2);\n  [reboot] p=2 -> (p'=0);\nendmodule\n\
+         module sensor1\n  s1 : [0..13] init 0;\n  [tick1] s1<6 -> (s1'=s1+1);\n  \
+         [sense1] s1=6 -> 3/4 : (s1'=0) + 1/5 : (s1'=7) + 1/20 : (s1'=13);\n  \
+         [send1] s1=7 | s1=9 | s1=11 -> (s1'=s1+1);\n  [ok1] s1=8 | s1=10 | s1=12 -> (s1'=0);\n  \
+         [fail1] s1=8 | s1=10 -> (s1'=s1+1);\n  [fail1] s1=12 -> (s1'=0);\n  [repair1] s1=13 -> (s1'=0);\nendmodule\n",
     );
-    for j in 1..=k {
-        let _ = writeln!(ch, "  b{j} : [0..{n}] init 0;");
-    }
-    for i in 1..=n {
-        // append into the first free slot
-        for j in 1..=k {
-            let mut guard = format!("!e & b{j}=0");
-            if j > 1 {
-                let _ = write!(guard, " & b{}>0", j - 1);
-            }
-            let _ = writeln!(ch, "  [send{i}] {guard} -> (b{j}'={i});");
-        }
-        let _ = writeln!(ch, "  [send{i}] !e & b{k}>0 -> (e'=true);");
-        let _ = writeln!(
-            ch,
-            "  [deliver{i}] o={i} -> (o'=0);\n  [lost{i}] x={i} -> (x'=0);"
-        );
-    }
-    // pass the head on: delivered or lost (reported)
-    let mut shift = String::new();
-    for j in 1..k {
-        let _ = write!(shift, " & (b{j}'=b{})", j + 1);
-    }
-    let _ = write!(shift, " & (b{k}'=0)");
-    let _ = writeln!(
-        ch,
-        "  [pass] !e & b1>0 & o=0 & x=0 -> 1-l : (o'=b1){shift} + l : (x'=b1){shift};"
-    );
-    ch.push_str("  [overflow] e -> true;\nendmodule\n");
-    ch.push_str(&format!("module processor\n  m : [0..{n}] init 0;\n"));
-    for i in 1..=n {
-        let _ = writeln!(
-            ch,
-            "  [deliver{i}] m=0 -> (m'={i});\n  [ack{i}] m={i} -> (m'=0);"
-        );
-    }
-    ch.push_str("endmodule\n");
-    let mut sensors = String::from(
-        "mdp\nmodule sensor1\n  y1 : [0..1] init 0;\n  [send1] y1=0 -> (y1'=1);\n  [ack1] y1=1 -> (y1'=0);\n  [lost1] y1=1 -> (y1'=0);\n",
-    );
-    if buggy && n == 1 {
-        sensors.push_str("  [send1] y1=1 -> true;\n");
-    }
-    sensors.push_str("endmodule\n");
     for i in 2..=n {
-        if buggy && i == n {
-            let _ = write!(
-                sensors,
-                "module sensor{i}\n  y{i} : [0..1] init 0;\n  [send{i}] true -> (y{i}'=1);\n  [ack{i}] y{i}=1 -> (y{i}'=0);\n  \
-                 [lost{i}] y{i}=1 -> (y{i}'=0);\nendmodule\n"
-            );
-        } else {
-            let _ = writeln!(
-                sensors,
-                "module sensor{i} = sensor1 [y1=y{i}, send1=send{i}, ack1=ack{i}, lost1=lost{i}] endmodule"
-            );
-        }
+        let _ = writeln!(
+            l1,
+            "module sensor{i} = sensor1 [s1=s{i}, tick1=tick{i}, sense1=sense{i}, send1=send{i}, ok1=ok{i}, \
+             fail1=fail{i}, repair1=repair{i}] endmodule"
+        );
     }
-    let mut spec = String::from("mdp\nmodule spec\n  z : [0..0] init 0;\n  [pass] true -> true;\n");
+    // L2: the radio channel with a buffer of 3 messages for the processor, the response it
+    // owes the sender (`r`: accepted, lost on the air, rejected because the buffer is full)
+    // and a Gilbert–Elliott link `g` (good: loss 1/20, bad: loss 1/2; the link changes at
+    // each transmission, good→bad 1/10, bad→good 3/10): 30 states for every n (thesis 32).
+    // The channel does not know who sent: it takes no new message until the sender has
+    // collected its response. The bug: a link that stays bad loses 4/7 of
+    // the messages instead of 1/2 (a fault in the probabilities only).
+    let bad = if buggy {
+        "3/10 : (b'=b+1)&(r'=1) + 2/5 : (r'=2)"
+    } else {
+        "7/20 : (b'=b+1)&(r'=1) + 7/20 : (r'=2)"
+    };
+    let mut ch = String::from(
+        "mdp\nmodule channel\n  b : [0..3] init 0;\n  r : [0..3] init 0;\n  g : bool init true;\n",
+    );
+    for i in 1..=n {
+        let _ = write!(
+            ch,
+            "  [send{i}] r=0 & b<3 & g -> 171/200 : (b'=b+1)&(r'=1) + 9/200 : (r'=2) + \
+             1/20 : (b'=b+1)&(r'=1)&(g'=false) + 1/20 : (r'=2)&(g'=false);\n  \
+             [send{i}] r=0 & b<3 & !g -> {bad} + 57/200 : (b'=b+1)&(r'=1)&(g'=true) + 3/200 : (r'=2)&(g'=true);\n  \
+             [send{i}] r=0 & b=3 -> (r'=3);\n  [ok{i}] r=1 -> (r'=0);\n  [fail{i}] r>=2 -> (r'=0);\n"
+        );
+    }
+    ch.push_str("  [deliver] b>0 -> (b'=b-1);\nendmodule\n");
+    // The specification, "obtained by observing the system's runs": per sensor idle,
+    // faulty, ready, waiting after an accepted / a failed transmission, and the link
+    // quality, with the channel's and the sensors' probabilities; one transmission at a
+    // time. 2·(3^n + 2n·3^(n-1)) = 10/42/162 states (thesis 18/54/162).
+    let mut spec = String::from("mdp\nmodule spec\n  g : bool init true;\n");
+    for i in 1..=n {
+        let _ = writeln!(spec, "  q{i} : [0..4] init 0;");
+    }
+    let idle: Vec<String> = (1..=n).map(|j| format!("q{j}<3")).collect();
+    let idle = idle.join(" & ");
     for i in 1..=n {
         let _ = write!(
             spec,
-            "  [send{i}] true -> true;\n  [deliver{i}] true -> true;\n  [lost{i}] true -> true;\n  [ack{i}] true -> true;\n"
+            "  [tick{i}] q{i}=0 -> true;\n  [sense{i}] q{i}=0 -> 3/4 : true + 1/5 : (q{i}'=2) + 1/20 : (q{i}'=1);\n  \
+             [repair{i}] q{i}=1 -> (q{i}'=0);\n  \
+             [send{i}] q{i}=2 & {idle} & g -> 171/200 : (q{i}'=3) + 9/200 : (q{i}'=4) + 1/20 : (q{i}'=3)&(g'=false) + \
+             1/20 : (q{i}'=4)&(g'=false);\n  \
+             [send{i}] q{i}=2 & {idle} & !g -> 7/20 : (q{i}'=3) + 7/20 : (q{i}'=4) + 57/200 : (q{i}'=3)&(g'=true) + \
+             3/200 : (q{i}'=4)&(g'=true);\n  \
+             [send{i}] q{i}=2 & {idle} -> (q{i}'=4);\n  [ok{i}] q{i}=3 -> (q{i}'=0);\n  \
+             [fail{i}] q{i}=4 -> (q{i}'=2);\n  [fail{i}] q{i}=4 -> (q{i}'=0);\n"
         );
     }
-    spec.push_str("  [overflow] false -> true;\nendmodule\n");
-    (ch, sensors, spec)
+    spec.push_str("  [deliver] true -> true;\n  [process] true -> true;\n  [reboot] true -> true;\nendmodule\n");
+    (l1, ch, spec)
 }
