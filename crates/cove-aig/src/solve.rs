@@ -99,6 +99,17 @@ fn portfolio(aig: &Aig, ctl: &Control) -> EngineResult {
 }
 
 fn certify(orig: &Aig, red: &Reduced, res: EngineResult, ctl: &Control) -> Verdict {
+    match certify_unstopped(orig, red, res, ctl) {
+        // A check cut short by the limits is no evidence against the answer: it is unknown
+        // for the limit's reason, not a certificate failure.
+        Verdict::Unknown(UnknownReason::Incomplete(_)) if ctl.should_stop().is_some() => {
+            Verdict::Unknown(ctl.should_stop().unwrap_or(UnknownReason::Timeout))
+        }
+        v => v,
+    }
+}
+
+fn certify_unstopped(orig: &Aig, red: &Reduced, res: EngineResult, ctl: &Control) -> Verdict {
     let aux: Vec<Vec<ALit>> = red
         .const_latches
         .iter()

@@ -61,6 +61,11 @@ pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
         );
         ExitCodeOf(EXIT_BAD_INPUT)
     })?;
+    // One answer owed: if a phase overruns the limit, the watchdog prints `2` for it.
+    crate::limits::HWMCC_OUTPUT.store(true, std::sync::atomic::Ordering::Relaxed);
+    *crate::limits::OWED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner()) = 1;
     let ctl: Control = args.limits.control(args.verbose as u32);
     let mut verdict = cove_aig::solve::check(&aig, engine, &ctl);
     if let (Some(path), Verdict::Safe(proof)) = (&args.certificate, &verdict)
@@ -81,15 +86,15 @@ pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
         Verdict::Unknown(_) => "unknown",
     };
     match args.format {
-        Format::Text => print!("{}", cove_aig::witness::format_verdict(&verdict)),
-        Format::Json => println!(
-            "{}",
+        Format::Text => crate::limits::write_answer(&cove_aig::witness::format_verdict(&verdict)),
+        Format::Json => crate::limits::write_answer(&format!(
+            "{}\n",
             serde_json::json!({
                 "verdict": word,
                 "witness": cove_aig::witness::format_verdict(&verdict),
                 "time": start.elapsed().as_secs_f64(),
             })
-        ),
+        )),
     }
     if let Verdict::Unknown(r) = &verdict
         && (args.verbose > 0 || cert_failed)

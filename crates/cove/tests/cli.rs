@@ -356,7 +356,10 @@ fn aiger_certificates_are_written_checked_and_only_for_safe_answers() {
         "solve",
         "--certificate",
         &cert.display().to_string(),
-        &repo().join("examples/recursive-mtd.smt2").display().to_string(),
+        &repo()
+            .join("examples/recursive-mtd.smt2")
+            .display()
+            .to_string(),
     ]);
     assert_eq!(out.status.code(), Some(1));
     let _ = std::fs::remove_dir_all(&dir);
