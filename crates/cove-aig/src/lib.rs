@@ -6,7 +6,9 @@
 //! answer on the *original* circuit — a counterexample is re-simulated ([`sim`]), an
 //! inductive invariant is re-checked with a fresh SAT solver ([`cert`]) — and print it in
 //! the HWMCC witness format ([`witness`]). An answer whose certificate fails becomes
-//! unknown: never a wrong verdict.
+//! unknown: never a wrong verdict. A safe answer's proof can also be written as a witness
+//! circuit for third-party checkers ([`certificate`], the HWMCC'24 certified track's
+//! format), which [`certcheck`] verifies with the same five checks as Certifaiger.
 //!
 //! Literals follow AIGER: `2 * var + negated`, variable 0 is the constant false.
 
