@@ -16,6 +16,7 @@
 
 #![warn(missing_docs)]
 
+pub mod clock;
 pub mod memory;
 pub mod stack;
 

@@ -24,7 +24,7 @@
 //! violates the last result) and cubes come from finitely many literals, so they end; the
 //! budgets only guard against blow-up. Debug builds re-check every result.
 
-use crate::mbp::{implicant, qe_with};
+use crate::mbp::implicant;
 use crate::{Limits, SmtResult, SmtSolver, interpolate};
 use cove_control::{Control, UnknownReason};
 use cove_logic::{Model, Op, TermId, TermStore, VarId, free_vars, simplify};
@@ -210,21 +210,6 @@ fn project(
     if locals.is_empty() {
         return Ok(phi);
     }
-    let mut s = SmtSolver::new();
-    s.set_limits(Limits::of(ctl));
-    s.assert(store, phi);
-    let mut asserted = 0;
-    let r = qe_with(store, phi, &locals, QE_LIMIT, |store, blocked| {
-        for &psi in &blocked[asserted..] {
-            let np = store.mk_not(psi);
-            s.assert(store, np);
-        }
-        asserted = blocked.len();
-        match s.check(store) {
-            SmtResult::Sat => Ok(Some(s.model(store))),
-            SmtResult::Unsat => Ok(None),
-            SmtResult::Unknown(why) => Err(crate::mbp::QeError::Unknown(why.to_string())),
-        }
-    });
+    let r = crate::mbp::qe_under(store, phi, &locals, QE_LIMIT, ctl);
     r.map_err(|e| UnknownReason::Incomplete(format!("interpolation by projection: {e}")))
 }

@@ -85,16 +85,22 @@ pub(crate) fn solve(store: &TermStore, q: &Query, cfg: &SolveConfig, ctl: &Contr
                     .into_iter()
                     .filter(|v| !consts.contains(v))
                     .collect();
-                let psi = match cove_smt::mbp::qe(&mut st, phi, &elim) {
+                let qe = cove_smt::mbp::qe_under(
+                    &mut st,
+                    phi,
+                    &elim,
+                    cove_smt::mbp::QE_DEFAULT_LIMIT,
+                    ctl,
+                );
+                let psi = match qe {
                     Ok(psi) => psi,
                     Err(e) => {
-                        return Outcome::unknown(
-                            st,
+                        let why = ctl.should_stop().unwrap_or_else(|| {
                             UnknownReason::Incomplete(format!(
                                 "constants: the counterexample depends on them and projecting it failed: {e}"
-                            )),
-                            Phase::Solving,
-                        );
+                            ))
+                        });
+                        return Outcome::unknown(st, why, Phase::Solving);
                     }
                 };
                 let not_psi = st.mk_not(psi);

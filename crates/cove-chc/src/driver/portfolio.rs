@@ -18,8 +18,10 @@ use crate::engines::EngineKind;
 use crate::preprocess::{BackTranslate, preprocess};
 use crate::result::{ChcResult, UnknownReason};
 use crate::system::ChcSystem;
+use cove_control::clock::thread_cpu_time;
 use cove_logic::TermStore;
 use std::sync::mpsc;
+use std::time::Duration;
 
 pub(crate) fn run(
     mut store: TermStore,
@@ -103,7 +105,7 @@ fn race(
     let threads = cfg.thread_count().min(specs.len()).max(1);
     // The losers are stopped through this child; the caller's control is left alone.
     let group = ctl.child();
-    let (tx, rx) = mpsc::channel::<(Run, TermStore)>();
+    let (tx, rx) = mpsc::channel::<(Run, TermStore, Option<Duration>)>();
     let mut winner: Option<(Run, TermStore)> = None;
     let mut last_unknown: Option<(Run, TermStore)> = None;
     let mut reasons: Vec<String> = vec![];
@@ -126,8 +128,12 @@ fn race(
                 .name(spec.label.clone())
                 .stack_size(256 << 20)
                 .spawn_scoped(scope, move || {
+                    let t0 = thread_cpu_time();
                     let r = run_guarded(&mut st, sys, &spec, cfg, &c);
-                    let _ = tx.send((r, st));
+                    let cpu = thread_cpu_time()
+                        .zip(t0)
+                        .map(|(t1, t0)| t1.saturating_sub(t0));
+                    let _ = tx.send((r, st, cpu));
                 })
                 .is_ok()
         };
@@ -138,10 +144,17 @@ fn race(
             next += 1;
         }
         while running > 0 {
-            let Ok((r, st)) = rx.recv() else { break };
+            let Ok((r, st, cpu)) = rx.recv() else { break };
             running -= 1;
             if ctl.verbosity > 0 {
-                eprintln!("portfolio: {} finished: {}", r.engine, r.answer.verdict());
+                let cpu = cpu.map_or(String::new(), |d| {
+                    format!(" ({:.2} s cpu)", d.as_secs_f64())
+                });
+                eprintln!(
+                    "portfolio: {} finished: {}{cpu}",
+                    r.engine,
+                    r.answer.verdict()
+                );
             }
             if winner.is_none() && r.is_answer() {
                 group.stop();

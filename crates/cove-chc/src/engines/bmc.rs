@@ -244,29 +244,98 @@ impl<'a> Unroller<'a> {
     }
 
     /// Reads a derivation of `false` at layer `i` off the model.
+    ///
+    /// A post-order walk with an explicit stack (a counterexample can be thousands of layers
+    /// deep): an instance frame collects its premises one by one, a stutter frame forwards
+    /// the fact of the layer below; `ret` carries the step the last finished frame produced.
     fn extract(&self, store: &TermStore, model: &Model, i: usize) -> Option<Derivation> {
         let truth = |t: TermId| model.eval(store, t).ok() == Some(Value::Bool(true));
         let q = self.layers[i].queries.iter().find(|q| truth(q.selector))?;
         let mut d = Derivation::default();
         let mut memo: FxHashMap<(usize, Slot), usize> = FxHashMap::default();
-        d.root = self.extract_instance(store, model, i, q, &mut d, &mut memo)?;
+        let mut stack = vec![Frame::instance(&self.sys.clauses[q.clause], i, q, None)];
+        let mut ret: Option<usize> = None;
+        while let Some(top) = stack.last_mut() {
+            match top {
+                Frame::Instance {
+                    i,
+                    inst,
+                    key,
+                    slots,
+                    premises,
+                } => {
+                    if let Some(r) = ret.take() {
+                        premises.push(r);
+                    }
+                    if premises.len() < slots.len() {
+                        let (below, slot) = (i.checked_sub(1)?, slots[premises.len()]);
+                        self.request(&truth, &memo, below, slot, &mut stack, &mut ret)?;
+                        continue;
+                    }
+                    let step = self.step(store, model, *i, inst, std::mem::take(premises));
+                    d.steps.push(step);
+                    let idx = d.steps.len() - 1;
+                    if let Some(k) = *key {
+                        memo.insert(k, idx);
+                    }
+                    stack.pop();
+                    ret = Some(idx);
+                }
+                Frame::Stutter { key } => {
+                    let r = ret.take()?;
+                    memo.insert(*key, r);
+                    stack.pop();
+                    ret = Some(r);
+                }
+            }
+        }
+        d.root = ret?;
         Some(d)
     }
 
-    fn extract_instance(
+    /// Asks for the step deriving `slot` at layer `i`: found in `memo` (then put in `ret`),
+    /// or a frame that will produce it is pushed. `None`: the model derives nothing there.
+    fn request<'s>(
+        &'s self,
+        truth: &impl Fn(TermId) -> bool,
+        memo: &FxHashMap<(usize, Slot), usize>,
+        mut i: usize,
+        slot: Slot,
+        stack: &mut Vec<Frame<'s>>,
+        ret: &mut Option<usize>,
+    ) -> Option<()> {
+        loop {
+            if let Some(&s) = memo.get(&(i, slot)) {
+                *ret = Some(s);
+                return Some(());
+            }
+            let layer = &self.layers[i];
+            if let Some(inst) = layer
+                .instances
+                .get(&slot)
+                .and_then(|v| v.iter().find(|x| truth(x.selector)))
+            {
+                let c = &self.sys.clauses[inst.clause];
+                stack.push(Frame::instance(c, i, inst, Some((i, slot))));
+                return Some(());
+            }
+            if !layer.stutter.get(&slot).is_some_and(|s| truth(*s)) {
+                return None;
+            }
+            stack.push(Frame::Stutter { key: (i, slot) });
+            i = i.checked_sub(1)?;
+        }
+    }
+
+    /// The derivation step of `inst` at layer `i`, its premises already extracted.
+    fn step(
         &self,
         store: &TermStore,
         model: &Model,
         i: usize,
         inst: &Instance,
-        d: &mut Derivation,
-        memo: &mut FxHashMap<(usize, Slot), usize>,
-    ) -> Option<usize> {
-        let c = &self.sys.clauses[inst.clause];
-        let mut premises = Vec::new();
-        for slot in body_slots(c) {
-            premises.push(self.extract_fact(store, model, i - 1, slot, d, memo)?);
-        }
+        premises: Vec<usize>,
+    ) -> DerivationStep {
         let val = |v: VarId| {
             model
                 .get(v)
@@ -282,42 +351,45 @@ impl<'a> Unroller<'a> {
             let (_, args) = &self.layers[i].at[&slot];
             (slot.0, args.iter().map(|x| val(*x)).collect())
         });
-        d.steps.push(DerivationStep {
+        DerivationStep {
             clause: inst.clause,
             head,
             premises,
             assignment,
-        });
-        Some(d.steps.len() - 1)
-    }
-
-    fn extract_fact(
-        &self,
-        store: &TermStore,
-        model: &Model,
-        i: usize,
-        slot: Slot,
-        d: &mut Derivation,
-        memo: &mut FxHashMap<(usize, Slot), usize>,
-    ) -> Option<usize> {
-        if let Some(&s) = memo.get(&(i, slot)) {
-            return Some(s);
         }
-        let truth = |t: TermId| model.eval(store, t).ok() == Some(Value::Bool(true));
-        let layer = &self.layers[i];
-        let step = if let Some(inst) = layer
-            .instances
-            .get(&slot)
-            .and_then(|v| v.iter().find(|x| truth(x.selector)))
-        {
-            self.extract_instance(store, model, i, inst, d, memo)?
-        } else if layer.stutter.get(&slot).is_some_and(|s| truth(*s)) {
-            self.extract_fact(store, model, i - 1, slot, d, memo)?
-        } else {
-            return None;
-        };
-        memo.insert((i, slot), step);
-        Some(step)
+    }
+}
+
+/// A pending node of [`Unroller::extract`]'s walk.
+enum Frame<'a> {
+    /// A clause instance at layer `i` whose premises (one per body slot) are being collected;
+    /// `key` is the fact it derives, memoized when done.
+    Instance {
+        i: usize,
+        inst: &'a Instance,
+        key: Option<(usize, Slot)>,
+        slots: Vec<Slot>,
+        premises: Vec<usize>,
+    },
+    /// The fact `key` kept from the layer below: it is that layer's step.
+    Stutter { key: (usize, Slot) },
+}
+
+impl<'a> Frame<'a> {
+    fn instance(
+        c: &crate::system::Clause,
+        i: usize,
+        inst: &'a Instance,
+        key: Option<(usize, Slot)>,
+    ) -> Frame<'a> {
+        let slots = body_slots(c);
+        Frame::Instance {
+            i,
+            inst,
+            key,
+            premises: Vec::with_capacity(slots.len()),
+            slots,
+        }
     }
 }
 

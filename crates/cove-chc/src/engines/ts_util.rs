@@ -164,7 +164,7 @@ pub(crate) fn state_is(store: &mut TermStore, vars: &[VarId], values: &[Value]) 
     store.mk_and(&eqs)
 }
 
-/// Exact `∃ vars · phi` by model enumeration over MBP ([`cove_smt::mbp::qe_with`]) under
+/// Exact `∃ vars · phi` by model enumeration over MBP ([`cove_smt::mbp::qe_under`]) under
 /// `ctl`, with at most `limit` disjuncts; `Err` when it cannot be computed.
 pub(crate) fn eliminate(
     store: &mut TermStore,
@@ -173,22 +173,7 @@ pub(crate) fn eliminate(
     limit: usize,
     ctl: &Control,
 ) -> Result<TermId, UnknownReason> {
-    let mut s = solver(ctl);
-    s.assert(store, phi);
-    let mut asserted = 0;
-    cove_smt::mbp::qe_with(store, phi, vars, limit, |store, blocked| {
-        for &psi in &blocked[asserted..] {
-            let np = store.mk_not(psi);
-            s.assert(store, np);
-        }
-        asserted = blocked.len();
-        match s.check(store) {
-            SmtResult::Sat => Ok(Some(s.model(store))),
-            SmtResult::Unsat => Ok(None),
-            SmtResult::Unknown(why) => Err(cove_smt::mbp::QeError::Unknown(why.to_string())),
-        }
-    })
-    .map_err(|e| {
+    cove_smt::mbp::qe_under(store, phi, vars, limit, ctl).map_err(|e| {
         ctl.should_stop()
             .unwrap_or_else(|| UnknownReason::Incomplete(format!("projection: {e}")))
     })

@@ -30,8 +30,7 @@ use crate::system::{ChcSystem, Clause};
 use cove_logic::{
     FuncId, Op, Simplifier, TermId, TermStore, VarId, expand_funcs, free_vars, simplify, substitute,
 };
-use cove_smt::mbp::{QeError, qe_with};
-use cove_smt::{SmtResult, SmtSolver};
+use cove_smt::mbp::QeError;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -466,22 +465,13 @@ fn qe(
     vars: &[VarId],
     ctl: &Control,
 ) -> Result<TermId, QeError> {
-    let mut solver = SmtSolver::new();
-    solver.set_limits(cove_smt::Limits::of(&ctl.child_with_budget(QE_TIME)));
-    solver.assert(store, phi);
-    let mut asserted = 0;
-    qe_with(store, phi, vars, QE_DISJUNCTS, |store, blocked| {
-        for &psi in &blocked[asserted..] {
-            let not_psi = store.mk_not(psi);
-            solver.assert(store, not_psi);
-        }
-        asserted = blocked.len();
-        match solver.check(store) {
-            SmtResult::Sat => Ok(Some(solver.model(store))),
-            SmtResult::Unsat => Ok(None),
-            SmtResult::Unknown(why) => Err(QeError::Unknown(format!("{why:?}"))),
-        }
-    })
+    cove_smt::mbp::qe_under(
+        store,
+        phi,
+        vars,
+        QE_DISJUNCTS,
+        &ctl.child_with_budget(QE_TIME),
+    )
 }
 
 impl BackTranslate for Inline {

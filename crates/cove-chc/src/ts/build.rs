@@ -4,8 +4,6 @@ use super::{LocKind, Location, TransitionSystem, TsError, loc_term};
 use crate::engine::Control;
 use crate::system::{ChcSystem, Clause};
 use cove_logic::{FuncId, Sort, TermId, TermStore, VarId, simplify, substitute};
-use cove_smt::mbp::qe_with;
-use cove_smt::{SmtResult, SmtSolver};
 use rustc_hash::FxHashMap;
 
 /// Most disjuncts a quantifier elimination for `init`/`bad` may produce by default.
@@ -74,22 +72,7 @@ pub(crate) fn eliminate(
     if vars.is_empty() {
         return Ok(phi);
     }
-    let mut solver = SmtSolver::new();
-    solver.set_limits(cove_smt::Limits::of(ctl));
-    solver.assert(store, phi);
-    let mut asserted = 0;
-    let r = qe_with(store, phi, &vars, limit, |store, blocked| {
-        for &psi in &blocked[asserted..] {
-            let n = store.mk_not(psi);
-            solver.assert(store, n);
-        }
-        asserted = blocked.len();
-        match solver.check(store) {
-            SmtResult::Sat => Ok(Some(solver.model(store))),
-            SmtResult::Unsat => Ok(None),
-            SmtResult::Unknown(why) => Err(cove_smt::mbp::QeError::Unknown(format!("{why}"))),
-        }
-    });
+    let r = cove_smt::mbp::qe_under(store, phi, &vars, limit, ctl);
     r.map_err(|e| match ctl.should_stop() {
         Some(s) => TsError::Stopped(s),
         None => TsError::Unsupported(format!("quantifier elimination: {e}")),

@@ -55,7 +55,7 @@ mod tests;
 mod tests_random;
 
 pub use implicant::implicant;
-pub use qe::{QE_DEFAULT_LIMIT, QeError, qe, qe_with};
+pub use qe::{QE_DEFAULT_LIMIT, QeError, qe, qe_under, qe_with};
 
 use cove_logic::{EvalError, Model, Sort, TermId, TermStore, Value, VarId, simplify, substitute};
 use rustc_hash::FxHashMap;

@@ -7,7 +7,8 @@
 //! falsifies the earlier `ψᵢ`.
 
 use super::{MbpError, mbp};
-use crate::{SmtResult, SmtSolver};
+use crate::{Limits, SmtResult, SmtSolver};
+use cove_control::Control;
 use cove_logic::{Model, TermId, TermStore, VarId, simplify};
 
 /// Why quantifier elimination failed.
@@ -36,12 +37,26 @@ pub const QE_DEFAULT_LIMIT: usize = 10_000;
 /// the free variables of `phi` minus `vars`, computed with Cove's SMT solver (one
 /// incremental solver; each round blocks the last projection). Fails when some variable
 /// cannot be eliminated by MBP ([`QeError::NotEliminable`]), when the solver answers
-/// `unknown`, or after [`QE_DEFAULT_LIMIT`] disjuncts.
+/// `unknown`, or after [`QE_DEFAULT_LIMIT`] disjuncts. Unlimited in time: callers inside a
+/// run use [`qe_under`].
 pub fn qe(store: &mut TermStore, phi: TermId, vars: &[VarId]) -> Result<TermId, QeError> {
+    qe_under(store, phi, vars, QE_DEFAULT_LIMIT, &Control::new())
+}
+
+/// [`qe`] with at most `limit` disjuncts, its satisfiability checks under `ctl` (deadline,
+/// memory, interruption): when `ctl` stops the run the result is [`QeError::Unknown`].
+pub fn qe_under(
+    store: &mut TermStore,
+    phi: TermId,
+    vars: &[VarId],
+    limit: usize,
+    ctl: &Control,
+) -> Result<TermId, QeError> {
     let mut solver = SmtSolver::new();
+    solver.set_limits(Limits::of(ctl));
     solver.assert(store, phi);
     let mut asserted = 0;
-    qe_with(store, phi, vars, QE_DEFAULT_LIMIT, |store, blocked| {
+    qe_with(store, phi, vars, limit, |store, blocked| {
         for &psi in &blocked[asserted..] {
             let not_psi = store.mk_not(psi);
             solver.assert(store, not_psi);
@@ -50,7 +65,7 @@ pub fn qe(store: &mut TermStore, phi: TermId, vars: &[VarId]) -> Result<TermId, 
         match solver.check(store) {
             SmtResult::Sat => Ok(Some(solver.model(store))),
             SmtResult::Unsat => Ok(None),
-            SmtResult::Unknown(why) => Err(QeError::Unknown(format!("{why:?}"))),
+            SmtResult::Unknown(why) => Err(QeError::Unknown(why.to_string())),
         }
     })
 }

@@ -418,3 +418,42 @@ fn qe_fig_2_7_and_errors() {
     ));
     let _ = l0v;
 }
+
+#[test]
+fn implicant_of_a_very_deep_formula_runs_on_a_small_stack() {
+    // 100,000 nested `or`/`not` levels over an arithmetic term with 100,000 nested `ite`s:
+    // the implicant walks both with explicit stacks, so a 4 MiB thread stack suffices.
+    std::thread::Builder::new()
+        .stack_size(4 << 20)
+        .spawn(|| {
+            let mut s = TermStore::new();
+            let (xv, x) = var(&mut s, "x", Sort::Int);
+            let (yv, y) = var(&mut s, "y", Sort::Int);
+            let one = s.mk_int(1);
+            let mut t = y;
+            for i in 0..100_000 {
+                let k = s.mk_int(i % 7);
+                let c = s.mk_raw(Op::Gt, &[x, k], Sort::Bool);
+                let t1 = s.mk_raw(Op::Add, &[t, one], Sort::Int);
+                t = s.mk_raw(Op::Ite, &[c, t1, t], Sort::Int);
+            }
+            let zero = s.mk_int(0);
+            let mut phi = s.mk_raw(Op::Ge, &[t, zero], Sort::Bool);
+            let f = s.mk_raw(Op::Bool(false), &[], Sort::Bool);
+            for _ in 0..50_000 {
+                let n = s.mk_raw(Op::Not, &[phi], Sort::Bool);
+                let n2 = s.mk_raw(Op::Not, &[n], Sort::Bool);
+                phi = s.mk_raw(Op::Or, &[f, n2], Sort::Bool);
+            }
+            let m = model(&[(xv, 3), (yv, 0)]);
+            let lits = implicant(&mut s, &m, phi).unwrap();
+            // x > 0, x > 1, x > 2 hold; x > 3..6 fail; and the resolved sum is ≥ 0.
+            assert_eq!(lits.len(), 7 + 1);
+            for &l in &lits {
+                assert_eq!(m.eval(&s, l).unwrap(), Value::Bool(true));
+            }
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}
