@@ -1,12 +1,18 @@
-//! Bounded model checking: one incremental solver, the transition relation unrolled one
-//! frame per bound, the bad property assumed in the newest frame. Finds shortest
-//! counterexamples; never proves safety.
+//! Bounded model checking: one incremental solver, the bad property assumed in the newest
+//! frame. Finds shortest counterexamples; never proves safety.
+//!
+//! The unrolling is built on demand, frame by frame, from the literals a query needs (the bad
+//! property and the constraints of each frame): a gate of frame `k` is encoded only when it
+//! lies in their cone, a latch of frame `k > 0` is its next-state function in frame `k - 1`,
+//! and constants propagate through the unrolling (reset values of frame 0, constant
+//! fanins). Deep counterexamples of designs with large resettable state need far fewer
+//! clauses than a full copy of the circuit per frame; inputs outside every cone are never
+//! created (their value in the trace is arbitrary, 0).
 
-use crate::Aig;
-use crate::cnf::{Frame, add_constraints, add_init, encode_frame, false_lit, next_state};
-use crate::engine::{EngineResult, RawTrace, sat, values};
+use crate::engine::{EngineResult, RawTrace, sat};
+use crate::{ALit, Aig, Init};
 use cove_control::{Control, UnknownReason};
-use cove_sat::{Limits, Solver};
+use cove_sat::{LBool, Limits, Lit, Solver};
 
 /// Runs BMC up to `max_bound` steps (unbounded when `None`).
 pub fn bmc(aig: &Aig, ctl: &Control, max_bound: Option<usize>) -> EngineResult {
@@ -16,11 +22,164 @@ pub fn bmc(aig: &Aig, ctl: &Control, max_bound: Option<usize>) -> EngineResult {
     }
 }
 
+/// The value of a literal in one frame: a constant or a solver literal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Val {
+    Const(bool),
+    Lit(Lit),
+}
+
+impl Val {
+    fn neg_if(self, neg: bool) -> Val {
+        match self {
+            Val::Const(b) => Val::Const(b ^ neg),
+            Val::Lit(l) => Val::Lit(if neg { !l } else { l }),
+        }
+    }
+}
+
+/// What defines each variable.
+#[derive(Clone, Copy)]
+enum Def {
+    Const,
+    Input,
+    Latch(usize),
+    And(ALit, ALit),
+}
+
+/// The on-demand unrolling.
+struct Unroll<'a> {
+    aig: &'a Aig,
+    defs: Vec<Def>,
+    s: Solver,
+    /// `vals[k][v]`: the value of variable `v` in frame `k`, once encoded.
+    vals: Vec<Vec<Option<Val>>>,
+}
+
+impl<'a> Unroll<'a> {
+    fn new(aig: &'a Aig) -> Unroll<'a> {
+        let mut defs = vec![Def::Const; aig.max_var as usize + 1];
+        for &v in &aig.inputs {
+            defs[v as usize] = Def::Input;
+        }
+        for (i, l) in aig.latches.iter().enumerate() {
+            defs[l.var as usize] = Def::Latch(i);
+        }
+        for g in &aig.ands {
+            defs[g.var as usize] = Def::And(g.rhs0, g.rhs1);
+        }
+        Unroll {
+            aig,
+            defs,
+            s: Solver::new(),
+            vals: Vec::new(),
+        }
+    }
+
+    fn add_frame(&mut self) {
+        self.vals.push(vec![None; self.aig.max_var as usize + 1]);
+    }
+
+    fn fresh(&mut self) -> Val {
+        Val::Lit(Lit::new(self.s.new_var(), false))
+    }
+
+    /// The value of `lit` in frame `k`, encoding its cone (explicit stack: the unrolling can
+    /// be deep and the circuit too).
+    fn value(&mut self, k: usize, lit: ALit) -> Val {
+        let mut stack: Vec<(usize, u32)> = vec![(k, lit >> 1)];
+        while let Some(&(f, v)) = stack.last() {
+            if self.vals[f][v as usize].is_some() {
+                stack.pop();
+                continue;
+            }
+            let val = match self.defs[v as usize] {
+                Def::Const => Some(Val::Const(false)),
+                Def::Input => Some(self.fresh()),
+                Def::Latch(i) => {
+                    let l = self.aig.latches[i];
+                    if f == 0 {
+                        Some(match l.init {
+                            Init::Zero => Val::Const(false),
+                            Init::One => Val::Const(true),
+                            Init::Free => self.fresh(),
+                        })
+                    } else {
+                        match self.vals[f - 1][(l.next >> 1) as usize] {
+                            Some(x) => Some(x.neg_if(l.next & 1 == 1)),
+                            None => {
+                                stack.push((f - 1, l.next >> 1));
+                                None
+                            }
+                        }
+                    }
+                }
+                Def::And(a, b) => {
+                    let va = self.vals[f][(a >> 1) as usize];
+                    let vb = self.vals[f][(b >> 1) as usize];
+                    match (va, vb) {
+                        (Some(x), Some(y)) => {
+                            Some(self.and(x.neg_if(a & 1 == 1), y.neg_if(b & 1 == 1)))
+                        }
+                        _ => {
+                            // A constant-false fanin decides the gate without the other.
+                            let zero = |v: Option<Val>, l: ALit| {
+                                v.map(|x| x.neg_if(l & 1 == 1)) == Some(Val::Const(false))
+                            };
+                            if zero(va, a) || zero(vb, b) {
+                                Some(Val::Const(false))
+                            } else {
+                                if va.is_none() {
+                                    stack.push((f, a >> 1));
+                                }
+                                if vb.is_none() {
+                                    stack.push((f, b >> 1));
+                                }
+                                None
+                            }
+                        }
+                    }
+                }
+            };
+            if let Some(x) = val {
+                self.vals[f][v as usize] = Some(x);
+                stack.pop();
+            }
+        }
+        self.vals[k][(lit >> 1) as usize]
+            .expect("encoded")
+            .neg_if(lit & 1 == 1)
+    }
+
+    fn and(&mut self, x: Val, y: Val) -> Val {
+        match (x, y) {
+            (Val::Const(false), _) | (_, Val::Const(false)) => Val::Const(false),
+            (Val::Const(true), z) | (z, Val::Const(true)) => z,
+            (Val::Lit(a), Val::Lit(b)) if a == b => Val::Lit(a),
+            (Val::Lit(a), Val::Lit(b)) if a == !b => Val::Const(false),
+            (Val::Lit(a), Val::Lit(b)) => {
+                let g = Lit::new(self.s.new_var(), false);
+                self.s.add_clause(&[!g, a]);
+                self.s.add_clause(&[!g, b]);
+                self.s.add_clause(&[g, !a, !b]);
+                Val::Lit(g)
+            }
+        }
+    }
+
+    /// Value of an encoded variable in the last model (unencoded or constant-free: 0).
+    fn model_value(&self, k: usize, v: u32) -> bool {
+        match self.vals[k][v as usize] {
+            Some(Val::Const(b)) => b,
+            Some(Val::Lit(l)) => self.s.value(l) == LBool::True,
+            None => false,
+        }
+    }
+}
+
 fn run(aig: &Aig, ctl: &Control, max_bound: Option<usize>) -> Result<EngineResult, UnknownReason> {
     let limits = Limits::of(ctl);
-    let mut s = Solver::new();
-    let fls = false_lit(&mut s);
-    let mut frames: Vec<Frame> = Vec::new();
+    let mut u = Unroll::new(aig);
     let mut k = 0;
     loop {
         if let Some(r) = ctl.should_stop() {
@@ -32,25 +191,70 @@ fn run(aig: &Aig, ctl: &Control, max_bound: Option<usize>) -> Result<EngineResul
                 k - 1
             )));
         }
-        let f = match frames.last() {
-            None => {
-                let f = encode_frame(&mut s, aig, fls, None);
-                add_init(&mut s, aig, &f);
-                f
+        u.add_frame();
+        // Constraints of this frame: facts for this and every deeper query.
+        for &c in &aig.constraints {
+            match u.value(k, c) {
+                Val::Const(true) => {}
+                Val::Const(false) => {
+                    return Err(UnknownReason::Incomplete(format!(
+                        "the constraints exclude every trace of length {k}"
+                    )));
+                }
+                Val::Lit(l) => {
+                    u.s.add_clause(&[l]);
+                }
             }
-            Some(p) => {
-                let ls = next_state(aig, p);
-                encode_frame(&mut s, aig, fls, Some(&ls))
-            }
-        };
-        add_constraints(&mut s, aig, &f);
-        let bad = crate::cnf::any_bad(&mut s, aig, &f);
-        frames.push(f);
-        if sat(&mut s, &[bad], &limits, ctl)? {
-            return Ok(EngineResult::Unsafe(extract(&s, aig, &frames)));
         }
-        // No bad state at this depth: keep that as a fact for the deeper queries.
-        s.add_clause(&[!bad]);
+        let bads: Vec<Val> = aig.bad.iter().map(|&b| u.value(k, b)).collect();
+        let mut bad_lits = Vec::new();
+        let mut hit = false;
+        for b in bads {
+            match b {
+                Val::Const(true) => hit = true,
+                Val::Const(false) => {}
+                Val::Lit(l) => bad_lits.push(l),
+            }
+        }
+        let found = if hit {
+            sat(&mut u.s, &[], &limits, ctl)?
+        } else if bad_lits.is_empty() {
+            false
+        } else {
+            let b = if bad_lits.len() == 1 {
+                bad_lits[0]
+            } else {
+                let b = Lit::new(u.s.new_var(), false);
+                let mut big = vec![!b];
+                for &l in &bad_lits {
+                    u.s.add_clause(&[b, !l]);
+                    big.push(l);
+                }
+                u.s.add_clause(&big);
+                b
+            };
+            let found = sat(&mut u.s, &[b], &limits, ctl)?;
+            if !found {
+                // No bad state at this depth: keep that as a fact for the deeper queries.
+                u.s.add_clause(&[!b]);
+            }
+            found
+        };
+        if found {
+            // Latches outside every cone start at their reset value (free ones at 0).
+            let init = aig
+                .latches
+                .iter()
+                .map(|l| match u.vals[0][l.var as usize] {
+                    Some(_) => u.model_value(0, l.var),
+                    None => l.init == Init::One,
+                })
+                .collect();
+            let inputs = (0..=k)
+                .map(|f| aig.inputs.iter().map(|&v| u.model_value(f, v)).collect())
+                .collect();
+            return Ok(EngineResult::Unsafe(RawTrace { init, inputs }));
+        }
         if ctl.verbosity > 0 {
             eprintln!("bmc: no counterexample of length {k}");
         }
@@ -59,7 +263,8 @@ fn run(aig: &Aig, ctl: &Control, max_bound: Option<usize>) -> Result<EngineResul
 }
 
 /// The trace in the solver's model over `frames`.
-pub(crate) fn extract(s: &Solver, aig: &Aig, frames: &[Frame]) -> RawTrace {
+pub(crate) fn extract(s: &Solver, aig: &Aig, frames: &[crate::cnf::Frame]) -> RawTrace {
+    use crate::engine::values;
     let latch_lits: Vec<_> = aig
         .latches
         .iter()

@@ -30,13 +30,29 @@ pub fn false_lit(s: &mut Solver) -> Lit {
 /// Encodes one frame of `aig`: inputs get fresh variables, latches get `latches` (fresh
 /// variables when `None`), and every and gate a fresh variable with its three clauses.
 pub fn encode_frame(s: &mut Solver, aig: &Aig, fls: Lit, latches: Option<&[Lit]>) -> Frame {
+    encode_frame_with(s, aig, fls, &[], latches)
+}
+
+/// Like [`encode_frame`], but the first `inputs.len()` inputs get the given literals, and a
+/// `latches` slice shorter than the latch list leaves the rest fresh (used to encode two
+/// circuits over shared inputs and latches, as the certificate checks do).
+pub fn encode_frame_with(
+    s: &mut Solver,
+    aig: &Aig,
+    fls: Lit,
+    inputs: &[Lit],
+    latches: Option<&[Lit]>,
+) -> Frame {
     let mut map = vec![fls; aig.max_var as usize + 1];
-    for &v in &aig.inputs {
-        map[v as usize] = Lit::new(s.new_var(), false);
+    for (i, &v) in aig.inputs.iter().enumerate() {
+        map[v as usize] = match inputs.get(i) {
+            Some(&x) => x,
+            None => Lit::new(s.new_var(), false),
+        };
     }
     for (i, l) in aig.latches.iter().enumerate() {
-        map[l.var as usize] = match latches {
-            Some(ls) => ls[i],
+        map[l.var as usize] = match latches.and_then(|ls| ls.get(i)) {
+            Some(&x) => x,
             None => Lit::new(s.new_var(), false),
         };
     }

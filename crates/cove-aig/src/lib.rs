@@ -6,7 +6,9 @@
 //! answer on the *original* circuit — a counterexample is re-simulated ([`sim`]), an
 //! inductive invariant is re-checked with a fresh SAT solver ([`cert`]) — and print it in
 //! the HWMCC witness format ([`witness`]). An answer whose certificate fails becomes
-//! unknown: never a wrong verdict.
+//! unknown: never a wrong verdict. A safe answer's proof can also be written as a witness
+//! circuit for third-party checkers ([`certificate`], the HWMCC'24 certified track's
+//! format), which [`certcheck`] verifies with the same five checks as Certifaiger.
 //!
 //! Literals follow AIGER: `2 * var + negated`, variable 0 is the constant false.
 
@@ -15,6 +17,8 @@
 
 pub mod bmc;
 pub mod cert;
+pub mod certcheck;
+pub mod certificate;
 pub mod cnf;
 pub mod engine;
 pub mod ic3;
@@ -112,13 +116,29 @@ pub fn lit_val(vals: &[bool], l: ALit) -> bool {
 /// Outcome of a model-checking run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
-    /// No bad state is reachable; the inductive invariant (clauses over original latch
-    /// variables, as AIGER literals) when the engine produced one.
-    Safe(Option<Vec<Vec<ALit>>>),
+    /// No bad state is reachable, with the checked proof.
+    Safe(SafeProof),
     /// A bad state is reachable: the counterexample trace.
     Unsafe(Trace),
     /// No answer.
     Unknown(UnknownReason),
+}
+
+/// The proof behind a safe verdict, over the original circuit's latches (AIGER literals);
+/// [`certificate`] turns either kind into a witness circuit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SafeProof {
+    /// An inductive invariant (clauses) that excludes the bad states.
+    Invariant(Vec<Vec<ALit>>),
+    /// `k`-induction: no bad state within `k` steps of a reset state, and `k + 1` consecutive
+    /// good steps cannot be followed by a bad one; every state also satisfies the auxiliary
+    /// invariant `aux` (itself inductive), which the base and step cases assume.
+    KInduction {
+        /// Depth.
+        k: usize,
+        /// Auxiliary invariant (clauses).
+        aux: Vec<Vec<ALit>>,
+    },
 }
 
 /// A counterexample of the original circuit: initial latch values (file order) and one input

@@ -2,7 +2,7 @@
 
 use crate::engine::{EngineResult, Proof};
 use crate::reduce::{Reduced, reduce};
-use crate::{ALit, Aig, Init, Trace, Verdict};
+use crate::{ALit, Aig, Init, SafeProof, Trace, Verdict};
 use cove_control::{Control, UnknownReason};
 
 /// Which engine to run.
@@ -99,6 +99,17 @@ fn portfolio(aig: &Aig, ctl: &Control) -> EngineResult {
 }
 
 fn certify(orig: &Aig, red: &Reduced, res: EngineResult, ctl: &Control) -> Verdict {
+    match certify_unstopped(orig, red, res, ctl) {
+        // A check cut short by the limits is no evidence against the answer: it is unknown
+        // for the limit's reason, not a certificate failure.
+        Verdict::Unknown(UnknownReason::Incomplete(_)) if ctl.should_stop().is_some() => {
+            Verdict::Unknown(ctl.should_stop().unwrap_or(UnknownReason::Timeout))
+        }
+        v => v,
+    }
+}
+
+fn certify_unstopped(orig: &Aig, red: &Reduced, res: EngineResult, ctl: &Control) -> Verdict {
     let aux: Vec<Vec<ALit>> = red
         .const_latches
         .iter()
@@ -149,7 +160,7 @@ fn certify(orig: &Aig, red: &Reduced, res: EngineResult, ctl: &Control) -> Verdi
             }
             inv.extend(aux);
             match crate::cert::check_invariant(orig, &inv, true, ctl) {
-                Ok(()) => Verdict::Safe(Some(inv)),
+                Ok(()) => Verdict::Safe(SafeProof::Invariant(inv)),
                 Err(e) => Verdict::Unknown(UnknownReason::Incomplete(format!(
                     "invariant failed its check: {e}"
                 ))),
@@ -157,7 +168,7 @@ fn certify(orig: &Aig, red: &Reduced, res: EngineResult, ctl: &Control) -> Verdi
         }
         EngineResult::Safe(Proof::KInduction(k)) => {
             match crate::cert::check_kinduction(orig, k, &aux, ctl) {
-                Ok(()) => Verdict::Safe(None),
+                Ok(()) => Verdict::Safe(SafeProof::KInduction { k, aux }),
                 Err(e) => Verdict::Unknown(UnknownReason::Incomplete(format!(
                     "k-induction proof failed its check: {e}"
                 ))),

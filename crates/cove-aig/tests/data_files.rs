@@ -1,9 +1,11 @@
 //! The circuits of `tests/data` (answer in the file name; the binary ones were confirmed with
 //! ABC `pdr`), every engine, witnesses printed, read back and replayed.
 
+use cove_aig::certcheck::check_witness;
+use cove_aig::certificate::{witness_circuit, write_witness};
 use cove_aig::solve::{EngineKind, check};
 use cove_aig::witness::{format_verdict, parse_trace};
-use cove_aig::{Control, Verdict, parse_aiger};
+use cove_aig::{Control, SafeProof, Verdict, parse_aiger};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -52,11 +54,21 @@ fn every_engine_gets_the_known_answer_with_a_checked_witness() {
                         .unwrap_or_else(|err| panic!("{name} {e:?}: {err}\n{text}"));
                     assert!(text.starts_with("1\nb") && text.ends_with(".\n"));
                 }
-                Verdict::Safe(inv) => {
+                Verdict::Safe(proof) => {
                     assert!(!expect_unsafe, "{name} {e:?}: missed bug");
                     assert_eq!(text, "0\nb0\n.\n");
-                    if let Some(inv) = inv {
+                    if let SafeProof::Invariant(inv) = proof {
                         cove_aig::cert::check_invariant(&aig, inv, true, &ctl).unwrap();
+                    }
+                    // The certificate, written in both formats and read back, passes the
+                    // five witness-circuit checks against a freshly parsed model.
+                    let w = witness_circuit(&aig, proof);
+                    let fresh = parse_aiger(&std::fs::read(&path).unwrap()).unwrap();
+                    for binary in [false, true] {
+                        let bytes = write_witness(&w, binary, &name);
+                        let back = parse_aiger(&bytes).unwrap();
+                        check_witness(&fresh, &back, &ctl)
+                            .unwrap_or_else(|err| panic!("{name} {e:?}: {err}"));
                     }
                 }
                 Verdict::Unknown(r) => {

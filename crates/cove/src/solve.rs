@@ -81,6 +81,11 @@ pub struct SolveArgs {
     /// Spacer: the conjecture rule of global guidance (clusters varying in one constant).
     #[arg(long)]
     pub gg_conjecture: bool,
+    /// AIGER input: write the certificate of a safe answer to FILE, a witness circuit in the
+    /// format of the HWMCC'24 certified track (checkable with Certifaiger); binary AIGER if
+    /// FILE ends in `.aig`, ASCII otherwise. Nothing is written for other answers.
+    #[arg(long, value_name = "FILE")]
+    pub certificate: Option<PathBuf>,
     /// Progress messages on stderr.
     #[arg(short, long, action = clap::ArgAction::Count)]
     pub verbose: u8,
@@ -145,6 +150,10 @@ pub fn load_system(path: &std::path::Path, store: &mut TermStore) -> Result<ChcS
 pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
     if crate::aiger::is_aiger(&args.file) {
         return crate::aiger::solve(args);
+    }
+    if args.certificate.is_some() {
+        eprintln!("error: --certificate applies to AIGER input (use --model for CHC invariants)");
+        return Err(ExitCodeOf(EXIT_USAGE));
     }
     let cfg = args.config()?;
     *crate::limits::OWED

@@ -320,3 +320,51 @@ fn filter_limit_and_manifest_errors() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("no-such-solver-xyz"));
 }
+
+#[test]
+fn aiger_manifest_runs_cove_with_hwmcc_answers_and_catches_wrong_ones() {
+    // The real cove binary on the repository's small AIGER designs (hardware convention:
+    // `sat` = a bad state is reachable); the reference is a stand-in printing ABC's output.
+    let tmp = TempDir::new("aiger");
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cove-aig/tests/data");
+    let abc = tmp.0.join("abc.sh");
+    std::fs::write(
+        &abc,
+        "echo \"ABC command line: \\\"read_aiger $1; fold; pdr\\\".\"\n\
+         case $1 in *_unsafe*) echo 'Output 0 of miter \"m\" was asserted in frame 3.';;\n\
+         *) echo 'Property proved.  Time = 0.01 sec';; esac\n",
+    )
+    .unwrap();
+    let good = "AIGER\tmod6_safe.aig\tunsat\nAIGER\tcounter4_unsafe.aig\tsat\n\
+                AIGER\tconstraint_safe.aag\tunsat\nAIGER\ttoggle_unsafe.aag\tsat\n";
+    let run = |manifest: &str, name: &str| {
+        let m = tmp.0.join(name);
+        std::fs::write(&m, manifest).unwrap();
+        let out = tmp.0.join(format!("{name}-out"));
+        bench(&[
+            m.to_str().unwrap(),
+            "--root",
+            data.to_str().unwrap(),
+            "--timeout",
+            "20",
+            "--jobs",
+            "2",
+            "--vs",
+            &format!("sh {} {{}}", abc.display()),
+            "--no-progress",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    let o = run(good, "good.tsv");
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{stdout}");
+    assert!(!stdout.contains("WRONG"), "{stdout}");
+    let csv = std::fs::read_to_string(tmp.0.join("good.tsv-out/results.csv")).unwrap();
+    assert_eq!(csv.matches(",solved,").count(), 8, "{csv}");
+    // A manifest that expects the opposite verdict makes cove's answer wrong: exit 1.
+    let o = run("AIGER\tmod6_safe.aig\tsat\n", "flipped.tsv");
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("cove WRONG on 1 instance(s)"), "{stdout}");
+}

@@ -311,3 +311,56 @@ fn malformed_inputs_exit_2_with_file_line_and_column() {
         assert!(!err.contains("panicked"), "{name}: {err}");
     }
 }
+
+#[test]
+fn aiger_certificates_are_written_checked_and_only_for_safe_answers() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cove-aig/tests/data");
+    let dir = std::env::temp_dir().join(format!("cove-cert-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (model, engine, ext) in [
+        ("mod6_safe.aig", "ic3", "aig"),
+        ("shift_constrained_safe.aag", "kind", "aag"),
+        ("lockstep_safe.aag", "portfolio", "aig"),
+    ] {
+        let model = data.join(model);
+        let cert = dir.join(format!("w.{ext}"));
+        let out = cove(&[
+            "solve",
+            "--engine",
+            engine,
+            "--certificate",
+            &cert.display().to_string(),
+            &model.display().to_string(),
+        ]);
+        assert_eq!(stdout(&out), "0\nb0\n.\n", "{model:?} {engine}");
+        let bytes = std::fs::read(&cert).unwrap();
+        assert!(bytes.starts_with(if ext == "aig" { b"aig " } else { b"aag " }));
+        // An independent re-check of the file as written: the five witness-circuit checks.
+        let m = cove_aig::parse_aiger(&std::fs::read(&model).unwrap()).unwrap();
+        let w = cove_aig::parse_aiger(&bytes).unwrap();
+        cove_aig::certcheck::check_witness(&m, &w, &cove_aig::Control::default()).unwrap();
+        std::fs::remove_file(&cert).unwrap();
+    }
+    // An unsafe design gets its trace on stdout and no certificate file.
+    let cert = dir.join("none.aag");
+    let out = cove(&[
+        "solve",
+        "--certificate",
+        &cert.display().to_string(),
+        &data.join("counter4_unsafe.aig").display().to_string(),
+    ]);
+    assert!(stdout(&out).starts_with("1\nb0\n"));
+    assert!(!cert.exists());
+    // CHC input refuses the option.
+    let out = cove(&[
+        "solve",
+        "--certificate",
+        &cert.display().to_string(),
+        &repo()
+            .join("examples/recursive-mtd.smt2")
+            .display()
+            .to_string(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -192,7 +192,10 @@ impl<'a> Ic3<'a> {
         if meets_init {
             return Some(self.trace(id));
         }
-        self.queue.push(Reverse((level, depth, id)));
+        // Within a level the deepest obligation first: chains grow toward long
+        // counterexamples (beem/adding.5: found in 8 s instead of unknown at 20 s; neutral on
+        // the safe designs of the sample).
+        self.queue.push(Reverse((level, usize::MAX - depth, id)));
         None
     }
 
@@ -229,7 +232,7 @@ impl<'a> Ic3<'a> {
 
     /// Processes the obligation queue until it is empty or a counterexample is found.
     fn block(&mut self) -> Result<Option<RawTrace>, UnknownReason> {
-        while let Some(Reverse((level, depth, id))) = self.queue.pop() {
+        while let Some(Reverse((level, key, id))) = self.queue.pop() {
             if let Some(r) = self.ctl.should_stop() {
                 return Err(r);
             }
@@ -240,7 +243,7 @@ impl<'a> Ic3<'a> {
                     if let Some(t) = self.add_obligation(p, inp, Some(id), level - 1) {
                         return Ok(Some(t));
                     }
-                    self.queue.push(Reverse((level, depth, id)));
+                    self.queue.push(Reverse((level, key, id)));
                 }
                 Cons::Blocked(core) => {
                     let mut g = self.mic(core, level - 1, 1)?;
@@ -256,7 +259,7 @@ impl<'a> Ic3<'a> {
                     }
                     self.add_lemma(g, j);
                     if j < self.k() {
-                        self.queue.push(Reverse((j + 1, depth, id)));
+                        self.queue.push(Reverse((j + 1, key, id)));
                     }
                 }
             }

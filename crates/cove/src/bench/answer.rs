@@ -26,14 +26,31 @@ pub enum Answer {
 
 /// Parses the answer from a solver's standard output: the first non-empty line, trimmed,
 /// must be exactly one of `sat`, `unsat`, `unknown`, `timeout`. Anything else is `None`.
+///
+/// Hardware model checking (AIGER manifests, whose `sat` means "a bad state is reachable"):
+/// the HWMCC witness's first line `1` reads as `sat`, `0` as `unsat`, `2` as `unknown`; and
+/// ABC's output (it starts with `ABC command line:`) reads as `unsat` when it says
+/// `Property proved`, `sat` when an output `was asserted in frame` N, `unknown` otherwise.
 pub fn parse_answer(stdout: &str) -> Option<Answer> {
     let first = stdout.lines().map(str::trim).find(|l| !l.is_empty())?;
     match first {
-        "sat" => Some(Answer::Sat),
-        "unsat" => Some(Answer::Unsat),
-        "unknown" => Some(Answer::Unknown),
+        "sat" | "1" => Some(Answer::Sat),
+        "unsat" | "0" => Some(Answer::Unsat),
+        "unknown" | "2" => Some(Answer::Unknown),
         "timeout" => Some(Answer::Timeout),
+        _ if first.starts_with("ABC command line:") => Some(abc_answer(stdout)),
         _ => None,
+    }
+}
+
+/// ABC's verdict (`pdr`, `bmc3`, `int`, … after `read_aiger`).
+fn abc_answer(stdout: &str) -> Answer {
+    let proved = stdout.contains("Property proved");
+    let refuted = stdout.contains("was asserted in frame");
+    match (proved, refuted) {
+        (true, false) => Answer::Unsat,
+        (false, true) => Answer::Sat,
+        _ => Answer::Unknown,
     }
 }
 
@@ -138,6 +155,29 @@ mod tests {
         assert_eq!(parse_answer("satisfiable\n"), None);
         assert_eq!(parse_answer("(error \"line 1\")\nsat\n"), None);
         assert_eq!(parse_answer("sat unsat\n"), None);
+    }
+
+    #[test]
+    fn hardware_answers() {
+        // HWMCC witnesses: 1 = a bad state is reachable (`sat` in the AIGER manifest).
+        assert_eq!(parse_answer("1\nb0\n000\n1\n.\n"), Some(Answer::Sat));
+        assert_eq!(parse_answer("0\nb0\n.\n"), Some(Answer::Unsat));
+        assert_eq!(parse_answer("2\nb0\n.\n"), Some(Answer::Unknown));
+        assert_eq!(parse_answer("3\n"), None);
+        let abc = |tail: &str| format!("ABC command line: \"read_aiger f.aig; pdr\".\n\n{tail}");
+        assert_eq!(
+            parse_answer(&abc("Property proved.  Time =     0.02 sec\n")),
+            Some(Answer::Unsat)
+        );
+        assert_eq!(
+            parse_answer(&abc("Output 0 of miter \"f\" was asserted in frame 42.\n")),
+            Some(Answer::Sat)
+        );
+        assert_eq!(
+            parse_answer(&abc("Reached timeout (20 seconds).\n")),
+            Some(Answer::Unknown)
+        );
+        assert_eq!(parse_answer("Property proved.\n"), None);
     }
 
     #[test]
