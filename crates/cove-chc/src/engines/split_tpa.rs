@@ -25,7 +25,7 @@
 //! Safety (after the questions from `init` to `bad` of level `n` were refuted):
 //!
 //! * `LT[k]` contains the identity: when it is closed under one more step from `init` (or
-//!   towards `bad`), the reached states are an inductive invariant ([`super::tpa_fix`]);
+//!   towards `bad`), the reached states are an inductive invariant (`tpa_fix`);
 //! * `EX[k]` *transitive* (`EX[k] ∘ EX[k] ⊆ EX[k]`, possibly only from states `LT[k]`-reached
 //!   from `init`) makes `S = ∃x₀,x₁· init(x₀) ∧ (LT[k](x₀,x) ∨ LT[k](x₀,x₁) ∧ EX[k](x₁,x))` an
 //!   invariant: a path of `q·2^k + r` steps is `r` steps of `LT[k]` and `q` blocks of
@@ -35,7 +35,7 @@
 //!   This is how split-TPA proves multi-phase loops, where `LT` never closes.
 //!
 //! Every invariant is re-checked on the system and then by the independent checker
-//! ([`super::ts_util::finish`]).
+//! (`ts_util::finish`).
 
 use super::tpa_fix::{Frames, middle, project};
 use super::ts_util::{bmc_trace, rename, sat, solve_on_view, solver, state_eq, state_is, state_of};
