@@ -29,7 +29,7 @@
 //! [`super::split_tpa`].
 
 use super::tpa_fix::{Frames, middle};
-use super::ts_util::{bmc_trace, rename, sat, solve_on_view, state_is, state_of};
+use super::ts_util::{rename, sat, solve_on_view, state_is, state_of, trivial_answer};
 use crate::engine::{Control, Engine, Stats};
 use crate::result::{ChcResult, UnknownReason};
 use crate::system::ChcSystem;
@@ -75,11 +75,8 @@ impl Tpa {
         ts: &TransitionSystem,
         ctl: &Control,
     ) -> Result<TsAnswer, UnknownReason> {
-        if let Some(tr) = bmc_trace(store, ts, 0, ctl)? {
-            return Ok(TsAnswer::Unsafe(tr));
-        }
-        if sat(store, &[ts.bad], ctl)?.is_none() {
-            return Ok(TsAnswer::Safe(store.mk_bool(true)));
+        if let Some(answer) = trivial_answer(store, ts, ctl)? {
+            return Ok(answer);
         }
         let mut un = ts.unroller();
         let steps: Vec<Vec<VarId>> = (0..3).map(|k| un.state(store, k).to_vec()).collect();

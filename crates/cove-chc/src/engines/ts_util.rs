@@ -82,6 +82,23 @@ pub(crate) fn sat(
     }
 }
 
+/// The answers that need no search: `init` meets `bad` (a 0-step trace), or `bad` is
+/// unsatisfiable (`true` is an invariant). Engines whose relations assume neither (TPA and
+/// split-TPA) settle these first.
+pub(crate) fn trivial_answer(
+    store: &mut TermStore,
+    ts: &TransitionSystem,
+    ctl: &Control,
+) -> Result<Option<TsAnswer>, UnknownReason> {
+    if let Some(tr) = bmc_trace(store, ts, 0, ctl)? {
+        return Ok(Some(TsAnswer::Unsafe(tr)));
+    }
+    if sat(store, &[ts.bad], ctl)?.is_none() {
+        return Ok(Some(TsAnswer::Safe(store.mk_bool(true))));
+    }
+    Ok(None)
+}
+
 /// The shortest counterexample trace of at most `max` steps (incremental BMC).
 pub(crate) fn bmc_trace(
     store: &mut TermStore,
