@@ -375,36 +375,8 @@ pub(super) type FailedSet = FxHashMap<ClusterKey, usize>;
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_util::{le, vars};
     use super::*;
-    use cove_logic::linear::mk_linear;
-
-    /// `Σ c·v ≤ k`, simplified as the engine's cubes are.
-    fn le(st: &mut TermStore, sum: &[(TermId, i64)], k: i64) -> TermId {
-        let mut terms: Vec<(TermId, Rational)> =
-            sum.iter().map(|&(v, c)| (v, Rational::from(c))).collect();
-        terms.sort_by_key(|x| x.0);
-        let lhs = mk_linear(
-            st,
-            &LinearSum {
-                terms,
-                constant: Rational::ZERO,
-            },
-            Sort::Int,
-        );
-        let rhs = st.mk_num(Rational::from(k), Sort::Int);
-        let t = st.mk_le(lhs, rhs);
-        cove_logic::simplify(st, t)
-    }
-
-    fn vars(st: &mut TermStore, names: &[&str]) -> Vec<TermId> {
-        names
-            .iter()
-            .map(|n| {
-                let v = st.var(n, Sort::Int);
-                st.mk_var(v)
-            })
-            .collect()
-    }
 
     #[test]
     fn counting_cluster_projects_to_one_half_space() {

@@ -366,35 +366,8 @@ impl Run<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_util::{le, vars};
     use super::*;
-    use cove_logic::linear::mk_linear;
-
-    fn le(st: &mut TermStore, sum: &[(TermId, i64)], k: i64) -> TermId {
-        let mut terms: Vec<(TermId, Rational)> =
-            sum.iter().map(|&(v, c)| (v, Rational::from(c))).collect();
-        terms.sort_by_key(|x| x.0);
-        let lhs = mk_linear(
-            st,
-            &LinearSum {
-                terms,
-                constant: Rational::ZERO,
-            },
-            Sort::Int,
-        );
-        let rhs = st.mk_num(Rational::from(k), Sort::Int);
-        let t = st.mk_le(lhs, rhs);
-        cove_logic::simplify(st, t)
-    }
-
-    fn vars(st: &mut TermStore, names: &[&str]) -> Vec<TermId> {
-        names
-            .iter()
-            .map(|n| {
-                let v = st.var(n, Sort::Int);
-                st.mk_var(v)
-            })
-            .collect()
-    }
 
     fn shapes(st: &TermStore, cubes: &[Vec<TermId>]) -> Vec<AuShape> {
         cubes.iter().map(|c| au_shape(st, c).unwrap()).collect()

@@ -32,6 +32,8 @@ mod propagate;
 mod query;
 mod run;
 mod stats;
+#[cfg(test)]
+mod test_util;
 
 use crate::engine::{Control, Engine, Stats};
 use crate::result::{ChcResult, UnknownReason};
