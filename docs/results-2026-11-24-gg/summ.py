@@ -1,10 +1,15 @@
 import sys, collections
+# usage: summ.py [--cfgs=a,b,...] RESULTS.tsv...  (default: the rules run's configurations)
+args = sys.argv[1:]
+cfgs = ['z3', 'base', 'nosubsume', 'concretize', 'conjecture']
+if args and args[0].startswith('--cfgs='):
+    cfgs = args[0][len('--cfgs='):].split(',')
+    args = args[1:]
 rows = collections.OrderedDict()
-for fn in sys.argv[1:]:
+for fn in args:
     for line in open(fn):
         f, exp, cfg, r, t = line.rstrip('\n').split('\t')
         rows.setdefault(f, {})[cfg] = (r, float(t), exp)
-cfgs = ['z3', 'base', 'nosubsume', 'concretize', 'conjecture']
 solved = collections.Counter(); wrong = collections.Counter(); tot = collections.Counter()
 print('| file | ' + ' | '.join(cfgs) + ' |')
 print('|---|' + '---|' * len(cfgs))
