@@ -4,6 +4,7 @@
 //! an input answers `Unknown(Unsupported(..))`; it never panics to say so.
 
 use crate::result::ChcResult;
+use crate::share::LemmaPool;
 use crate::system::ChcSystem;
 use cove_logic::TermStore;
 
@@ -20,6 +21,10 @@ pub trait Engine {
 
     /// Decides `sys`. Terms created along the way go into `store`.
     fn solve(&mut self, store: &mut TermStore, sys: &ChcSystem, ctl: &Control) -> ChcResult;
+
+    /// Offer what this engine learns to the other engines of a portfolio through `pool`
+    /// (see [`crate::share`]). Engines that learn nothing worth sharing ignore it.
+    fn share(&mut self, _pool: &LemmaPool) {}
 
     /// Statistics of the last run.
     fn stats(&self) -> Stats {

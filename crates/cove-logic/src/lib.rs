@@ -6,6 +6,7 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod detach;
 pub mod linear;
 pub mod model;
 pub mod print;
@@ -15,6 +16,7 @@ pub mod smtlib;
 pub mod subst;
 pub mod term;
 
+pub use detach::Detached;
 pub use linear::{LinearSum, linearize, mk_linear};
 pub use model::{ArrayValue, EvalError, FuncInterp, Model, Value};
 pub use rational::Rational;

@@ -30,6 +30,7 @@ mod constants;
 mod portfolio;
 mod run;
 pub mod schedule;
+mod strengthen;
 
 use crate::engine::{Control, Stats};
 use crate::engines::EngineKind;
@@ -84,6 +85,10 @@ pub struct SolveConfig {
     /// Check every certificate independently before answering (on by default). Turning it
     /// off is for measuring; an unchecked answer is reported as such in [`Outcome::validation`].
     pub validate: bool,
+    /// Portfolio engines share what they learn: Spacer offers its top-frame lemmas, and an
+    /// engine that starts later solves the system strengthened with their inductive subset
+    /// (`crate::share`; measured in `docs/benchmarks.md` §17).
+    pub share: bool,
 }
 
 impl Default for SolveConfig {
@@ -94,6 +99,7 @@ impl Default for SolveConfig {
             spacer: SpacerConfig::default(),
             preprocess: true,
             validate: true,
+            share: true,
         }
     }
 }

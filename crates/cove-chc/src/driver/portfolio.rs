@@ -10,13 +10,15 @@
 //! and only the winner's witness is translated back and checked against the input (measured
 //! on a 60,000-clause chain: preprocessing per thread cost 13.2 s and 750 MB, once 8.8 s).
 
-use super::run::{Run, preprocess_options, run_guarded, validate};
+use super::run::{Run, preprocess_options, run_guarded, run_guarded_sharing, validate};
 use super::schedule::{EngineSpec, Shape, for_shape};
+use super::strengthen::run_strengthened;
 use super::{Outcome, Phase, SolveConfig, Validation};
 use crate::engine::Control;
 use crate::engines::EngineKind;
 use crate::preprocess::{BackTranslate, preprocess};
 use crate::result::{ChcResult, UnknownReason};
+use crate::share::LemmaPool;
 use crate::system::ChcSystem;
 use cove_control::clock::thread_cpu_time;
 use cove_logic::TermStore;
@@ -109,6 +111,7 @@ fn race(
     let mut winner: Option<(Run, TermStore)> = None;
     let mut last_unknown: Option<(Run, TermStore)> = None;
     let mut reasons: Vec<String> = vec![];
+    let pool = LemmaPool::default();
     std::thread::scope(|scope| {
         let mut next = 0;
         let mut running = 0;
@@ -124,12 +127,24 @@ fn race(
                 eprintln!("portfolio: starting {}", spec.label);
             }
             *running += 1;
+            // The first wave offers what it learns; an entry that starts later (on a thread
+            // another entry gave up) starts from the inductive part of those offers.
+            let pool = pool.for_sender(&spec.label);
+            let late = idx >= threads;
             std::thread::Builder::new()
                 .name(spec.label.clone())
                 .stack_size(256 << 20)
                 .spawn_scoped(scope, move || {
                     let t0 = thread_cpu_time();
-                    let r = run_guarded(&mut st, sys, &spec, cfg, &c);
+                    let r = match (cfg.share, late) {
+                        (false, _) => run_guarded(&mut st, sys, &spec, cfg, &c),
+                        (true, false) => {
+                            run_guarded_sharing(&mut st, sys, &spec, cfg, &c, Some(&pool))
+                        }
+                        (true, true) => {
+                            run_strengthened(&mut st, sys, &pool.candidates(), &spec, cfg, &c)
+                        }
+                    };
                     let cpu = thread_cpu_time()
                         .zip(t0)
                         .map(|(t1, t0)| t1.saturating_sub(t0));

@@ -6,6 +6,7 @@ use crate::cert;
 use crate::engine::{Control, Stats};
 use crate::preprocess::{BackTranslate, PreprocessOptions, preprocess};
 use crate::result::{ChcResult, UnknownReason};
+use crate::share::LemmaPool;
 use crate::system::ChcSystem;
 use cove_logic::TermStore;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -49,7 +50,19 @@ pub(crate) fn run_guarded(
     cfg: &SolveConfig,
     ctl: &Control,
 ) -> Run {
-    match catch_unwind(AssertUnwindSafe(|| run(store, sys, spec, cfg, ctl))) {
+    run_guarded_sharing(store, sys, spec, cfg, ctl, None)
+}
+
+/// [`run_guarded`] with the engine offering what it learns to `pool`.
+pub(crate) fn run_guarded_sharing(
+    store: &mut TermStore,
+    sys: &ChcSystem,
+    spec: &EngineSpec,
+    cfg: &SolveConfig,
+    ctl: &Control,
+    pool: Option<&LemmaPool>,
+) -> Run {
+    match catch_unwind(AssertUnwindSafe(|| run(store, sys, spec, cfg, ctl, pool))) {
         Ok(r) => r,
         Err(payload) => {
             let msg = payload
@@ -85,14 +98,22 @@ pub(crate) fn preprocess_options(ctl: &Control) -> PreprocessOptions {
 }
 
 /// Runs `spec` on `sys` under `ctl`; the witness is translated back to `sys` and checked.
-pub(crate) fn run(
+fn run(
     store: &mut TermStore,
     sys: &ChcSystem,
     spec: &EngineSpec,
     cfg: &SolveConfig,
     ctl: &Control,
+    pool: Option<&LemmaPool>,
 ) -> Run {
-    let mut engine = spec.create();
+    let create = || {
+        let mut e = spec.create();
+        if let Some(p) = pool {
+            e.share(p);
+        }
+        e
+    };
+    let mut engine = create();
     let mut phase = Phase::Solving;
     let answer = if cfg.preprocess {
         let (small, pipe) = preprocess(store, sys, &preprocess_options(ctl), ctl);
@@ -110,7 +131,7 @@ pub(crate) fn run(
                 // The quantifier elimination of an inlined predicate's invariant can exceed
                 // its budget: then the input system itself is solved with the time left.
                 Err(_) if ctl.should_stop().is_none() => {
-                    engine = spec.create();
+                    engine = create();
                     engine.solve(store, sys, ctl)
                 }
                 Err(e) => {

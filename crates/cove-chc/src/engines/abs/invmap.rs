@@ -8,14 +8,14 @@ use rustc_hash::FxHashMap;
 
 /// Per predicate: parameters and a conjunction of formulas over them.
 #[derive(Clone)]
-pub(super) struct InvMap {
+pub(crate) struct InvMap {
     pub params: FxHashMap<FuncId, Vec<VarId>>,
     pub sets: FxHashMap<FuncId, Vec<TermId>>,
 }
 
 impl InvMap {
     /// The empty map (`true` for every predicate), with fresh parameters.
-    pub(super) fn new(store: &mut TermStore, sys: &ChcSystem) -> InvMap {
+    pub(crate) fn new(store: &mut TermStore, sys: &ChcSystem) -> InvMap {
         let mut params = FxHashMap::default();
         for &p in &sys.preds {
             let decl = store.func(p).clone();
@@ -34,17 +34,17 @@ impl InvMap {
     }
 
     /// The formulas of `p` (empty = `true`).
-    pub(super) fn of(&self, p: FuncId) -> &[TermId] {
+    pub(crate) fn of(&self, p: FuncId) -> &[TermId] {
         self.sets.get(&p).map_or(&[], |v| v.as_slice())
     }
 
     /// Total number of formulas.
-    pub(super) fn size(&self) -> usize {
+    pub(crate) fn size(&self) -> usize {
         self.sets.values().map(Vec::len).sum()
     }
 
     /// `formula` (over `p`'s parameters) instantiated on `args`.
-    pub(super) fn at(
+    pub(crate) fn at(
         &self,
         store: &mut TermStore,
         p: FuncId,
@@ -60,14 +60,14 @@ impl InvMap {
     }
 
     /// The conjunction of `p`'s formulas on `args`.
-    pub(super) fn apply(&self, store: &mut TermStore, p: FuncId, args: &[TermId]) -> TermId {
+    pub(crate) fn apply(&self, store: &mut TermStore, p: FuncId, args: &[TermId]) -> TermId {
         let set = self.of(p).to_vec();
         let conj = store.mk_and(&set);
         self.at(store, p, conj, args)
     }
 
     /// `formula` over `from` renamed to `p`'s parameters.
-    pub(super) fn import(
+    pub(crate) fn import(
         &self,
         store: &mut TermStore,
         p: FuncId,
@@ -88,7 +88,7 @@ impl InvMap {
     }
 
     /// As a witness.
-    pub(super) fn invariants(&self, store: &mut TermStore) -> Invariants {
+    pub(crate) fn invariants(&self, store: &mut TermStore) -> Invariants {
         let mut inv = Invariants::default();
         for (&p, ps) in &self.params {
             let set = self.of(p).to_vec();

@@ -32,7 +32,7 @@ fn unknown(ctl: &Control, r: impl std::fmt::Debug) -> UnknownReason {
 }
 
 /// Shrinks `cands` to its maximal subset that is inductive for the clauses of `sys`.
-pub(super) fn houdini(
+pub(crate) fn houdini(
     store: &mut TermStore,
     sys: &ChcSystem,
     cands: &mut InvMap,

@@ -27,8 +27,8 @@
 //! [`crate::cert::check_derivation`], before it is returned (and again by the caller).
 
 mod cegar;
-mod invmap;
-mod invs;
+pub(crate) mod invmap;
+pub(crate) mod invs;
 mod seeds;
 mod space;
 

@@ -37,6 +37,7 @@ mod test_util;
 
 use crate::engine::{Control, Engine, Stats};
 use crate::result::{ChcResult, UnknownReason};
+use crate::share::LemmaPool;
 use crate::system::ChcSystem;
 use cove_logic::{FuncId, TermId, TermStore, VarId};
 use run::Run;
@@ -132,6 +133,8 @@ impl Default for SpacerConfig {
 /// The Spacer engine.
 pub struct Spacer {
     config: SpacerConfig,
+    /// Where the top frame's lemmas are offered after every bound (portfolio runs).
+    pool: Option<LemmaPool>,
     stats: FxHashMap<&'static str, u64>,
     trace: Vec<TraceEvent>,
 }
@@ -141,6 +144,7 @@ impl Spacer {
     pub fn new(config: SpacerConfig) -> Spacer {
         Spacer {
             config,
+            pool: None,
             stats: FxHashMap::default(),
             trace: Vec::new(),
         }
@@ -242,7 +246,11 @@ impl Spacer {
             match run.propagate(store) {
                 Err(r) => break Bounded::Done(ChcResult::Unknown(r)),
                 Ok(Some(k)) => break Bounded::Done(ChcResult::Sat(run.invariants(store, k))),
-                Ok(None) => {}
+                Ok(None) => {
+                    if let Some(pool) = &self.pool {
+                        run.offer(store, pool);
+                    }
+                }
             }
             run.bound += 1;
             *run.stats.entry("bound").or_default() = run.bound as u64;
@@ -281,6 +289,10 @@ impl Engine for Spacer {
                 max.unwrap_or_default()
             ))),
         }
+    }
+
+    fn share(&mut self, pool: &LemmaPool) {
+        self.pool = Some(pool.clone());
     }
 
     fn stats(&self) -> Stats {

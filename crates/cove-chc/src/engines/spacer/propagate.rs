@@ -4,6 +4,7 @@
 use super::run::Run;
 use super::stats::Why;
 use crate::result::{Invariants, UnknownReason};
+use crate::share::{LemmaPool, SharedLemma};
 use cove_logic::{TermId, TermStore};
 
 impl Run<'_> {
@@ -56,6 +57,21 @@ impl Run<'_> {
             inv.define(f, p.params.clone(), body);
         }
         inv
+    }
+
+    /// Offers the lemmas of the top frame (level `>= bound`, the candidates for an inductive
+    /// invariant) to the other engines of a portfolio.
+    pub(super) fn offer(&self, store: &mut TermStore, pool: &LemmaPool) {
+        let mut out = Vec::new();
+        for p in &self.preds {
+            let Some(f) = p.func else { continue };
+            for l in p.lemmas.iter().filter(|l| l.level >= self.bound.max(1)) {
+                let c = store.mk_and(&l.cube);
+                let lemma = store.mk_not(c);
+                out.extend(SharedLemma::new(store, f, &p.params, lemma));
+            }
+        }
+        pool.offer(out);
     }
 
     /// Every predicate's lemmas with their levels (for [`super::Spacer::solve_bounded`]).
