@@ -6,7 +6,10 @@ store chains, constant arrays, `ite` over arrays, array equalities and disequali
 (chains of equal copies included, as in the unrollings of CHC systems), runs cove and z3
 and reports agreements, disagreements (files kept in OUT_DIR) and unknowns.
 
-Usage: scripts/differential-arrays.py [-n 300] [--seed 1] [--timeout 10] [--cove target/release/cove]
+With --array-index the scripts also have (Array (Array Int Int) Int) variables (arrays indexed
+by arrays, as Solidity's bytes-keyed mappings are), written and read at array terms.
+
+Usage: scripts/differential-arrays.py [-n 300] [--seed 1] [--timeout 10] [--array-index] [--cove target/release/cove]
 Needs z3 on PATH. Exit code 1 on any disagreement or crash.
 """
 
@@ -17,13 +20,24 @@ import subprocess
 import sys
 
 
-def gen(rng):
+def gen(rng, array_index=False):
     nx, na = rng.randint(1, 4), rng.randint(1, 4)
+    nm = rng.randint(1, 2) if array_index else 0
     xs = [f"x{i}" for i in range(nx)]
     arrs = [f"a{i}" for i in range(na)]
+    maps = [f"m{i}" for i in range(nm)]
     lines = ["(set-logic QF_ALIA)"]
     lines += [f"(declare-const {x} Int)" for x in xs]
     lines += [f"(declare-const {a} (Array Int Int))" for a in arrs]
+    lines += [f"(declare-const {m} (Array (Array Int Int) Int))" for m in maps]
+
+    def mterm(d=0):
+        r = rng.random()
+        if r < 0.5 or d > 2:
+            return rng.choice(maps)
+        if r < 0.85:
+            return f"(store {mterm(d + 1)} {aterm(d + 1)} {iterm(d + 1)})"
+        return f"((as const (Array (Array Int Int) Int)) {num(rng.randint(-1, 2))})"
 
     def num(k):
         return str(k) if k >= 0 else f"(- {-k})"
@@ -34,6 +48,8 @@ def gen(rng):
             return rng.choice(xs)
         if r < 0.6:
             return num(rng.randint(-2, 3))
+        if maps and r < 0.7:
+            return f"(select {mterm(d + 1)} {aterm(d + 1)})"
         if r < 0.8:
             return f"(select {aterm(d + 1)} {iterm(d + 1)})"
         return f"(+ {iterm(d + 1)} {num(rng.randint(-1, 2))})"
@@ -50,6 +66,8 @@ def gen(rng):
 
     def atom(d=0):
         r = rng.random()
+        if maps and r < 0.1 and d <= 2:
+            return f"(= {mterm(d + 1)} {mterm(d + 1)})"
         if r < 0.35 and d <= 2:
             return f"(= {aterm(d + 1)} {aterm(d + 1)})"
         op = rng.choice(["=", "<=", "<", "distinct"])
@@ -86,6 +104,7 @@ def main():
     ap.add_argument("--timeout", type=float, default=10)
     ap.add_argument("--cove", default="target/release/cove")
     ap.add_argument("--out", default="/tmp/cove-diff-arrays")
+    ap.add_argument("--array-index", action="store_true")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     rng = random.Random(a.seed)
@@ -93,7 +112,7 @@ def main():
     for k in range(a.n):
         path = os.path.join(a.out, f"r{k}.smt2")
         with open(path, "w") as f:
-            f.write(gen(rng))
+            f.write(gen(rng, a.array_index))
         c, rc = run([a.cove, "smt", path], a.timeout)
         z, _ = run(["z3", f"-T:{int(a.timeout)}", path], a.timeout + 2)
         if rc not in (0,):

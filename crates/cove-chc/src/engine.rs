@@ -22,9 +22,16 @@ pub trait Engine {
     /// Decides `sys`. Terms created along the way go into `store`.
     fn solve(&mut self, store: &mut TermStore, sys: &ChcSystem, ctl: &Control) -> ChcResult;
 
-    /// Offer what this engine learns to the other engines of a portfolio through `pool`
-    /// (see [`crate::share`]). Engines that learn nothing worth sharing ignore it.
+    /// Connects the engine to a portfolio's lemma pool (see [`crate::share`]): it may offer
+    /// what it learns there, and, if [`Engine::takes_offers`], take the other engines'
+    /// offers. Engines that do neither ignore it.
     fn share(&mut self, _pool: &LemmaPool) {}
+
+    /// True if the engine takes the pool's offers itself (as candidates it filters); the
+    /// portfolio then does not strengthen the system it gives the engine.
+    fn takes_offers(&self) -> bool {
+        false
+    }
 
     /// Statistics of the last run.
     fn stats(&self) -> Stats {

@@ -35,6 +35,10 @@ impl SharedLemma {
     }
 }
 
+/// At most this many candidates are handed out: each one that fails costs the receiver an
+/// SMT check, and a late engine should not spend its slice filtering.
+pub const MAX_CANDIDATES: usize = 2000;
+
 /// One sender's latest offer: its name and lemmas.
 type Offer = (String, Vec<SharedLemma>);
 
@@ -64,7 +68,7 @@ impl LemmaPool {
         }
     }
 
-    /// Every sender's latest offer, without duplicates.
+    /// Every sender's latest offer, without duplicates, at most [`MAX_CANDIDATES`].
     pub fn candidates(&self) -> Vec<SharedLemma> {
         let offers = self.offers.lock().unwrap_or_else(|e| e.into_inner());
         let mut seen = rustc_hash::FxHashSet::default();
@@ -72,6 +76,7 @@ impl LemmaPool {
             .iter()
             .flat_map(|(_, v)| v.iter())
             .filter(|l| seen.insert(*l))
+            .take(MAX_CANDIDATES)
             .cloned()
             .collect()
     }

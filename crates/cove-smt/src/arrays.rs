@@ -68,10 +68,12 @@ impl ArrayState {
     }
 }
 
-/// The sort nesting depth (arrays of arrays are valued after their elements).
+/// The sort nesting depth: arrays are valued after their elements and after their indices
+/// (an array indexed by arrays, as Solidity's `bytes`-keyed mappings are, is read at the
+/// values of its index arrays).
 fn depth(s: Sort) -> u32 {
     match s.array_parts() {
-        Some((_, e)) => 1 + depth(e),
+        Some((i, e)) => 1 + depth(i).max(depth(e)),
         None => 0,
     }
 }
@@ -287,13 +289,20 @@ impl SmtSolver {
             }
         }
         let mut class_default: FxHashMap<TermId, Value> = FxHashMap::default();
+        // Reads at array indices wait until the index arrays have values (`depth` order).
+        let mut deferred: FxHashMap<TermId, Vec<(TermId, TermId)>> = FxHashMap::default();
         for &sel in &self.arr.selects {
             let (a, i) = (store.args(sel)[0], store.args(sel)[1]);
             if self.idle_witness(store, sel) {
                 continue;
             }
-            let Some(iv) = self.cand_value(store, i) else {
-                continue;
+            let iv = if store.sort(i).is_array() {
+                None
+            } else {
+                let Some(iv) = self.cand_value(store, i) else {
+                    continue;
+                };
+                Some(iv)
             };
             if !store.sort(sel).is_array() {
                 let Some(v) = self.cand_value(store, sel) else {
@@ -301,7 +310,10 @@ impl SmtSolver {
                 };
                 vals.insert(sel, v);
             }
-            reads.entry(a).or_default().push((i, iv, sel));
+            match iv {
+                Some(iv) => reads.entry(a).or_default().push((i, iv, sel)),
+                None => deferred.entry(a).or_default().push((i, sel)),
+            }
         }
         // Constant arrays fix the default of their class.
         for &a in &arrays {
@@ -318,6 +330,11 @@ impl SmtSolver {
             let es = sort.elem_sort().expect("array");
             let args = store.args(a).to_vec();
             let root = find(&mut parent, a);
+            for &(i, sel) in deferred.get(&a).map_or(&[][..], |v| v.as_slice()) {
+                if let Some(iv) = vals.get(&i).cloned() {
+                    reads.entry(a).or_default().push((i, iv, sel));
+                }
+            }
             let value: Option<ArrayValue> = match store.op(a) {
                 Op::ConstArray => self.elem_value(store, &vals, args[0]).map(|v| {
                     class_default.entry(root).or_insert(v.clone());
@@ -327,7 +344,7 @@ impl SmtSolver {
                 }),
                 Op::Store => {
                     let base = vals.get(&args[0]).and_then(|v| v.as_array()).cloned();
-                    let j = self.cand_value(store, args[1]);
+                    let j = self.index_value(store, &vals, args[1]);
                     let v = self.elem_value(store, &vals, args[2]);
                     match (base, j, v) {
                         (Some(b), Some(j), Some(v)) => Some(b.write(j, v)),
@@ -388,7 +405,8 @@ impl SmtSolver {
             {
                 continue;
             }
-            let (Some(iv), Some(v)) = (self.cand_value(store, i), vals.get(&sel).cloned()) else {
+            let (Some(iv), Some(v)) = (self.index_value(store, &vals, i), vals.get(&sel).cloned())
+            else {
                 continue;
             };
             let Some(av) = vals.get(&a).and_then(|x| x.as_array()) else {
@@ -401,7 +419,7 @@ impl SmtSolver {
             match store.op(a) {
                 Op::Store => {
                     let (b, j, w) = (args[0], args[1], args[2]);
-                    let jv = self.cand_value(store, j);
+                    let jv = self.index_value(store, &vals, j);
                     let eq_ij = store.mk_eq(i, j);
                     if jv.as_ref() == Some(&iv) {
                         let ne = store.mk_not(eq_ij);
@@ -460,7 +478,7 @@ impl SmtSolver {
                     }
                 }
                 for k in diff.into_iter().take(32) {
-                    if let Some(t) = self.index_term_with_value(store, &k) {
+                    if let Some(t) = self.index_term_with_value(store, &vals, &k) {
                         let ra = store.mk_raw(Op::Select, &[a, t], va_sort_elem(store, a));
                         let rb = store.mk_raw(Op::Select, &[b, t], va_sort_elem(store, a));
                         self.claim(ra);
@@ -642,18 +660,38 @@ impl SmtSolver {
         }
     }
 
-    /// A registered index term whose candidate value is `v`.
-    fn index_term_with_value(&self, store: &TermStore, v: &Value) -> Option<TermId> {
+    /// The value of an index term: its candidate value, or for an array index its computed
+    /// value (in `vals`).
+    fn index_value(
+        &self,
+        store: &TermStore,
+        vals: &FxHashMap<TermId, Value>,
+        i: TermId,
+    ) -> Option<Value> {
+        if store.sort(i).is_array() {
+            vals.get(&i).cloned()
+        } else {
+            self.cand_value(store, i)
+        }
+    }
+
+    /// A registered index term whose value is `v`.
+    fn index_term_with_value(
+        &self,
+        store: &TermStore,
+        vals: &FxHashMap<TermId, Value>,
+        v: &Value,
+    ) -> Option<TermId> {
         for &s in &self.arr.selects {
             let i = store.args(s)[1];
-            if self.cand_value(store, i).as_ref() == Some(v) {
+            if self.index_value(store, vals, i).as_ref() == Some(v) {
                 return Some(i);
             }
         }
         for &a in &self.arr.arrays {
             if store.op(a) == &Op::Store {
                 let j = store.args(a)[1];
-                if self.cand_value(store, j).as_ref() == Some(v) {
+                if self.index_value(store, vals, j).as_ref() == Some(v) {
                     return Some(j);
                 }
             }

@@ -23,6 +23,19 @@ fn read_over_write_and_extensionality() {
     assert_eq!(run("nested_bool_unsat.smt2").trim(), "unsat");
 }
 
+/// Arrays indexed by arrays (Solidity's `bytes`-keyed mappings): index arrays are valued
+/// before the arrays they index, so reads at them are checked like any other read.
+#[test]
+fn arrays_indexed_by_arrays() {
+    assert_eq!(run("array_index_unsat.smt2").trim(), "unsat\nunsat");
+    let out = run("array_index_sat.smt2");
+    assert!(out.starts_with("sat"), "{out}");
+    assert!(
+        out.contains("(define-fun m () (Array (Array Int Int) Int)"),
+        "{out}"
+    );
+}
+
 #[test]
 fn satisfiable_scripts_have_array_models() {
     let out = run("row_sat.smt2");

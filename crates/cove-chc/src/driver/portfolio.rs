@@ -141,6 +141,9 @@ fn race(
                         (true, false) => {
                             run_guarded_sharing(&mut st, sys, &spec, cfg, &c, Some(&pool))
                         }
+                        (true, true) if spec.create().takes_offers() => {
+                            run_guarded_sharing(&mut st, sys, &spec, cfg, &c, Some(&pool))
+                        }
                         (true, true) => {
                             run_strengthened(&mut st, sys, &pool.candidates(), &spec, cfg, &c)
                         }

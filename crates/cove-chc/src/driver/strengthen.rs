@@ -26,13 +26,7 @@ use crate::engines::abs::invs::houdini;
 use crate::result::{ChcResult, Invariants};
 use crate::share::SharedLemma;
 use crate::system::ChcSystem;
-use cove_logic::{FuncId, TermId, TermStore};
-use rustc_hash::FxHashSet;
-
-/// At most this many candidates go into Houdini (the newest offers' order is kept):
-/// each failing candidate costs an SMT check, and a late engine should not spend its
-/// slice filtering.
-const MAX_CANDIDATES: usize = 2000;
+use cove_logic::{TermId, TermStore};
 
 /// `sys` strengthened with the inductive subset of `cands`, and that subset; `None` when no
 /// candidate survives (or the limits stop Houdini).
@@ -43,20 +37,7 @@ pub(crate) fn strengthen(
     ctl: &Control,
 ) -> Option<(ChcSystem, InvMap)> {
     let mut map = InvMap::new(store, sys);
-    let preds: FxHashSet<FuncId> = sys.preds.iter().copied().collect();
-    let mut seen = FxHashSet::default();
-    for c in cands.iter().take(MAX_CANDIDATES) {
-        if !preds.contains(&c.pred) {
-            continue;
-        }
-        let Some(f) = c.formula.attach(store, &map.params[&c.pred]) else {
-            continue;
-        };
-        if store.as_bool(f) == Some(true) || !seen.insert((c.pred, f)) {
-            continue;
-        }
-        map.sets.entry(c.pred).or_default().push(f);
-    }
+    map.add_shared(store, cands);
     if map.size() == 0 {
         return None;
     }

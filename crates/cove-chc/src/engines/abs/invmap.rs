@@ -2,6 +2,7 @@
 //! parameters, each known to hold for every derivable fact of the *input* system.
 
 use crate::result::Invariants;
+use crate::share::SharedLemma;
 use crate::system::ChcSystem;
 use cove_logic::{FuncId, TermId, TermStore, VarId, substitute};
 use rustc_hash::FxHashMap;
@@ -85,6 +86,29 @@ impl InvMap {
             )
             .collect();
         substitute(store, formula, &map)
+    }
+
+    /// Adds the offered lemmas of predicates this map has (each once) as formulas; returns
+    /// how many were new. They are candidates: the caller filters them (Houdini).
+    pub(crate) fn add_shared(&mut self, store: &mut TermStore, offers: &[SharedLemma]) -> usize {
+        let mut added = 0;
+        for c in offers {
+            let Some(ps) = self.params.get(&c.pred) else {
+                continue;
+            };
+            let Some(f) = c.formula.attach(store, ps) else {
+                continue;
+            };
+            if store.as_bool(f) == Some(true) {
+                continue;
+            }
+            let set = self.sets.entry(c.pred).or_default();
+            if !set.contains(&f) {
+                set.push(f);
+                added += 1;
+            }
+        }
+        added
     }
 
     /// As a witness.

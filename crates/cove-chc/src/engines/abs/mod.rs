@@ -36,6 +36,7 @@ use crate::cert;
 use crate::engine::{Control, Engine, Stats};
 use crate::engines::spacer::{Bounded, Frame, Spacer, SpacerConfig};
 use crate::result::{ChcResult, Invariants, UnknownReason};
+use crate::share::LemmaPool;
 use crate::system::ChcSystem;
 use cegar::Feasibility;
 use cove_logic::TermStore;
@@ -104,6 +105,8 @@ impl Default for AbsConfig {
 #[derive(Default)]
 pub struct SpacerAbs {
     config: AbsConfig,
+    /// Other engines' lemmas, taken as EXTRACTINVS candidates (portfolio runs).
+    pool: Option<LemmaPool>,
     stats: Vec<(String, String)>,
     abstraction: Vec<(usize, String, bool)>,
 }
@@ -135,6 +138,8 @@ struct Counters {
     bound: usize,
     /// Lemmas carried over to a next bound (`AbsConfig::reuse`).
     reused: usize,
+    /// Candidates taken from other engines' offers.
+    shared: usize,
 }
 
 impl Engine for SpacerAbs {
@@ -165,6 +170,7 @@ impl Engine for SpacerAbs {
             ("abs-pba-unchecked-steps".into(), k.pba_failed.to_string()),
             ("abs-invariants".into(), inv.size().to_string()),
             ("abs-reused-lemmas".into(), k.reused.to_string()),
+            ("abs-shared-candidates".into(), k.shared.to_string()),
         ];
         self.abstraction = (0..n)
             .map(|l| {
@@ -175,6 +181,14 @@ impl Engine for SpacerAbs {
             })
             .collect();
         result
+    }
+
+    fn share(&mut self, pool: &LemmaPool) {
+        self.pool = Some(pool.clone());
+    }
+
+    fn takes_offers(&self) -> bool {
+        true
     }
 
     fn stats(&self) -> Stats {
@@ -269,6 +283,11 @@ impl SpacerAbs {
                     let mut cands = inv.clone();
                     if cfg.seeds && k.pba_rounds == 0 && k.bound == 0 {
                         seeds::seed(store, sys, &mut cands, ctl);
+                    }
+                    // Other engines' lemmas are candidates like the proof's: Houdini keeps
+                    // only what is inductive for the input system.
+                    if let Some(pool) = &self.pool {
+                        k.shared += cands.add_shared(store, &pool.candidates());
                     }
                     for fr in &frames {
                         for &(f, l) in &fr.lemmas {
