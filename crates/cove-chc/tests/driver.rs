@@ -29,10 +29,11 @@ fn portfolio_and_single_engines_agree_with_checked_certificates() {
         EngineChoice::Portfolio,
         EngineChoice::One(EngineKind::Spacer),
     ] {
-        for threads in [1, 2, 3] {
+        for (threads, share) in [(1, false), (2, false), (3, false), (2, true), (3, true)] {
             let cfg = SolveConfig {
                 engine,
                 threads,
+                share,
                 ..SolveConfig::default()
             };
             let outs = run(

@@ -50,10 +50,11 @@ pub struct SolveArgs {
     /// Skip the independent certificate check of the answer (on by default).
     #[arg(long)]
     pub no_validate: bool,
-    /// Portfolio: engines do not share lemmas (by default an engine that starts on a freed
-    /// thread solves the system strengthened with the inductive part of Spacer's lemmas).
+    /// Portfolio: engines share lemmas — Spacer offers its top-frame lemmas, spacer-abs takes
+    /// them as invariant candidates, and an engine that starts on a freed thread solves the
+    /// system strengthened with their inductive part (off by default: measured neutral).
     #[arg(long)]
-    pub no_share: bool,
+    pub share: bool,
     /// Spacer: use only may-summaries (GPDR-like ablation).
     #[arg(long)]
     pub may_only: bool,
@@ -111,7 +112,7 @@ impl SolveArgs {
             threads: self.threads,
             preprocess: !self.no_preprocess,
             validate: !self.no_validate,
-            share: !self.no_share,
+            share: self.share,
             ..SolveConfig::default()
         };
         let sp = &mut cfg.spacer;

@@ -85,9 +85,11 @@ pub struct SolveConfig {
     /// Check every certificate independently before answering (on by default). Turning it
     /// off is for measuring; an unchecked answer is reported as such in [`Outcome::validation`].
     pub validate: bool,
-    /// Portfolio engines share what they learn: Spacer offers its top-frame lemmas, and an
-    /// engine that starts later solves the system strengthened with their inductive subset
-    /// (`crate::share`; measured in `docs/benchmarks.md` §17).
+    /// Portfolio engines share what they learn: Spacer offers its top-frame lemmas, the
+    /// abstraction engine takes them as invariant candidates, and any other engine that
+    /// starts on a freed thread solves the system strengthened with their inductive subset
+    /// (`crate::share`). Off by default: on the 73 hardest files of the public set it
+    /// changed no count beyond noise (`docs/benchmarks.md` §17).
     pub share: bool,
 }
 
@@ -99,7 +101,7 @@ impl Default for SolveConfig {
             spacer: SpacerConfig::default(),
             preprocess: true,
             validate: true,
-            share: true,
+            share: false,
         }
     }
 }
