@@ -222,6 +222,11 @@ impl SmtSolver {
             Sort::Array(_) => None,
             _ => {
                 let vals = self.th.model.as_deref()?;
+                // Reads and variables are theory variables themselves: skip `linearize`
+                // (it allocates, and the array check asks for every read's value per round).
+                if let Some(v) = self.enc.tvars.get(&t) {
+                    return Some(Value::Num(vals.get(v.idx())?.clone()));
+                }
                 let sum = linearize(store, t);
                 let mut x = sum.constant.clone();
                 for (a, k) in &sum.terms {

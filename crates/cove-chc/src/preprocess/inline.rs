@@ -21,7 +21,8 @@
 //!   renamed copy of `D`'s variables (kept per occurrence), so no solving is needed.
 
 use super::util::{
-    assignment, dag_size, defining_equality, eval, fresh_params, model_of, rename_clause,
+    assignment, dag_size, defining_equality, eval, fresh_params, model_of, peel_store,
+    rename_clause, store_equality,
 };
 use super::{BackError, BackTranslate};
 use crate::engine::Control;
@@ -344,15 +345,25 @@ impl Record {
         let f = store.mk_and(&conj);
         let mut f = simplify(store, f);
         let param_set: FxHashSet<VarId> = params.iter().copied().collect();
-        // Substitute locals defined by equalities (exact, and much cheaper than QE).
-        for _ in 0..16 {
+        // Substitute locals defined by equalities (exact, and much cheaper than QE); a local
+        // array written into a parameter (`p = store(b, i, v)`) is peeled until it is defined.
+        for _ in 0..32 {
             let mut found = None;
-            for e in store.conjuncts(f) {
-                let allowed = |v: VarId| !param_set.contains(&v);
+            let parts = store.conjuncts(f);
+            let allowed = |v: VarId| !param_set.contains(&v);
+            for &e in &parts {
                 if let Some(def) = defining_equality(store, e, &allowed, &|_| 0) {
                     found = Some(def);
                     break;
                 }
+            }
+            if found.is_none()
+                && let Some(eq) = store_equality(store, &parts, &allowed)
+            {
+                let y = store.fresh_var("peel", store.sort(eq.v));
+                let out = peel_store(store, &parts, &eq, y);
+                f = store.mk_and(&out);
+                continue;
             }
             let Some((x, t)) = found else { break };
             let one: FxHashMap<VarId, TermId> = [(x, t)].into_iter().collect();

@@ -26,7 +26,7 @@ pub mod args;
 pub mod inline;
 pub mod reach;
 pub mod simp;
-mod util;
+pub(crate) mod util;
 
 use crate::engine::{Control, Engine};
 use crate::result::{ChcResult, Derivation, Invariants, UnknownReason};

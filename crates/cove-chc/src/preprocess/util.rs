@@ -77,6 +77,72 @@ pub fn total(store: &TermStore, t: TermId) -> bool {
     true
 }
 
+/// A conjunct `t = store(s, i, v)` (either side) whose `s` is a chain of writes over an array
+/// variable `b` with `allowed(b)`, `b` occurring neither in `t` nor in `i`.
+pub struct StoreEq {
+    /// Position of the conjunct.
+    pub at: usize,
+    /// The other side, `t`.
+    pub t: TermId,
+    /// The written array `s`, the index `i` and the value `v` of the outermost write.
+    pub s: TermId,
+    pub i: TermId,
+    pub v: TermId,
+}
+
+/// Finds a [`StoreEq`] among `parts`.
+///
+/// # Why
+/// `t = store(s, i, v)` holds iff `t[i] = v` and `∃y. s = store(t, i, y)` ([`peel_store`]):
+/// one write comes off `b` per step, until `b = store(…(t)…)` defines `b` and substitution
+/// eliminates it exactly. This is how array variables leave projections and inlined
+/// definitions (z3's array MBP has the same rule); without it `b` stays (or gets a model value).
+pub fn store_equality(
+    store: &TermStore,
+    parts: &[TermId],
+    allowed: &dyn Fn(VarId) -> bool,
+) -> Option<StoreEq> {
+    for (at, &c) in parts.iter().enumerate() {
+        if store.op(c) != &Op::Eq || !store.sort(store.args(c)[0]).is_array() {
+            continue;
+        }
+        let (l, r) = (store.args(c)[0], store.args(c)[1]);
+        for (t, w) in [(l, r), (r, l)] {
+            if store.op(w) != &Op::Store {
+                continue;
+            }
+            let mut base = w;
+            while store.op(base) == &Op::Store {
+                base = store.args(base)[0];
+            }
+            let Some(b) = store.as_var(base).filter(|&b| allowed(b)) else {
+                continue;
+            };
+            let (s, i, v) = (store.args(w)[0], store.args(w)[1], store.args(w)[2]);
+            if free_vars(store, t).contains(&b) || free_vars(store, i).contains(&b) {
+                continue;
+            }
+            return Some(StoreEq { at, t, s, i, v });
+        }
+    }
+    None
+}
+
+/// `parts` with the conjunct of `eq` replaced by `t[i] = v` and `s = store(t, i, y)`, for a
+/// fresh `y` of the element sort chosen by the caller (an equivalence with `∃y`).
+pub fn peel_store(store: &mut TermStore, parts: &[TermId], eq: &StoreEq, y: VarId) -> Vec<TermId> {
+    let yt = store.mk_var(y);
+    let ti = store.mk_select(eq.t, eq.i);
+    let read = store.mk_eq(ti, eq.v);
+    let t2 = store.mk_store(eq.t, eq.i, yt);
+    let def = store.mk_eq(eq.s, t2);
+    let mut out = parts.to_vec();
+    out.remove(eq.at);
+    out.push(read);
+    out.push(def);
+    out
+}
+
 /// If the conjunct `e` is an equality that defines a variable, returns `(x, t)` with `e ≡ x = t`,
 /// `x ∉ t`, `t` total and of `x`'s sort (for `Int`, only when `x` has coefficient ±1 and the
 /// rest is integral, so `t` is an integer under every integer assignment). Among several

@@ -263,6 +263,8 @@ impl Spacer {
                     ("smt-atoms", st.atoms),
                     ("smt-pivots", st.pivots),
                     ("smt-ms", st.time.as_millis() as u64),
+                    ("smt-array-rounds", st.array_rounds),
+                    ("smt-array-lemmas", st.array_lemmas),
                 ] {
                     *run.stats.entry(k).or_default() += v;
                 }

@@ -6,13 +6,16 @@
 //! implies `∃ elim · φ`, so it can serve as a must-summary or a query.
 //!
 //! 1. `φ` is replaced by an implicant (a cube of its literals true in the model).
-//! 2. Array variables to eliminate, and integer variables to eliminate that occur inside
+//! 2. Array variables to eliminate are eliminated exactly where the cube defines them:
+//!    `b = t`, and `t = store(s, i, v)` over an eliminated `b` (peeled into `t[i] = v` and
+//!    `s = store(t, i, y)` until it is a definition of `b`).
+//! 3. Array variables to eliminate, and integer variables to eliminate that occur inside
 //!    array terms (indices, stored values), are replaced by their model values (array
 //!    values are `store` chains over a constant array).
-//! 3. Reads are pushed through `store`, constant arrays and `ite` as the model decides:
+//! 4. Reads are pushed through `store`, constant arrays and `ite` as the model decides:
 //!    `(select (store a j v) i)` becomes `v` with the literal `i = j`, or `(select a i)`
 //!    with `i < j` / `i > j` (the model's order); ground literals (true in the model) go.
-//! 4. The remaining variables (outside arrays) are eliminated by the arithmetic MBP, with
+//! 5. The remaining variables (outside arrays) are eliminated by the arithmetic MBP, with
 //!    each remaining read and array equality abstracted by a fresh variable carrying its
 //!    model value (they mention only kept variables by then).
 //!
@@ -22,6 +25,7 @@
 //! can cost convergence but never soundness.
 
 use super::project::substitute_values;
+use crate::preprocess::util::{peel_store, store_equality};
 use cove_logic::{Model, Op, TermId, TermStore, Value, VarId, free_vars, simplify};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -37,17 +41,31 @@ pub(super) fn project(
 ) -> Option<TermId> {
     let lits = cove_smt::mbp::implicant(store, model, phi).ok()?;
     let mut cube = store.mk_and(&lits);
-    // 2. Exact elimination through defining equalities `x = t`.
+    let mut m2 = model.clone();
+    // 2. Exact elimination through defining equalities `x = t`, and through equalities
+    //    `t = store(s, i, v)` whose `s` is built on an eliminated array (`peel_step`).
     let mut elim: Vec<VarId> = elim.to_vec();
-    while let Some((x, def)) = find_definition(store, cube, &elim) {
-        let mut map = FxHashMap::default();
-        map.insert(x, def);
-        cube = cove_logic::substitute(store, cube, &map);
-        elim.retain(|&v| v != x);
+    let mut peels = 0;
+    loop {
+        if let Some((x, def)) = find_definition(store, cube, &elim) {
+            let mut map = FxHashMap::default();
+            map.insert(x, def);
+            cube = cove_logic::substitute(store, cube, &map);
+            elim.retain(|&v| v != x);
+            continue;
+        }
+        if peels < MAX_PEELS
+            && let Some(c) = peel_step(store, &mut m2, cube, &mut elim)
+        {
+            peels += 1;
+            cube = c;
+            continue;
+        }
+        break;
     }
     // 3. Reads through writes, by the model.
     let mut extra = Vec::new();
-    let f = push_reads(store, model, cube, &mut extra)?;
+    let f = push_reads(store, &m2, cube, &mut extra)?;
     let f = {
         let mut parts = store.conjuncts(f);
         parts.extend(extra);
@@ -55,7 +73,6 @@ pub(super) fn project(
     };
     // 4. Reads of eliminated arrays become fresh values, related as the model relates
     //    their indices (Ackermann's reduction around the model).
-    let mut m2 = model.clone();
     let (f, fresh) = eliminate_reads(store, &mut m2, f, &elim)?;
     elim.extend(fresh);
     // 5. What is left inside arrays gets its value.
@@ -129,6 +146,32 @@ fn find_definition(store: &TermStore, cube: TermId, elim: &[VarId]) -> Option<(V
         }
     }
     None
+}
+
+/// Upper bound on the peeling steps of one projection (each removes one write over an
+/// eliminated array, so the bound is only reached on very long store chains).
+const MAX_PEELS: usize = 64;
+
+/// One step of [`store_equality`]/[`peel_store`] on `cube` over the eliminated arrays: the
+/// fresh element `y` is eliminated too and gets the value `M(s[i])`, so the model stays a
+/// model. Without it a query over a kept array `t` (a Solidity balance map written at the
+/// sender) pinned `t` to the model's value of `s` — including the arbitrary entries the SMT
+/// model invents — so every blocked query was one array value and Spacer enumerated them.
+fn peel_step(
+    store: &mut TermStore,
+    model: &mut Model,
+    cube: TermId,
+    elim: &mut Vec<VarId>,
+) -> Option<TermId> {
+    let parts = store.conjuncts(cube);
+    let eq = store_equality(store, &parts, &|b| elim.contains(&b))?;
+    let si = store.mk_raw(Op::Select, &[eq.s, eq.i], store.sort(eq.v));
+    let val = model.eval(store, si).ok()?;
+    let y = store.fresh_var("arr_elem", store.sort(eq.v));
+    model.set(y, val);
+    elim.push(y);
+    let out = peel_store(store, &parts, &eq, y);
+    Some(store.mk_and(&out))
 }
 
 /// Replaces the reads `(select a i)` of eliminated array variables `a` by fresh variables,
