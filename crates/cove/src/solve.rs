@@ -4,6 +4,7 @@ use crate::limits::LimitArgs;
 use crate::{EXIT_BAD_INPUT, EXIT_CERT_FAILED, EXIT_OK, EXIT_USAGE, ExitCodeOf, read_input};
 use clap::{Args, ValueEnum};
 use cove_chc::driver::{self, EngineChoice, Outcome, SolveConfig, Validation};
+use cove_chc::engines::abs::Variant;
 use cove_chc::frontend::{ErrorKind, Query, parse_queries};
 use cove_chc::witness::{parse_derivation, parse_model, print_derivation, print_invariants};
 use cove_chc::{ChcResult, ChcSystem, UnknownReason, cert};
@@ -86,6 +87,12 @@ pub struct SolveArgs {
     /// Spacer: the conjecture rule of global guidance (clusters varying in one constant).
     #[arg(long)]
     pub gg_conjecture: bool,
+    /// spacer-abs: the abstraction loop's variant (thesis Ch. 3): `pba` (proof-based abstraction
+    /// after every safe bound, CEGAR on spurious counterexamples; the default), `concretize`
+    /// (a spurious counterexample makes the abstraction concrete again) or `cegar` (start from
+    /// the empty abstraction and only refine).
+    #[arg(long, value_name = "VARIANT", default_value = "pba", value_parser = ["pba", "concretize", "cegar"])]
+    pub abs_variant: String,
     /// AIGER input: write the certificate of a safe answer to FILE, a witness circuit in the
     /// format of the HWMCC'24 certified track (checkable with Certifaiger); binary AIGER if
     /// FILE ends in `.aig`, ASCII otherwise. Nothing is written for other answers.
@@ -113,6 +120,7 @@ impl SolveArgs {
             preprocess: !self.no_preprocess,
             validate: !self.no_validate,
             share: self.share,
+            abs_variant: Variant::parse(&self.abs_variant).unwrap_or(Variant::PbaCegar),
             ..SolveConfig::default()
         };
         let sp = &mut cfg.spacer;

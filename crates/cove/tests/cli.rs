@@ -364,3 +364,35 @@ fn aiger_certificates_are_written_checked_and_only_for_safe_answers() {
     assert_eq!(out.status.code(), Some(1));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--abs-variant` reaches the abstraction engine: on the thesis's `gcnr` plain CEGAR never
+/// holds the concrete system (its largest abstraction is below 100 %), PBA starts from it.
+#[test]
+fn abs_variant_selects_the_abstraction_loop() {
+    let f = repo().join("tests/corpus/thesis-gcnr-safe.smt2");
+    let f = f.display().to_string();
+    let max_pct = |variant: &str| {
+        let out = cove(&[
+            "solve",
+            "--engine",
+            "spacer-abs",
+            "--abs-variant",
+            variant,
+            "--stats",
+            "--timeout",
+            "60",
+            &f,
+        ]);
+        assert_eq!(stdout(&out).trim(), "sat", "{variant}");
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        let line = err
+            .lines()
+            .find(|l| l.starts_with("abs-max-pct:"))
+            .unwrap_or_else(|| panic!("{variant}: no abs-max-pct in {err}"));
+        line["abs-max-pct:".len()..].trim().parse::<u32>().unwrap()
+    };
+    assert_eq!(max_pct("pba"), 100);
+    assert!(max_pct("cegar") < 100);
+    let out = cove(&["solve", "--abs-variant", "hardware", &f]);
+    assert_eq!(out.status.code(), Some(1), "a bad variant is a usage error");
+}

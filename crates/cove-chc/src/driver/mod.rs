@@ -91,6 +91,9 @@ pub struct SolveConfig {
     /// (`crate::share`). Off by default: on the 73 hardest files of the public set it
     /// changed no count beyond noise (`docs/benchmarks.md` §17).
     pub share: bool,
+    /// The abstraction loop's variant when spacer-abs runs alone (the portfolio's entries use
+    /// the default, PBA with CEGAR; `docs/benchmarks.md` §18.2 compares the three).
+    pub abs_variant: crate::engines::abs::Variant,
 }
 
 impl Default for SolveConfig {
@@ -102,6 +105,7 @@ impl Default for SolveConfig {
             preprocess: true,
             validate: true,
             share: false,
+            abs_variant: crate::engines::abs::Variant::PbaCegar,
         }
     }
 }
@@ -243,7 +247,7 @@ pub(crate) fn solve_system(
     }
     match cfg.engine {
         EngineChoice::One(kind) => {
-            let spec = EngineSpec::single(kind, &cfg.spacer);
+            let spec = EngineSpec::single(kind, &cfg.spacer).with_variant(cfg.abs_variant);
             let r = run::run_guarded(&mut store, sys, &spec, cfg, ctl);
             r.into_outcome(store)
         }

@@ -7,6 +7,7 @@
 
 use crate::engine::Engine;
 use crate::engines::EngineKind;
+use crate::engines::abs::{AbsConfig, SpacerAbs, Variant};
 use crate::engines::spacer::{Spacer, SpacerConfig};
 use crate::system::ChcSystem;
 use cove_logic::TermStore;
@@ -20,6 +21,8 @@ pub struct EngineSpec {
     pub kind: EngineKind,
     /// Spacer's options (used when `kind` is Spacer).
     pub spacer: SpacerConfig,
+    /// The abstraction loop's variant (used when `kind` is spacer-abs).
+    pub variant: Variant,
     /// At most this fraction of the time left when the entry starts (time-slicing a thread
     /// among several engines); `None` = until the run's deadline.
     pub share: Option<f64>,
@@ -32,8 +35,15 @@ impl EngineSpec {
             label: kind.create().name().to_string(),
             kind,
             spacer: spacer.clone(),
+            variant: Variant::PbaCegar,
             share: None,
         }
+    }
+
+    /// This entry with the abstraction variant `variant` (spacer-abs).
+    pub fn with_variant(mut self, variant: Variant) -> EngineSpec {
+        self.variant = variant;
+        self
     }
 
     /// This entry limited to `share` of the time left when it starts.
@@ -49,6 +59,7 @@ impl EngineSpec {
             label: label.to_string(),
             kind: EngineKind::Spacer,
             spacer,
+            variant: Variant::PbaCegar,
             share: None,
         }
     }
@@ -57,6 +68,10 @@ impl EngineSpec {
     pub fn create(&self) -> Box<dyn Engine> {
         match self.kind {
             EngineKind::Spacer => Box::new(Spacer::new(self.spacer.clone())),
+            EngineKind::SpacerAbs => Box::new(SpacerAbs::new(AbsConfig {
+                variant: self.variant,
+                ..AbsConfig::default()
+            })),
             other => other.create(),
         }
     }
