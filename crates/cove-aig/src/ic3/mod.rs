@@ -193,17 +193,25 @@ impl<'a> Ic3<'a> {
     fn run(&mut self) -> Result<EngineResult, UnknownReason> {
         let r = self.run_inner();
         if self.ctl.verbosity > 0 {
-            let (mut conf, mut props, mut dec) = (0, 0, 0);
+            let (mut conf, mut props, mut dec, mut wv, mut cv) = (0, 0, 0, 0, 0);
             for t in self.solvers.iter().chain(std::iter::once(&self.lifter)) {
                 let st = t.s.stats();
                 conf += st.conflicts;
                 props += st.propagations;
                 dec += st.decisions;
+                wv += st.watcher_visits;
+                cv += st.clause_visits;
             }
             eprintln!(
-                "ic3: {:?}; sat (live solvers): {conf} conflicts, {dec} decisions, {props} propagations",
+                "ic3: {:?}; sat (live solvers): {conf} conflicts, {dec} decisions, {props} propagations, {wv} watcher visits, {cv} clause visits",
                 self.stats
             );
+            let sizes: Vec<(usize, usize)> = self
+                .solvers
+                .iter()
+                .map(|t| (t.s.num_vars(), t.s.num_clauses()))
+                .collect();
+            eprintln!("ic3: solver (vars, clauses): {sizes:?}");
         }
         r
     }
