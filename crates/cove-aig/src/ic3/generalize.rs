@@ -1,21 +1,45 @@
-//! Inductive generalization: MIC (Bradley) with counterexamples to generalization (Hassan,
-//! Bradley, Somenzi, FMCAD 2013), in the shape of IC3ref's `mic`/`ctgDown`.
+//! Inductive generalization: MIC (Bradley) with optional counterexamples to generalization
+//! (Hassan, Bradley, Somenzi, FMCAD 2013), in the shape of IC3ref's `mic`/`ctgDown`.
 //!
 //! Dropping a literal from a blocked cube is accepted when the smaller cube is still
-//! inductive relative to the frame. When it is not, the predecessor found (the CTG) is itself
-//! blocked one level lower if possible — strengthening the frame so the drop may succeed on
-//! the next try — and otherwise the cube is joined with the CTG. Recursion is bounded by
-//! [`MAX_DEPTH`], not by the input.
+//! inductive relative to the frame (the query's core then shrinks the cube further).
+//! Literals are tried in order of increasing activity (how often their latch occurs in
+//! lemmas), as ABC's `pdr` does. With CTGs enabled, when a drop fails the predecessor found
+//! (the CTG) is itself blocked one level lower if possible — strengthening the frame so the
+//! drop may succeed on the next try — and otherwise (with `join`) the cube is joined with the
+//! CTG. Recursion is bounded by [`GenParams::max_depth`], not by the input.
+//!
+//! The defaults are ABC's: every literal is tried once, no CTG, no join. On the quick subset
+//! of session 7 (docs/benchmarks.md §18) IC3ref's setting (3 CTGs, joins, and MIC giving up
+//! after 3 consecutive failed drops) took more frames and 1.5–5x the time on most safe
+//! designs (e.g. 125 frames instead of 20 on `analog_estimation_convergence`).
 
 use super::{Cons, Cube, Ic3};
 use cove_control::UnknownReason;
 
-/// Nesting of CTG handling.
-const MAX_DEPTH: usize = 1;
-/// CTGs handled per literal-drop attempt.
-const MAX_CTGS: usize = 3;
-/// Consecutive failed drops before MIC gives up.
-const MAX_FAILS: usize = 3;
+/// Limits of inductive generalization.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct GenParams {
+    /// Nesting of CTG handling.
+    pub max_depth: usize,
+    /// CTGs handled per literal-drop attempt (0: none).
+    pub max_ctgs: usize,
+    /// Consecutive failed drops before MIC gives up.
+    pub max_fails: usize,
+    /// Join the cube with a CTG that could not be blocked.
+    pub join: bool,
+}
+
+impl Default for GenParams {
+    fn default() -> GenParams {
+        GenParams {
+            max_depth: 1,
+            max_ctgs: 0,
+            max_fails: usize::MAX,
+            join: false,
+        }
+    }
+}
 
 impl Ic3<'_> {
     /// Shrinks `cube` (blocked relative to `F_level`) to a smaller blocked cube.
@@ -44,7 +68,7 @@ impl Ic3<'_> {
                 fails = 0;
             } else {
                 fails += 1;
-                if fails >= MAX_FAILS {
+                if fails >= self.params.max_fails {
                     break;
                 }
             }
@@ -75,11 +99,11 @@ impl Ic3<'_> {
                 }
                 Cons::Pred(state, _) => state,
             };
-            if depth > MAX_DEPTH {
+            if depth > self.params.max_depth {
                 return Ok(false);
             }
             let ctg = super::full_cube(&state);
-            if ctgs < MAX_CTGS
+            if ctgs < self.params.max_ctgs
                 && level > 0
                 && !self.meets_init(&ctg)
                 && let Cons::Blocked(core) = self.consecution(level - 1, &ctg)?
@@ -99,6 +123,9 @@ impl Ic3<'_> {
                 let g = self.mic(g, j - 1, depth + 1)?;
                 self.add_lemma(g, j);
                 continue;
+            }
+            if !self.params.join {
+                return Ok(false);
             }
             // Join: keep the literals the CTG agrees with.
             ctgs = 0;

@@ -7,9 +7,17 @@
 //! that, with the same inputs, force the successor cube and the constraints), the inputs that
 //! lead to the parent obligation, and the parent — so a counterexample is the chain of input
 //! vectors from a state of an obligation that meets the initial states. Blocked cubes are
-//! generalized by `generalize` (MIC with counterexamples to generalization). The loop stops at the
-//! first level whose delta is empty after propagation: the lemmas above it are an inductive
-//! invariant, which the caller checks independently.
+//! generalized by `generalize` (MIC; counterexamples to generalization optional). The loop
+//! stops at the first level whose delta is empty after propagation: the lemmas above it are
+//! an inductive invariant, which the caller checks independently.
+//!
+//! Propagation asks one SAT query per lemma `¬c` of level `i`: `F_i ∧ T ∧ c'` with `c'` as
+//! assumptions and no temporary clause (`F_i` already implies `¬c`); the core becomes the
+//! pushed lemma. When a push fails, the predecessor state is kept with the lemma; the next
+//! propagation skips the query while no lemma added since at a level `≥ i` excludes that
+//! state (the query would find it again). Latches and inputs become decision variables of a
+//! frame solver only once a clause mentions them, so models of queries about a small cone
+//! do not assign the whole design.
 
 mod generalize;
 mod tsolver;
@@ -27,6 +35,38 @@ pub(crate) type Cube = Vec<u32>;
 
 /// Rebuild a solver after this many released activation literals.
 const REBUILD_DEAD: usize = 3000;
+
+/// A lemma `¬cube` of a delta frame.
+struct Lemma {
+    cube: Cube,
+    /// When pushing the lemma last failed: the length of `log` then and the predecessor
+    /// state found (a state of `F_level` with a successor in `cube`). While no lemma added
+    /// since at a level `≥ level` excludes that state, the push would fail again.
+    failed: Option<(usize, BitState)>,
+}
+
+/// A latch valuation, 64 latches a word.
+struct BitState(Vec<u64>);
+
+impl BitState {
+    fn new(state: &[bool]) -> BitState {
+        let mut w = vec![0u64; state.len().div_ceil(64)];
+        for (i, &b) in state.iter().enumerate() {
+            if b {
+                w[i / 64] |= 1 << (i % 64);
+            }
+        }
+        BitState(w)
+    }
+
+    /// Whether the state lies in `cube`.
+    fn in_cube(&self, cube: &Cube) -> bool {
+        cube.iter().all(|&c| {
+            let i = (c >> 1) as usize;
+            ((self.0[i / 64] >> (i % 64)) & 1 == 1) == (c & 1 == 0)
+        })
+    }
+}
 
 /// A proof obligation: a set of states that reaches a bad state.
 struct Obligation {
@@ -50,13 +90,43 @@ pub(crate) struct Ic3<'a> {
     ctl: &'a Control,
     limits: Limits,
     init: Vec<Option<bool>>,
-    frames: Vec<Vec<Cube>>,
+    frames: Vec<Vec<Lemma>>,
+    /// Every lemma added so far, in order, with its level when added.
+    log: Vec<(usize, Cube)>,
     solvers: Vec<TSolver>,
     lifter: TSolver,
     activity: Vec<f64>,
     obligations: Vec<Obligation>,
     queue: BinaryHeap<Reverse<(usize, usize, usize)>>,
     queries: u64,
+    stats: Ic3Stats,
+    params: generalize::GenParams,
+}
+
+/// Work counters by phase (printed with `-v`).
+#[derive(Default, Debug)]
+struct Ic3Stats {
+    /// Relative-induction queries of the blocking phase (including generalization).
+    block_q: u64,
+    block_t: f64,
+    /// Queries of the propagation phase.
+    prop_q: u64,
+    prop_t: f64,
+    /// Lifting queries.
+    lift_q: u64,
+    lift_t: f64,
+    /// Lemmas skipped in propagation without a SAT call.
+    prop_skipped: u64,
+    /// Solver rebuilds.
+    rebuilds: u64,
+    /// Obligations popped from the queue.
+    obligations: u64,
+    /// Cubes generalized by MIC at the top level, their literals before and after.
+    mic_calls: u64,
+    mic_in: u64,
+    mic_out: u64,
+    /// Queries made inside MIC (top level, including CTG handling).
+    mic_q: u64,
 }
 
 /// Runs IC3 on `aig` (one bad property, as produced by [`crate::reduce`]).
@@ -85,12 +155,15 @@ impl<'a> Ic3<'a> {
             limits: Limits::of(ctl),
             init,
             frames: vec![Vec::new()],
+            log: Vec::new(),
             solvers: Vec::new(),
             lifter: TSolver::new(aig, false),
             activity: vec![0.0; aig.latches.len()],
             obligations: Vec::new(),
             queue: BinaryHeap::new(),
             queries: 0,
+            stats: Ic3Stats::default(),
+            params: generalize::GenParams::default(),
         }
     }
 
@@ -104,13 +177,13 @@ impl<'a> Ic3<'a> {
             for (i, v) in self.init.iter().enumerate() {
                 if let Some(b) = v {
                     let l = t.state[i];
-                    t.s.add_clause(&[if *b { l } else { !l }]);
+                    t.add_unit(if *b { l } else { !l });
                 }
             }
         } else {
             for f in &self.frames[level..] {
                 for c in f {
-                    t.add_lemma(c);
+                    t.add_lemma(&c.cube);
                 }
             }
         }
@@ -118,6 +191,32 @@ impl<'a> Ic3<'a> {
     }
 
     fn run(&mut self) -> Result<EngineResult, UnknownReason> {
+        let r = self.run_inner();
+        if self.ctl.verbosity > 0 {
+            let (mut conf, mut props, mut dec, mut wv, mut cv) = (0, 0, 0, 0, 0);
+            for t in self.solvers.iter().chain(std::iter::once(&self.lifter)) {
+                let st = t.s.stats();
+                conf += st.conflicts;
+                props += st.propagations;
+                dec += st.decisions;
+                wv += st.watcher_visits;
+                cv += st.clause_visits;
+            }
+            eprintln!(
+                "ic3: {:?}; sat (live solvers): {conf} conflicts, {dec} decisions, {props} propagations, {wv} watcher visits, {cv} clause visits",
+                self.stats
+            );
+            let sizes: Vec<(usize, usize)> = self
+                .solvers
+                .iter()
+                .map(|t| (t.s.num_vars(), t.s.num_clauses()))
+                .collect();
+            eprintln!("ic3: solver (vars, clauses): {sizes:?}");
+        }
+        r
+    }
+
+    fn run_inner(&mut self) -> Result<EngineResult, UnknownReason> {
         self.solvers.push(self.new_solver(0));
         // A bad initial state?
         if let Some(t) = self.bad_state(0)? {
@@ -137,7 +236,11 @@ impl<'a> Ic3<'a> {
                     None if self.queue.is_empty() => break,
                     None => {}
                 }
-                if let Some(t) = self.block()? {
+                let (t0, q0) = (std::time::Instant::now(), self.queries);
+                let r = self.block()?;
+                self.stats.block_t += t0.elapsed().as_secs_f64();
+                self.stats.block_q += self.queries - q0;
+                if let Some(t) = r {
                     return Ok(EngineResult::Unsafe(t));
                 }
             }
@@ -147,9 +250,14 @@ impl<'a> Ic3<'a> {
             self.solvers.push(self.new_solver(k));
             if self.ctl.verbosity > 0 {
                 let sizes: Vec<usize> = self.frames[1..].iter().map(Vec::len).collect();
+
                 eprintln!("ic3: frame {k}, lemmas {sizes:?}, {} queries", self.queries);
             }
-            if let Some(inv) = self.propagate()? {
+            let (t0, q0) = (std::time::Instant::now(), self.queries);
+            let r = self.propagate()?;
+            self.stats.prop_t += t0.elapsed().as_secs_f64();
+            self.stats.prop_q += self.queries - q0;
+            if let Some(inv) = r {
                 return Ok(EngineResult::Safe(Proof::Invariant(inv)));
             }
         }
@@ -236,6 +344,7 @@ impl<'a> Ic3<'a> {
             if let Some(r) = self.ctl.should_stop() {
                 return Err(r);
             }
+            self.stats.obligations += 1;
             let cube = self.obligations[id].cube.clone();
             match self.consecution(level - 1, &cube)? {
                 Cons::Pred(st, inp) => {
@@ -246,7 +355,12 @@ impl<'a> Ic3<'a> {
                     self.queue.push(Reverse((level, key, id)));
                 }
                 Cons::Blocked(core) => {
+                    let q0 = self.queries;
+                    self.stats.mic_calls += 1;
+                    self.stats.mic_in += core.len() as u64;
                     let mut g = self.mic(core, level - 1, 1)?;
+                    self.stats.mic_out += g.len() as u64;
+                    self.stats.mic_q += self.queries - q0;
                     let mut j = level;
                     while j < self.k() {
                         match self.consecution(j, &g)? {
@@ -289,19 +403,7 @@ impl<'a> Ic3<'a> {
                         .collect();
                 core.sort_unstable();
                 core.dedup();
-                if self.meets_init(&core) {
-                    // Put back a literal of the cube that excludes the initial states.
-                    if let Some(&c) = cube
-                        .iter()
-                        .find(|&&c| self.init[(c >> 1) as usize] == Some(c & 1 == 1))
-                    {
-                        core.push(c);
-                        core.sort_unstable();
-                    } else {
-                        core = cube.clone();
-                    }
-                }
-                Cons::Blocked(core)
+                Cons::Blocked(self.exclude_init(core, cube))
             }
             Err(e) => {
                 let t = &mut self.solvers[level];
@@ -311,6 +413,50 @@ impl<'a> Ic3<'a> {
         };
         self.solvers[level].release(act);
         Ok(out)
+    }
+
+    /// Pushing query for a lemma `¬cube` of `F_level`: is `F_level ∧ T ∧ cube'`
+    /// unsatisfiable? If so, returns the part of `cube` the answer depends on (a cube not
+    /// meeting the initial states), so the pushed lemma may be stronger; otherwise the
+    /// predecessor state found. `F_level` already implies
+    /// `¬cube`, so unlike [`Ic3::consecution`] no temporary clause is needed.
+    fn push_query(
+        &mut self,
+        level: usize,
+        cube: &Cube,
+    ) -> Result<Result<Cube, Vec<bool>>, UnknownReason> {
+        self.queries += 1;
+        let t = &mut self.solvers[level];
+        t.ensure_next(self.aig, cube);
+        let assumps: Vec<Lit> = cube.iter().map(|&c| t.plit(c)).collect();
+        if sat(&mut t.s, &assumps, &self.limits, self.ctl)? {
+            return Ok(Err(values(&t.s, &t.state)));
+        }
+        let mut core: Cube =
+            t.s.failed_assumptions()
+                .iter()
+                .filter_map(|&l| t.cube_lit_of_next(l))
+                .collect();
+        core.sort_unstable();
+        core.dedup();
+        Ok(Ok(self.exclude_init(core, cube)))
+    }
+
+    /// `core ⊆ cube` (sorted), with a literal of `cube` put back if needed so that it
+    /// excludes the initial states (`cube` itself must).
+    fn exclude_init(&self, mut core: Cube, cube: &Cube) -> Cube {
+        if self.meets_init(&core) {
+            if let Some(&c) = cube
+                .iter()
+                .find(|&&c| self.init[(c >> 1) as usize] == Some(c & 1 == 1))
+            {
+                core.push(c);
+                core.sort_unstable();
+            } else {
+                core = cube.clone();
+            }
+        }
+        core
     }
 
     /// A cube of states containing `state` from which `inputs` lead into `target` (a bad
@@ -324,6 +470,8 @@ impl<'a> Ic3<'a> {
         if self.lifter.dead > REBUILD_DEAD {
             self.lifter = TSolver::new(self.aig, false);
         }
+        let t0 = std::time::Instant::now();
+        self.stats.lift_q += 1;
         let t = &mut self.lifter;
         match target {
             Some(c) => t.ensure_next(self.aig, c),
@@ -370,6 +518,7 @@ impl<'a> Ic3<'a> {
             }
         };
         t.release(act);
+        self.stats.lift_t += t0.elapsed().as_secs_f64();
         Ok(cube)
     }
 
@@ -379,16 +528,18 @@ impl<'a> Ic3<'a> {
             self.activity[(c >> 1) as usize] += 1.0;
         }
         for f in &mut self.frames[1..=level] {
-            f.retain(|d| !subsumes(&cube, d));
+            f.retain(|d| !subsumes(&cube, &d.cube));
         }
         for t in &mut self.solvers[1..=level] {
             t.add_lemma(&cube);
         }
-        self.frames[level].push(cube);
+        self.log.push((level, cube.clone()));
+        self.frames[level].push(Lemma { cube, failed: None });
     }
 
     fn maybe_rebuild(&mut self, level: usize) {
         if self.solvers[level].dead > REBUILD_DEAD {
+            self.stats.rebuilds += 1;
             self.solvers[level] = self.new_solver(level);
         }
     }
@@ -397,18 +548,37 @@ impl<'a> Ic3<'a> {
     fn propagate(&mut self) -> Result<Option<Vec<Vec<ALit>>>, UnknownReason> {
         let k = self.k();
         for i in 1..k {
-            let cubes = std::mem::take(&mut self.frames[i]);
-            for c in cubes {
+            let lemmas = std::mem::take(&mut self.frames[i]);
+            for mut c in lemmas {
                 if let Some(r) = self.ctl.should_stop() {
                     return Err(r);
                 }
                 // Subsumed meanwhile by a lemma pushed from this level?
-                if self.frames[i + 1].iter().any(|d| subsumes(d, &c)) {
+                if self.frames[i + 1]
+                    .iter()
+                    .any(|d| subsumes(&d.cube, &c.cube))
+                {
                     continue;
                 }
-                match self.consecution(i, &c)? {
-                    Cons::Blocked(core) => self.add_lemma(core, i + 1),
-                    Cons::Pred(..) => self.frames[i].push(c),
+                // The predecessor that stopped it last time is still in `F_i`: it would
+                // fail again.
+                if let Some((from, st)) = &mut c.failed {
+                    let excluded = self.log[*from..]
+                        .iter()
+                        .any(|(l, d)| *l >= i && st.in_cube(d));
+                    if !excluded {
+                        *from = self.log.len();
+                        self.stats.prop_skipped += 1;
+                        self.frames[i].push(c);
+                        continue;
+                    }
+                }
+                match self.push_query(i, &c.cube)? {
+                    Ok(core) => self.add_lemma(core, i + 1),
+                    Err(st) => {
+                        c.failed = Some((self.log.len(), BitState::new(&st)));
+                        self.frames[i].push(c);
+                    }
                 }
             }
             if self.frames[i].is_empty() {
@@ -424,7 +594,8 @@ impl<'a> Ic3<'a> {
             .iter()
             .flatten()
             .map(|c| {
-                c.iter()
+                c.cube
+                    .iter()
                     .map(|&l| 2 * self.aig.latches[(l >> 1) as usize].var + (1 - (l & 1)))
                     .collect()
             })
@@ -456,4 +627,134 @@ fn full_cube(state: &[bool]) -> Cube {
         .enumerate()
         .map(|(i, &b)| 2 * i as u32 + (!b) as u32)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse_aiger;
+
+    fn aig(src: &str) -> Aig {
+        parse_aiger(src.as_bytes()).expect("valid aag")
+    }
+
+    /// A shift register `x0' = 1, x_{i+1}' = x_i` from all zeros; bad: `x3 ∧ ¬x0`
+    /// (unreachable: the ones enter at `x0` and never leave).
+    const SHIFT: &str = "aag 5 0 4 0 1 1\n2 1\n4 2\n6 4\n8 6\n10\n10 8 3\n";
+
+    fn run(a: &Aig) -> (EngineResult, Ic3Stats) {
+        run_with(a, generalize::GenParams::default())
+    }
+
+    fn run_with(a: &Aig, params: generalize::GenParams) -> (EngineResult, Ic3Stats) {
+        let ctl = Control::default();
+        let mut e = Ic3::new(a, &ctl);
+        e.params = params;
+        let r = e.run().unwrap_or_else(EngineResult::Unknown);
+        (r, e.stats)
+    }
+
+    #[test]
+    fn bit_state_membership() {
+        let st = BitState::new(&[true, false, true]);
+        assert!(st.in_cube(&vec![0, 3])); // x0 ∧ ¬x1
+        assert!(st.in_cube(&vec![0, 3, 4]));
+        assert!(!st.in_cube(&vec![1])); // ¬x0
+        assert!(!st.in_cube(&vec![2])); // x1
+        let wide: Vec<bool> = (0..130).map(|i| i % 3 == 0).collect();
+        let st = BitState::new(&wide);
+        assert!(st.in_cube(&vec![2 * 129, 2 * 128 + 1, 2 * 64 + 1]));
+        assert!(!st.in_cube(&vec![2 * 66 + 1]));
+    }
+
+    #[test]
+    fn subsumption_of_sorted_cubes() {
+        assert!(subsumes(&vec![1, 4], &vec![1, 3, 4]));
+        assert!(!subsumes(&vec![1, 5], &vec![1, 3, 4]));
+        assert!(subsumes(&vec![], &vec![2]));
+        assert!(!subsumes(&vec![2, 3], &vec![2]));
+    }
+
+    #[test]
+    fn shift_register_invariant_certifies() {
+        let a = aig(SHIFT);
+        let (r, stats) = run(&a);
+        let EngineResult::Safe(Proof::Invariant(inv)) = r else {
+            panic!("expected an invariant, got {r:?}");
+        };
+        crate::cert::check_invariant(&a, &inv, true, &Control::default())
+            .expect("invariant checks");
+        assert!(stats.prop_q > 0);
+    }
+
+    #[test]
+    fn counter_mod6_is_safe_and_unsafe_variant_has_a_trace() {
+        let safe = aig(include_str!("../../tests/data/mod6_safe.aag"));
+        let (r, _) = run(&safe);
+        let EngineResult::Safe(Proof::Invariant(inv)) = r else {
+            panic!("expected an invariant, got {r:?}");
+        };
+        crate::cert::check_invariant(&safe, &inv, true, &Control::default())
+            .expect("invariant checks");
+        let bad = aig(include_str!("../../tests/data/mod6_unsafe.aag"));
+        assert!(matches!(run(&bad).0, EngineResult::Unsafe(_)));
+    }
+
+    #[test]
+    fn ctg_and_join_settings_still_prove_and_refute() {
+        let params = generalize::GenParams {
+            max_depth: 1,
+            max_ctgs: 3,
+            max_fails: 3,
+            join: true,
+        };
+        for src in [SHIFT, include_str!("../../tests/data/mod6_safe.aag")] {
+            let a = aig(src);
+            let EngineResult::Safe(Proof::Invariant(inv)) = run_with(&a, params).0 else {
+                panic!("expected an invariant");
+            };
+            crate::cert::check_invariant(&a, &inv, true, &Control::default())
+                .expect("invariant checks");
+        }
+        let bad = aig(include_str!("../../tests/data/mod6_unsafe.aag"));
+        assert!(matches!(run_with(&bad, params).0, EngineResult::Unsafe(_)));
+    }
+
+    #[test]
+    fn push_query_returns_core_or_predecessor() {
+        // x0' = 1 from 0; x1' = x1 from 0 (stuck). In F_1 = {¬x1} (lemma), pushing ¬x1
+        // succeeds with core [x1]; pushing ¬x0 from F_1 without a lemma fails: every state
+        // leads to x0.
+        let a = aig("aag 2 0 2 0 0 1\n2 1\n4 4\n2\n");
+        let ctl = Control::default();
+        let mut e = Ic3::new(&a, &ctl);
+        e.solvers.push(e.new_solver(0));
+        e.frames.push(Vec::new());
+        e.solvers.push(e.new_solver(1));
+        e.add_lemma(vec![2], 1); // ¬x1
+        match e.push_query(1, &vec![2]).unwrap() {
+            Ok(core) => assert_eq!(core, vec![2]),
+            Err(_) => panic!("¬x1 is inductive"),
+        }
+        match e.push_query(1, &vec![0]).unwrap() {
+            Ok(core) => panic!("x0 is reachable, got core {core:?}"),
+            Err(st) => assert!(!st[1], "the predecessor lies in F_1"),
+        }
+    }
+
+    #[test]
+    fn untouched_latches_are_not_decided() {
+        // Latch 0: x0' = input; latch 1: x1' = x1, in no clause of a query about x0.
+        let a = aig("aag 3 1 2 0 0 1\n2\n4 2\n6 6\n4\n");
+        let mut t = TSolver::new(&a, true);
+        t.ensure_next(&a, &vec![0]);
+        let p = t.plit(0);
+        assert!(t.s.solve(&[p]) == cove_sat::SolveResult::Sat);
+        assert_eq!(t.s.value(t.inputs[0]), cove_sat::LBool::True);
+        assert_eq!(t.s.value(t.state[1]), cove_sat::LBool::Undef);
+        // Once a lemma mentions x1, models assign it.
+        t.add_lemma(&vec![2]);
+        assert!(t.s.solve(&[p]) == cove_sat::SolveResult::Sat);
+        assert_eq!(t.s.value(t.state[1]), cove_sat::LBool::False);
+    }
 }

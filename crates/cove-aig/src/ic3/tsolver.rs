@@ -39,6 +39,9 @@ pub(super) struct TSolver {
     state_latch: Vec<u32>,
     /// Activation literals released so far.
     pub dead: usize,
+    /// Per SAT variable below `leaves_end`: whether it is a latch or input not yet made a
+    /// decision variable.
+    dormant: Vec<bool>,
 }
 
 impl TSolver {
@@ -73,6 +76,12 @@ impl TSolver {
         for (i, a) in aig.ands.iter().enumerate() {
             and_of[a.var as usize] = i as u32;
         }
+        // Latches and inputs start as non-decision variables and become decision variables
+        // once a clause mentions them: a model need not assign the rest of a large design.
+        let dormant = vec![true; s.num_vars()];
+        for v in 1..s.num_vars() {
+            s.set_decision_var(cove_sat::Var(v as u32), false);
+        }
         let mut state_latch = vec![u32::MAX; s.num_vars()];
         for (i, p) in state.iter().enumerate() {
             state_latch[p.var().index()] = i as u32;
@@ -89,6 +98,7 @@ impl TSolver {
             next_latch: Vec::new(),
             state_latch,
             dead: 0,
+            dormant,
         };
         t.constraints = aig.constraints.iter().map(|&c| t.encode(aig, c)).collect();
         if hard_constraints {
@@ -116,6 +126,8 @@ impl TSolver {
                 (Some(_), Some(_)) => {
                     let b = self.aig_lit(a.rhs0);
                     let c = self.aig_lit(a.rhs1);
+                    self.wake(b);
+                    self.wake(c);
                     let g = Lit::new(self.s.new_var(), false);
                     // Branch on inputs and latches only: the gates follow by propagation.
                     self.s.set_decision_var(g.var(), false);
@@ -135,7 +147,19 @@ impl TSolver {
                 }
             }
         }
-        self.aig_lit(l)
+        let x = self.aig_lit(l);
+        self.wake(x);
+        x
+    }
+
+    /// Makes `l`'s variable a decision variable if it is a dormant latch or input.
+    #[inline]
+    fn wake(&mut self, l: Lit) {
+        let v = l.var().index();
+        if v < self.dormant.len() && self.dormant[v] {
+            self.dormant[v] = false;
+            self.s.set_decision_var(l.var(), true);
+        }
     }
 
     fn aig_lit(&self, l: ALit) -> Lit {
@@ -174,6 +198,12 @@ impl TSolver {
         }
     }
 
+    /// Adds a unit clause over a latch or input.
+    pub fn add_unit(&mut self, l: Lit) {
+        self.wake(l);
+        self.s.add_clause(&[l]);
+    }
+
     /// The current-state literal of cube literal `c` (`2 * latch + negated`).
     #[inline]
     pub fn lit(&self, c: u32) -> Lit {
@@ -207,6 +237,9 @@ impl TSolver {
     /// Adds the lemma `¬cube` over current-state variables.
     pub fn add_lemma(&mut self, cube: &Cube) {
         let cl: Vec<Lit> = cube.iter().map(|&c| !self.lit(c)).collect();
+        for &l in &cl {
+            self.wake(l);
+        }
         self.s.add_clause(&cl);
     }
 
@@ -216,6 +249,9 @@ impl TSolver {
         let mut cl = Vec::with_capacity(lits.len() + 1);
         cl.push(!act);
         cl.extend_from_slice(lits);
+        for &l in lits {
+            self.wake(l);
+        }
         self.s.add_clause(&cl);
         act
     }
