@@ -56,7 +56,10 @@ impl Solver {
                     "variable {v} assigned but not on the trail (or vice versa)"
                 ));
             }
+            // Non-decision variables leave the heap when popped and come back with
+            // `set_decision_var(v, true)`.
             if a == LBool::Undef
+                && self.order.decision[v]
                 && !self.order.heap.contains(Var(v as u32).0)
                 && !self.guards.skipped.iter().any(|&(s, _)| s.index() == v)
             {

@@ -10,7 +10,7 @@
 //! CTG. Recursion is bounded by [`GenParams::max_depth`], not by the input.
 //!
 //! The defaults are ABC's: every literal is tried once, no CTG, no join. On the quick subset
-//! of session 7 (docs/benchmarks.md §18) IC3ref's setting (3 CTGs, joins, and MIC giving up
+//! of session 7 (docs/benchmarks.md §18.4) IC3ref's setting (3 CTGs, joins, and MIC giving up
 //! after 3 consecutive failed drops) took more frames and 1.5–5x the time on most safe
 //! designs (e.g. 125 frames instead of 20 on `analog_estimation_convergence`).
 
