@@ -91,7 +91,8 @@ pub struct SolveArgs {
     /// after every safe bound, CEGAR on spurious counterexamples; the default), `concretize`
     /// (a spurious counterexample makes the abstraction concrete again) or `cegar` (start from
     /// the empty abstraction and only refine).
-    #[arg(long, value_name = "VARIANT", default_value = "pba", value_parser = ["pba", "concretize", "cegar"])]
+    #[arg(long, value_name = "VARIANT", default_value = "pba",
+          value_parser = clap::builder::PossibleValuesParser::new(Variant::NAMES))]
     pub abs_variant: String,
     /// AIGER input: write the certificate of a safe answer to FILE, a witness circuit in the
     /// format of the HWMCC'24 certified track (checkable with Certifaiger); binary AIGER if

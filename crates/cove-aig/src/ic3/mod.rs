@@ -396,13 +396,7 @@ impl<'a> Ic3<'a> {
         let out = match r {
             Ok(true) => Cons::Pred(values(&t.s, &t.state), values(&t.s, &t.inputs)),
             Ok(false) => {
-                let mut core: Cube =
-                    t.s.failed_assumptions()
-                        .iter()
-                        .filter_map(|&l| t.cube_lit_of_next(l))
-                        .collect();
-                core.sort_unstable();
-                core.dedup();
+                let core = t.next_core();
                 Cons::Blocked(self.exclude_init(core, cube))
             }
             Err(e) => {
@@ -432,13 +426,7 @@ impl<'a> Ic3<'a> {
         if sat(&mut t.s, &assumps, &self.limits, self.ctl)? {
             return Ok(Err(values(&t.s, &t.state)));
         }
-        let mut core: Cube =
-            t.s.failed_assumptions()
-                .iter()
-                .filter_map(|&l| t.cube_lit_of_next(l))
-                .collect();
-        core.sort_unstable();
-        core.dedup();
+        let core = t.next_core();
         Ok(Ok(self.exclude_init(core, cube)))
     }
 

@@ -226,6 +226,20 @@ impl TSolver {
         }
     }
 
+    /// The cube literals (sorted, distinct) of the next-state assumptions in the last
+    /// query's unsat core.
+    pub fn next_core(&self) -> Vec<u32> {
+        let mut core: Vec<u32> = self
+            .s
+            .failed_assumptions()
+            .iter()
+            .filter_map(|&l| self.cube_lit_of_next(l))
+            .collect();
+        core.sort_unstable();
+        core.dedup();
+        core
+    }
+
     /// The cube literal of a current-state SAT literal.
     pub fn cube_lit_of_state(&self, l: Lit) -> Option<u32> {
         match self.state_latch.get(l.var().index()) {

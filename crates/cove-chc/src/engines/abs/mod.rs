@@ -59,6 +59,9 @@ pub enum Variant {
 }
 
 impl Variant {
+    /// Every variant's name, in the order of the enum (for `--help` and error messages).
+    pub const NAMES: &'static [&'static str] = &["pba", "concretize", "cegar"];
+
     /// Parses `pba`, `concretize` or `cegar`.
     pub fn parse(s: &str) -> Option<Variant> {
         match s {

@@ -9,13 +9,15 @@
 //! 2. Array variables to eliminate are eliminated exactly where the cube defines them:
 //!    `b = t`, and `t = store(s, i, v)` over an eliminated `b` (peeled into `t[i] = v` and
 //!    `s = store(t, i, y)` until it is a definition of `b`).
-//! 3. Array variables to eliminate, and integer variables to eliminate that occur inside
-//!    array terms (indices, stored values), are replaced by their model values (array
-//!    values are `store` chains over a constant array).
-//! 4. Reads are pushed through `store`, constant arrays and `ite` as the model decides:
+//! 3. Reads are pushed through `store`, constant arrays and `ite` as the model decides:
 //!    `(select (store a j v) i)` becomes `v` with the literal `i = j`, or `(select a i)`
 //!    with `i < j` / `i > j` (the model's order); ground literals (true in the model) go.
-//! 5. The remaining variables (outside arrays) are eliminated by the arithmetic MBP, with
+//! 4. Reads of eliminated arrays become fresh variables, one per model value of the index
+//!    (Ackermann's reduction around the model).
+//! 5. Array variables still to eliminate, and integer variables to eliminate that occur
+//!    inside array terms (indices, stored values), are replaced by their model values (array
+//!    values are `store` chains over a constant array); reads are pushed again.
+//! 6. The remaining variables (outside arrays) are eliminated by the arithmetic MBP, with
 //!    each remaining read and array equality abstracted by a fresh variable carrying its
 //!    model value (they mention only kept variables by then).
 //!
