@@ -1,8 +1,10 @@
 //! Generalization of blocked queries into lemmas.
 //!
 //! A query cube `c` blocked at level `b` gives the lemma `¬c`. The smaller (weaker) the cube,
-//! the stronger the lemma and the fewer lemmas a proof needs. Three steps, each re-checked
+//! the stronger the lemma and the fewer lemmas a proof needs. Four steps, each re-checked
 //! with the SMT solver so that only which *valid* lemma is learned changes:
+//! 0. **Divisibility**: a `div`/`mod` literal restated through an equality of the cube
+//!    (`divisibility.rs`) is tried alone first.
 //! 1. **Farkas**: replace the cube by the negation of an interpolant between the rule
 //!    instances at level `b-1` and the cube. Interpolants combine the cube's literals
 //!    linearly, which is what turns "one lemma per value" on counting loops into one
@@ -26,6 +28,14 @@ impl Run<'_> {
         mut cube: Vec<TermId>,
         b: usize,
     ) -> Result<Vec<TermId>, UnknownReason> {
+        // A divisibility fact restated over another variable may block on its own
+        // (`divisibility.rs`): then it is the strongest lemma this cube can give.
+        for lit in super::divisibility::rewrites(store, &cube) {
+            if self.blocked(store, p, &[lit], b)? {
+                self.bump("divisibility-lemmas");
+                return Ok(vec![lit]);
+            }
+        }
         if self.cfg.farkas
             && let Some(k) = self.farkas_cube(store, p, &cube, b)?
         {

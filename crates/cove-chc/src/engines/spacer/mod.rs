@@ -22,6 +22,7 @@
 //!   that way, with concrete values, and checked independently by `cert`.
 
 mod cex;
+mod divisibility;
 mod frames;
 mod generalize;
 mod global;
