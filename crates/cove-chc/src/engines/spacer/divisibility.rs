@@ -112,7 +112,7 @@ fn equalities(store: &TermStore, cube: &[TermId]) -> Vec<(VarId, VarId, Rational
             _ => None,
         })
         .collect();
-    out.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    out.sort_by_key(|a| (a.0, a.1));
     out
 }
 
