@@ -89,9 +89,13 @@
 //! run under the [`Budget`] (deadline, memory), as do the solver calls.
 
 use crate::agar::{AgarError, Budget, Stats, Verdict, project};
-use crate::cex::{SimAnswer, build_counterexample, check_simulation_stoppable};
+use crate::bisim::bisimulation;
+use crate::cex::{
+    SimAnswer, build_counterexample, check_simulation_stoppable, lift_counterexample,
+};
 use crate::compose::{TooLarge, compose_limited};
 use crate::lpts::{Dist, Lpts, StateId, TransId};
+use crate::partition::{Partition, quotient};
 use crate::sim::{ActionIndex, Simulation, simulates};
 use cove_logic::{Rational, Sort, TermId, TermStore, Value};
 use cove_sat::{LBool, Lit, SolveResult, Solver, Var};
@@ -1212,6 +1216,55 @@ impl Search {
     }
 }
 
+/// The learned component, reduced once to its bisimulation quotient for the checks of
+/// every iteration (`X ⪯ L2 ⟺ X ⪯ L2/~` and `L2 ⪯ A ⟺ L2/~ ⪯ A`); premise-2
+/// counterexamples are lifted back to `L2`, so their mappings go into `L2`. Before, each
+/// premise-2 check refined `L2`'s bisimulation again (MER(4): 20,736 states, 41 times).
+struct Target<'a> {
+    l2: &'a Lpts,
+    lumped: Option<(Lpts, Partition)>,
+}
+
+impl<'a> Target<'a> {
+    fn new(l2: &'a Lpts, budget: &Budget) -> Target<'a> {
+        let stop = || budget.check().is_err();
+        let lumped = bisimulation(l2, &stop)
+            .filter(|p| p.num_classes() < l2.num_states())
+            .map(|p| (quotient(l2, &p), p));
+        Target { l2, lumped }
+    }
+
+    fn reduced(&self) -> &Lpts {
+        self.lumped.as_ref().map_or(self.l2, |x| &x.0)
+    }
+
+    /// `n ⪯ L2`.
+    fn simulates(&self, n: &Lpts, budget: &Budget) -> Result<bool, LearnError> {
+        let l = self.reduced();
+        Ok(budget.simulation(n, l)?.related(n.initial(), l.initial()))
+    }
+
+    /// Premise 2, `L2 ⪯ A`; `None` when stopped by the budget.
+    fn premise2(&self, a: &Lpts, budget: &Budget) -> Result<Option<SimAnswer>, LearnError> {
+        let stop = || budget.check().is_err();
+        let Some((q, part)) = &self.lumped else {
+            return Ok(check_simulation_stoppable(
+                self.l2,
+                a,
+                budget.max_tree_nodes,
+                &stop,
+            )?);
+        };
+        let sim = budget.simulation(q, a)?;
+        if sim.related(q.initial(), a.initial()) {
+            return Ok(Some(SimAnswer::Holds));
+        }
+        let c = build_counterexample(q, a, &sim, q.initial(), a.initial(), budget.max_tree_nodes)?;
+        let c = lift_counterexample(&c, q, self.l2, part, budget.max_tree_nodes)?;
+        Ok(Some(SimAnswer::Fails(c)))
+    }
+}
+
 /// ASYM with a learned assumption for `L2`: `L1 ∥ L2 ⪯ P`, with partitioning. Gives up
 /// after `max_iterations` conjectures or at `deadline`. Set `COVE_LEARN_TRACE` in the
 /// environment for one progress line per iteration on standard error.
@@ -1254,7 +1307,7 @@ pub fn learn_asym_with(
     let mut neg: Vec<Lpts> = Vec::new();
     let alphabet: Vec<String> = l2.actions().to_vec();
     let mut search = Search::new(opts.find, &alphabet);
-    let stop = || budget.check().is_err();
+    let target = Target::new(l2, budget);
     for _ in 0..opts.max_iterations {
         budget.check()?;
         stats.iterations += 1;
@@ -1298,10 +1351,7 @@ pub fn learn_asym_with(
                 budget.max_tree_nodes,
             )?;
             let n = project(&cex, &prod, &a);
-            let real = {
-                let s = budget.simulation(&n.tree, l2)?;
-                s.related(n.tree.initial(), l2.initial())
-            };
+            let real = target.simulates(&n.tree, budget)?;
             prof.premise1_time += t.elapsed();
             if real {
                 stats.time = start.elapsed();
@@ -1318,7 +1368,7 @@ pub fn learn_asym_with(
         // Premise 2: L2 ⪯ A (also after a negative sample with `both_premises`: one more
         // sample per conjecture, for the price of a check against the small A).
         let t = Instant::now();
-        let ans = check_simulation_stoppable(l2, &a, budget.max_tree_nodes, &stop)?;
+        let ans = target.premise2(&a, budget)?;
         prof.premise2_time += t.elapsed();
         match ans {
             None => {
