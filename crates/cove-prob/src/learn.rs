@@ -90,9 +90,7 @@
 
 use crate::agar::{AgarError, Budget, Stats, Verdict, project};
 use crate::bisim::bisimulation;
-use crate::cex::{
-    SimAnswer, build_counterexample, check_simulation_stoppable, lift_counterexample,
-};
+use crate::cex::{SimAnswer, build_counterexample, lift_counterexample};
 use crate::compose::{TooLarge, compose_limited};
 use crate::lpts::{Dist, Lpts, StateId, TransId};
 use crate::partition::{Partition, quotient};
@@ -1244,24 +1242,32 @@ impl<'a> Target<'a> {
         Ok(budget.simulation(n, l)?.related(n.initial(), l.initial()))
     }
 
-    /// Premise 2, `L2 ⪯ A`; `None` when stopped by the budget.
-    fn premise2(&self, a: &Lpts, budget: &Budget) -> Result<Option<SimAnswer>, LearnError> {
-        let stop = || budget.check().is_err();
+    /// Premise 2, `L2 ⪯ A`, with a counterexample whose mapping goes into `L2`.
+    fn premise2(&self, a: &Lpts, budget: &Budget) -> Result<SimAnswer, LearnError> {
         let Some((q, part)) = &self.lumped else {
-            return Ok(check_simulation_stoppable(
-                self.l2,
+            // L2 does not lump (tried once in `new`): check it as it is.
+            let l2 = self.l2;
+            let sim = budget.simulation(l2, a)?;
+            if sim.related(l2.initial(), a.initial()) {
+                return Ok(SimAnswer::Holds);
+            }
+            let c = build_counterexample(
+                l2,
                 a,
+                &sim,
+                l2.initial(),
+                a.initial(),
                 budget.max_tree_nodes,
-                &stop,
-            )?);
+            )?;
+            return Ok(SimAnswer::Fails(c));
         };
         let sim = budget.simulation(q, a)?;
         if sim.related(q.initial(), a.initial()) {
-            return Ok(Some(SimAnswer::Holds));
+            return Ok(SimAnswer::Holds);
         }
         let c = build_counterexample(q, a, &sim, q.initial(), a.initial(), budget.max_tree_nodes)?;
         let c = lift_counterexample(&c, q, self.l2, part, budget.max_tree_nodes)?;
-        Ok(Some(SimAnswer::Fails(c)))
+        Ok(SimAnswer::Fails(c))
     }
 }
 
@@ -1371,19 +1377,13 @@ pub fn learn_asym_with(
         let ans = target.premise2(&a, budget)?;
         prof.premise2_time += t.elapsed();
         match ans {
-            None => {
-                return Err(budget
-                    .check()
-                    .err()
-                    .map_or(LearnError::TimeLimit, Into::into));
-            }
-            Some(SimAnswer::Holds) => {
+            SimAnswer::Holds => {
                 if neg_before == neg.len() {
                     stats.time = start.elapsed();
                     return Ok((Verdict::Holds, stats));
                 }
             }
-            Some(SimAnswer::Fails(c)) => {
+            SimAnswer::Fails(c) => {
                 search.add_positive(&c.tree, &c.mapping);
                 prof.positives += 1;
             }
