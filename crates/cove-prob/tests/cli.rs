@@ -90,6 +90,7 @@ fn verify_all_methods_on_prism_components() {
             format: Format::Text,
             find_consistent: FindConsistent::Partition,
             refine: Refinement::Full,
+            rich_positives: false,
         };
         let mut out = Vec::new();
         assert_eq!(verify(&args, &mut out).unwrap(), 0);
@@ -186,6 +187,7 @@ fn json_output_of_simulate_and_verify() {
         format: Format::Json,
         find_consistent: FindConsistent::Partition,
         refine: Refinement::Full,
+        rich_positives: false,
     };
     let mut out = Vec::new();
     assert_eq!(verify(&args, &mut out).unwrap(), 0);

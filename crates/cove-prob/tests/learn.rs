@@ -28,21 +28,24 @@ fn learned_assumptions_agree_with_monolithic() {
         let expected = simulates(&full, &spec);
         let (v, stats) = learn_asym(&l1, &l2, &spec, 10_000, 10_000, 200, None)
             .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-        // The tied search (the default) must agree too.
-        let mapped = LearnOptions {
-            find: FindConsistent::Mapped,
-            max_iterations: 200,
-            ..LearnOptions::default()
-        };
-        let (vm, _) = learn_asym_with(&l1, &l2, &spec, &mapped, &mut LearnProfile::default())
-            .unwrap_or_else(|e| panic!("seed {seed} mapped: {e}"));
-        match vm {
-            Verdict::Holds => assert!(expected, "seed {seed} mapped"),
-            Verdict::Fails(f) => {
-                assert!(!expected, "seed {seed} mapped");
-                check_execution_mapping(&f.cex, &f.system).unwrap();
-                verify_tree(&f.cex.tree, &full, &spec)
-                    .unwrap_or_else(|e| panic!("seed {seed} mapped: {e}"));
+        // The tied search (the default) must agree too, with ordinary and rich positives.
+        for rich_positives in [false, true] {
+            let mapped = LearnOptions {
+                find: FindConsistent::Mapped,
+                max_iterations: 200,
+                rich_positives,
+                ..LearnOptions::default()
+            };
+            let (vm, _) = learn_asym_with(&l1, &l2, &spec, &mapped, &mut LearnProfile::default())
+                .unwrap_or_else(|e| panic!("seed {seed} mapped: {e}"));
+            match vm {
+                Verdict::Holds => assert!(expected, "seed {seed} mapped"),
+                Verdict::Fails(f) => {
+                    assert!(!expected, "seed {seed} mapped");
+                    check_execution_mapping(&f.cex, &f.system).unwrap();
+                    verify_tree(&f.cex.tree, &full, &spec)
+                        .unwrap_or_else(|e| panic!("seed {seed} mapped: {e}"));
+                }
             }
         }
         match v {
@@ -351,4 +354,28 @@ fn learner_limits_give_an_honest_unknown() {
         let r = learn_asym_with(&l1, &l2, &spec, &tiny, &mut LearnProfile::default());
         assert!(matches!(r, Err(LearnError::TooLarge(_))), "{find:?}: {r:?}");
     }
+}
+
+#[test]
+fn rich_counterexamples_are_checked_counterexamples() {
+    let mut checked = 0;
+    for seed in 0..200u64 {
+        let mut rng = Rng::new(seed + 9000);
+        let (l1, l2) = common::random_pair(&mut rng, false);
+        let sim = cove_prob::Simulation::compute(&l1, &l2);
+        if sim.related(l1.initial(), l2.initial()) {
+            continue;
+        }
+        let (s1, s2) = (l1.initial(), l2.initial());
+        let plain = cove_prob::cex::build_counterexample(&l1, &l2, &sim, s1, s2, 10_000).unwrap();
+        let rich =
+            cove_prob::cex::build_rich_counterexample(&l1, &l2, &sim, s1, s2, 10_000).unwrap();
+        cove_prob::verify_counterexample(&rich, &l1, &l2)
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert!(rich.tree.num_transitions() >= plain.tree.num_transitions());
+        // the ordinary counterexample is simulated by the rich one
+        assert!(simulates(&plain.tree, &rich.tree), "seed {seed}");
+        checked += 1;
+    }
+    assert!(checked > 50, "{checked}");
 }
