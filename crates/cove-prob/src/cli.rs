@@ -26,7 +26,9 @@ use crate::cex::{
 };
 use crate::dot::to_dot_with;
 use crate::format::{parse_lpts, unique_names, write_lpts};
-use crate::learn::{FindConsistent, LearnError, LearnOptions, LearnProfile, learn_asym_with};
+use crate::learn::{
+    FindConsistent, LearnError, LearnOptions, LearnProfile, Positives, learn_asym_with,
+};
 use crate::lpts::Lpts;
 use crate::prism::{BuildOptions, build_lpts};
 use crate::sim::naive_simulation;
@@ -272,11 +274,11 @@ pub struct VerifyArgs {
     /// classes) or `coarse` (the children's first, the node's only if that splits nothing).
     #[arg(long, value_enum, default_value_t = Refinement::Full)]
     pub refine: Refinement,
-    /// `--method learn`: positive samples with every move the conjecture lacks at each
-    /// node (fewer conjectures when the assumption mostly gains moves, but a faster
-    /// growing sample set; see docs/benchmarks.md §19.1).
-    #[arg(long)]
-    pub rich_positives: bool,
+    /// `--method learn`: positive samples with every move the conjecture lacks at each node
+    /// until the first negative sample (`rich`), or always the ordinary counterexample
+    /// (`plain`).
+    #[arg(long, value_enum, default_value_t = Positives::Rich)]
+    pub positives: Positives,
 }
 
 /// Checks `C1 ∥ … ∥ Cn ⪯ SPEC`; prints the verdict, a checked counterexample if it fails,
@@ -338,7 +340,7 @@ pub fn verify(args: &VerifyArgs, out: &mut impl Write) -> Result<u8, CliError> {
                         budget: budget.clone(),
                         max_iterations: 100_000,
                         trace: args.verbose,
-                        rich_positives: args.rich_positives,
+                        positives: args.positives,
                         ..LearnOptions::default()
                     };
                     learn_asym_with(&comps[0], &rest, &spec, &opts, &mut prof).map_err(

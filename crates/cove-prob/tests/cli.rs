@@ -6,7 +6,7 @@ use cove_prob::cli::{
     BenchArgs, ExportArgs, ExportFormat, Format, SimulateArgs, VerifyArgs, bench, export, simulate,
     verify,
 };
-use cove_prob::learn::FindConsistent;
+use cove_prob::learn::{FindConsistent, Positives};
 use std::path::PathBuf;
 
 fn tmp(name: &str, text: &str) -> PathBuf {
@@ -90,7 +90,7 @@ fn verify_all_methods_on_prism_components() {
             format: Format::Text,
             find_consistent: FindConsistent::Partition,
             refine: Refinement::Full,
-            rich_positives: false,
+            positives: Positives::Rich,
         };
         let mut out = Vec::new();
         assert_eq!(verify(&args, &mut out).unwrap(), 0);
@@ -187,7 +187,7 @@ fn json_output_of_simulate_and_verify() {
         format: Format::Json,
         find_consistent: FindConsistent::Partition,
         refine: Refinement::Full,
-        rich_positives: false,
+        positives: Positives::Rich,
     };
     let mut out = Vec::new();
     assert_eq!(verify(&args, &mut out).unwrap(), 0);

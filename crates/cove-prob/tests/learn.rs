@@ -4,7 +4,7 @@
 use cove_prob::agar::{Budget, Verdict};
 use cove_prob::cex::{SimAnswer, check_execution_mapping, check_simulation, verify_tree};
 use cove_prob::learn::{
-    FindConsistent, LearnError, LearnOptions, LearnProfile, find_consistent,
+    FindConsistent, LearnError, LearnOptions, LearnProfile, Positives, find_consistent,
     find_consistent_stochastic, learn_asym, learn_asym_with,
 };
 use cove_prob::{Dist, Lpts, compose, simulates};
@@ -29,11 +29,11 @@ fn learned_assumptions_agree_with_monolithic() {
         let (v, stats) = learn_asym(&l1, &l2, &spec, 10_000, 10_000, 200, None)
             .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         // The tied search (the default) must agree too, with ordinary and rich positives.
-        for rich_positives in [false, true] {
+        for positives in [Positives::Plain, Positives::Rich] {
             let mapped = LearnOptions {
                 find: FindConsistent::Mapped,
                 max_iterations: 200,
-                rich_positives,
+                positives,
                 ..LearnOptions::default()
             };
             let (vm, _) = learn_asym_with(&l1, &l2, &spec, &mapped, &mut LearnProfile::default())
