@@ -46,10 +46,10 @@
 //! partitions of at most `|L2|` items however many samples arrive, instead of partitions
 //! of a union that grows with every sample (on SN(1) the untied search was still at 3
 //! classes after 50 iterations and a union of 380 states, refuting one candidate at a
-//! time). The learner still converges when the property holds: the tied `L_𝒫` is a
-//! sub-LPTS of `L2`, so no negative (which `L2` does not simulate, or the teacher would
-//! have reported a real counterexample) is simulated by it, and there are finitely many
-//! tied conjectures. Least size is only among tied partitions.
+//! time). The learner still converges when the property holds: the tied `L_𝒫` is
+//! simulated by `L2` (through the mappings), so no negative (which `L2` does not simulate,
+//! or the teacher would have reported a real counterexample) is simulated by it, and there
+//! are finitely many tied conjectures. Least size is only among tied partitions.
 //!
 //! # FINDCONSISTENT by stochastic partitioning (Sec. 5.2.2), [`StochasticSearch`]
 //! A stochastic partition (Definition 14) gives every non-root state `s`, for each group
@@ -85,8 +85,11 @@
 //! # Teacher (Sec. 5.4)
 //! Premise 1 `L1 ∥ A ⪯ P` failing gives a counterexample `C`; its projection `N = C↓A`
 //! is a negative sample unless `N ⪯ L2`, in which case `C` is a real counterexample (the
-//! argument of Lemma 28). Premise 2 `L2 ⪯ A` failing gives a positive sample. Both checks
-//! run under the [`Budget`] (deadline, memory), as do the solver calls.
+//! argument of Lemma 28). Premise 2 `L2 ⪯ A` failing gives a positive sample; it is
+//! checked after a failed premise 1 as well (two samples per conjecture), on `L2`'s
+//! bisimulation quotient computed once per run, and with [`Positives::Rich`] the sample
+//! carries every move the conjecture lacks until the first negative arrives. All checks
+//! run under the [`Budget`] (deadline, memory, state limit), as do the solver calls.
 
 use crate::agar::{AgarError, Budget, Stats, Verdict, project};
 use crate::bisim::bisimulation;
