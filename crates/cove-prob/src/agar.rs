@@ -164,11 +164,49 @@ pub enum Analysis {
     Real(Relation),
 }
 
+/// How [`analyze_and_refine`] splits when a tree node `x` loses every partner in `L`.
+///
+/// A node loses its partners for one of two reasons: its children's classes are too
+/// coarse (a concrete state of `M(x)` has the transition, but its successors fall into
+/// parts of the children's classes that do not simulate the children), or the class
+/// `M(x)` merges states that each have only part of `x`'s transitions. Fig. 6.2 splits
+/// for both at once; [`Refinement::Coarse`] splits the children's classes only and the
+/// node's class only when that splits nothing, so it never splits less than needed for
+/// progress: when the children split nothing it falls back to Fig. 6.2's split (Lemma 27).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Refinement {
+    /// Fig. 6.2: split the node's class and every child's class.
+    #[default]
+    Full,
+    /// Split the children's classes; the node's class only if that splits nothing.
+    Coarse,
+}
+
+impl Refinement {
+    /// Name used on the command line and in tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Refinement::Full => "full",
+            Refinement::Coarse => "coarse",
+        }
+    }
+}
+
 /// ANALYZEANDREFINE (Fig. 6.2). `cex.mapping` maps the tree into `A = L/Π`.
 pub fn analyze_and_refine(
     cex: &Counterexample,
     l: &Lpts,
     part: &mut Partition,
+) -> Result<Analysis, AgarError> {
+    analyze_and_refine_with(cex, l, part, Refinement::Full)
+}
+
+/// [`analyze_and_refine`] with the given splitting strategy.
+pub fn analyze_and_refine_with(
+    cex: &Counterexample,
+    l: &Lpts,
+    part: &mut Partition,
+    refine: Refinement,
 ) -> Result<Analysis, AgarError> {
     let c = &cex.tree;
     let (nc, nl) = (c.num_states(), l.num_states());
@@ -196,8 +234,15 @@ pub fn analyze_and_refine(
             }
             if r.image(x).is_empty() {
                 let mut changed = false;
-                for y in std::iter::once(x).chain(tr.dist.support()) {
-                    changed |= part.split_by(&r_old.image(y));
+                if refine == Refinement::Coarse {
+                    for y in tr.dist.support() {
+                        changed |= part.split_by(&r_old.image(y));
+                    }
+                }
+                if !changed {
+                    for y in std::iter::once(x).chain(tr.dist.support()) {
+                        changed |= part.split_by(&r_old.image(y));
+                    }
                 }
                 return if changed {
                     Ok(Analysis::Spurious)
@@ -318,6 +363,17 @@ pub fn agar(
     spec: &Lpts,
     budget: &Budget,
 ) -> Result<(Verdict, Stats), AgarError> {
+    agar_with(l1, l2, spec, budget, Refinement::Full)
+}
+
+/// [`agar`] with the given refinement strategy.
+pub fn agar_with(
+    l1: &Lpts,
+    l2: &Lpts,
+    spec: &Lpts,
+    budget: &Budget,
+    refine: Refinement,
+) -> Result<(Verdict, Stats), AgarError> {
     let start = Instant::now();
     let mut stats = Stats::default();
     let mut part = Partition::coarsest(l2.num_states());
@@ -342,7 +398,7 @@ pub fn agar(
             budget.max_tree_nodes,
         )?;
         let down = project(&cex, &prod, &a);
-        match analyze_and_refine(&down, l2, &mut part)? {
+        match analyze_and_refine_with(&down, l2, &mut part, refine)? {
             Analysis::Spurious => continue,
             Analysis::Real(_) => {
                 stats.time = start.elapsed();
@@ -360,6 +416,16 @@ enum Level {
 
 /// AGAR-N (Fig. 6.6) for `L1 ∥ … ∥ Ln ⪯ P` with rule ASYM-N.
 pub fn agar_n(comps: &[Lpts], spec: &Lpts, budget: &Budget) -> Result<(Verdict, Stats), AgarError> {
+    agar_n_with(comps, spec, budget, Refinement::Full)
+}
+
+/// [`agar_n`] with the given refinement strategy.
+pub fn agar_n_with(
+    comps: &[Lpts],
+    spec: &Lpts,
+    budget: &Budget,
+    refine: Refinement,
+) -> Result<(Verdict, Stats), AgarError> {
     let start = Instant::now();
     let mut stats = Stats::default();
     if comps.is_empty() {
@@ -368,7 +434,15 @@ pub fn agar_n(comps: &[Lpts], spec: &Lpts, budget: &Budget) -> Result<(Verdict, 
     if comps.len() == 1 {
         return mono(comps, spec, budget);
     }
-    let v = match level(comps, comps.len() - 1, None, spec, budget, &mut stats)? {
+    let v = match level(
+        comps,
+        comps.len() - 1,
+        None,
+        spec,
+        budget,
+        refine,
+        &mut stats,
+    )? {
         Level::Holds => Verdict::Holds,
         Level::Fails(b) => Verdict::fails(b.1, b.2),
     };
@@ -382,6 +456,7 @@ fn level(
     a_in: Option<&Lpts>,
     spec: &Lpts,
     budget: &Budget,
+    refine: Refinement,
     stats: &mut Stats,
 ) -> Result<Level, AgarError> {
     // L = L_k ∥ A_k (or L_k alone at the top).
@@ -414,9 +489,9 @@ fn level(
         budget.check()?;
         let a = quotient(l, &part);
         stats.largest_assumption = stats.largest_assumption.max(a.num_states());
-        match level(comps, k - 1, Some(&a), spec, budget, stats)? {
+        match level(comps, k - 1, Some(&a), spec, budget, refine, stats)? {
             Level::Holds => return Ok(Level::Holds),
-            Level::Fails(b) => match analyze_and_refine(&b.0, l, &mut part)? {
+            Level::Fails(b) => match analyze_and_refine_with(&b.0, l, &mut part, refine)? {
                 Analysis::Spurious => continue,
                 Analysis::Real(r) => {
                     let t = obtain_cex_with_mapping(&b.0.tree, l, &r);

@@ -94,6 +94,34 @@ pub fn build_counterexample(
     s2: StateId,
     limit: usize,
 ) -> Result<Counterexample, CexError> {
+    build_tree(l1, l2, sim, s1, s2, limit, false)
+}
+
+/// As [`build_counterexample`], but every node gets *all* transitions that fail at its pair
+/// (each with its own violators' subtrees), not only the first. The tree is still not
+/// simulated (the ordinary counterexample is simulated by it: it has a superset of the
+/// transitions at every node) and still has an execution mapping into `l1`; it carries more
+/// of `l1`'s behaviour, which makes it a richer positive sample for the learner.
+pub fn build_rich_counterexample(
+    l1: &Lpts,
+    l2: &Lpts,
+    sim: &Simulation,
+    s1: StateId,
+    s2: StateId,
+    limit: usize,
+) -> Result<Counterexample, CexError> {
+    build_tree(l1, l2, sim, s1, s2, limit, true)
+}
+
+fn build_tree(
+    l1: &Lpts,
+    l2: &Lpts,
+    sim: &Simulation,
+    s1: StateId,
+    s2: StateId,
+    limit: usize,
+    all: bool,
+) -> Result<Counterexample, CexError> {
     if sim.related(s1, s2) {
         return Err(CexError::Related);
     }
@@ -107,35 +135,44 @@ pub fn build_counterexample(
         if !nodes[node].expanded.insert(u2) {
             continue;
         }
-        let w: Witness = sim.witness(l1, l2, u1, u2).ok_or_else(|| {
-            CexError::Invalid(format!("no removal witness for pair ({u1}, {u2})"))
-        })?;
-        let dist = &l1.transition(w.trans).dist;
-        let pos = match nodes[node].trans.iter().position(|(t, _)| *t == w.trans) {
-            Some(p) => p,
-            None => {
-                if nodes.len() + dist.len() > limit {
-                    return Err(CexError::TooLarge(limit));
-                }
-                let mut kids = Vec::with_capacity(dist.len());
-                for s in dist.support() {
-                    nodes.push(Node {
-                        l1: s,
-                        trans: Vec::new(),
-                        expanded: HashSet::new(),
-                    });
-                    kids.push(nodes.len() - 1);
-                }
-                nodes[node].trans.push((w.trans, kids));
-                nodes[node].trans.len() - 1
-            }
+        let ws: Vec<Witness> = if all {
+            sim.witnesses(l1, l2, u1, u2)
+        } else {
+            sim.witness(l1, l2, u1, u2).into_iter().collect()
         };
-        for (_, s1v, s2v) in &w.violators {
-            for &u in s1v {
-                let child =
-                    nodes[node].trans[pos].1[dist.position(u).expect("violator within support")];
-                for &v in s2v {
-                    work.push((child, u, v));
+        if ws.is_empty() {
+            return Err(CexError::Invalid(format!(
+                "no removal witness for pair ({u1}, {u2})"
+            )));
+        }
+        for w in ws {
+            let dist = &l1.transition(w.trans).dist;
+            let pos = match nodes[node].trans.iter().position(|(t, _)| *t == w.trans) {
+                Some(p) => p,
+                None => {
+                    if nodes.len() + dist.len() > limit {
+                        return Err(CexError::TooLarge(limit));
+                    }
+                    let mut kids = Vec::with_capacity(dist.len());
+                    for s in dist.support() {
+                        nodes.push(Node {
+                            l1: s,
+                            trans: Vec::new(),
+                            expanded: HashSet::new(),
+                        });
+                        kids.push(nodes.len() - 1);
+                    }
+                    nodes[node].trans.push((w.trans, kids));
+                    nodes[node].trans.len() - 1
+                }
+            };
+            for (_, s1v, s2v) in &w.violators {
+                for &u in s1v {
+                    let child = nodes[node].trans[pos].1
+                        [dist.position(u).expect("violator within support")];
+                    for &v in s2v {
+                        work.push((child, u, v));
+                    }
                 }
             }
         }

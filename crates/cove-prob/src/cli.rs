@@ -17,14 +17,18 @@
 //! counterexample (`cex`: its size, what it was checked against, the tree in the `.lpts`
 //! format and the execution mapping).
 
-use crate::agar::{AgarError, Budget, Verdict, agar, agar_n, compose_all, mono};
+use crate::agar::{
+    AgarError, Budget, Refinement, Verdict, agar_n_with, agar_with, compose_all, mono,
+};
 use crate::bench::{self, Family, Method, Plan};
 use crate::cex::{
     SimAnswer, check_execution_mapping, check_simulation, max_transitions_per_action,
 };
 use crate::dot::to_dot_with;
 use crate::format::{parse_lpts, unique_names, write_lpts};
-use crate::learn::{LearnError, learn_asym};
+use crate::learn::{
+    FindConsistent, LearnError, LearnOptions, LearnProfile, Positives, learn_asym_with,
+};
 use crate::lpts::Lpts;
 use crate::prism::{BuildOptions, build_lpts};
 use crate::sim::naive_simulation;
@@ -260,6 +264,21 @@ pub struct VerifyArgs {
     /// `text`, or `json` for one JSON object.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// FINDCONSISTENT for `--method learn`: `mapped` (least ordinary partition that keeps
+    /// copies of one state of the learned component together, SAT), `partition` (least
+    /// ordinary partition of the positive samples, SAT; Sec. 5.2.1) or `stochastic` (least
+    /// stochastic partition, SMT over the groups' weights; Sec. 5.2.2, a semi-algorithm).
+    #[arg(long, value_enum, default_value_t = FindConsistent::Mapped)]
+    pub find_consistent: FindConsistent,
+    /// AGAR/AGAR-N refinement: `full` (Fig. 6.2: split the node's and its children's
+    /// classes) or `coarse` (the children's first, the node's only if that splits nothing).
+    #[arg(long, value_enum, default_value_t = Refinement::Full)]
+    pub refine: Refinement,
+    /// `--method learn`: positive samples with every move the conjecture lacks at each node
+    /// until the first negative sample (`rich`), or always the ordinary counterexample
+    /// (`plain`).
+    #[arg(long, value_enum, default_value_t = Positives::Rich)]
+    pub positives: Positives,
 }
 
 /// Checks `C1 ∥ … ∥ Cn ⪯ SPEC`; prints the verdict, a checked counterexample if it fails,
@@ -300,9 +319,10 @@ pub fn verify(args: &VerifyArgs, out: &mut impl Write) -> Result<u8, CliError> {
         deadline,
         memory_mb: args.memory_mb,
     };
+    let mut prof = LearnProfile::default();
     let res: Result<(Verdict, crate::agar::Stats), AgarError> = match args.method {
         Method::Mono => mono(&comps, &spec, &budget),
-        Method::AgarN => agar_n(&comps, &spec, &budget),
+        Method::AgarN => agar_n_with(&comps, &spec, &budget, args.refine),
         Method::Agar | Method::Learn => {
             if comps.len() < 2 {
                 return Err(CliError::Usage(format!(
@@ -313,25 +333,29 @@ pub fn verify(args: &VerifyArgs, out: &mut impl Write) -> Result<u8, CliError> {
             let mut s = crate::agar::Stats::default();
             compose_all(&comps[1..], lim, &mut s).and_then(|rest| {
                 let (v, mut st) = if args.method == Method::Agar {
-                    agar(&comps[0], &rest, &spec, &budget)?
+                    agar_with(&comps[0], &rest, &spec, &budget, args.refine)?
                 } else {
-                    learn_asym(
-                        &comps[0],
-                        &rest,
-                        &spec,
-                        lim,
-                        budget.max_tree_nodes,
-                        100_000,
-                        deadline,
-                    )
-                    .map_err(|e| match e {
-                        LearnError::TimeLimit | LearnError::IterationLimit(_) => {
-                            AgarError::TimeLimit
-                        }
-                        LearnError::TooLarge(t) => AgarError::TooLarge(t),
-                        LearnError::Cex(c) => AgarError::Cex(c),
-                        other => AgarError::Cex(crate::cex::CexError::Invalid(other.to_string())),
-                    })?
+                    let opts = LearnOptions {
+                        find: args.find_consistent,
+                        budget: budget.clone(),
+                        max_iterations: 100_000,
+                        trace: args.verbose,
+                        positives: args.positives,
+                        ..LearnOptions::default()
+                    };
+                    learn_asym_with(&comps[0], &rest, &spec, &opts, &mut prof).map_err(
+                        |e| match e {
+                            LearnError::TimeLimit | LearnError::IterationLimit(_) => {
+                                AgarError::TimeLimit
+                            }
+                            LearnError::MemoryLimit => AgarError::MemoryLimit,
+                            LearnError::TooLarge(t) => AgarError::TooLarge(t),
+                            LearnError::Cex(c) => AgarError::Cex(c),
+                            other => {
+                                AgarError::Cex(crate::cex::CexError::Invalid(other.to_string()))
+                            }
+                        },
+                    )?
                 };
                 st.largest_composed = st.largest_composed.max(s.largest_composed);
                 Ok((v, st))
@@ -342,13 +366,16 @@ pub fn verify(args: &VerifyArgs, out: &mut impl Write) -> Result<u8, CliError> {
         Ok(x) => x,
         Err(e @ (AgarError::TimeLimit | AgarError::MemoryLimit | AgarError::TooLarge(_))) => {
             if args.format == Format::Json {
-                let obj = serde_json::json!({
+                let mut obj = serde_json::json!({
                     "verdict": "unknown",
                     "reason": e.to_string(),
                     "method": args.method.name(),
                     "total_time": start.elapsed().as_secs_f64(),
                     "peak_memory_mb": bench::peak_kib().map(|k| k as f64 / 1024.0),
                 });
+                if args.method == Method::Learn {
+                    obj["learn"] = learn_json(&prof, args.find_consistent);
+                }
                 writeln!(out, "{obj}").map_err(io)?;
                 return Ok(0);
             }
@@ -362,6 +389,9 @@ pub fn verify(args: &VerifyArgs, out: &mut impl Write) -> Result<u8, CliError> {
                 start.elapsed().as_secs_f64()
             )
             .map_err(io)?;
+            if args.method == Method::Learn {
+                print_learn(out, &prof, args.find_consistent)?;
+            }
             return Ok(0);
         }
         Err(e) => return Err(CliError::Internal(e.to_string())),
@@ -425,6 +455,9 @@ pub fn verify(args: &VerifyArgs, out: &mut impl Write) -> Result<u8, CliError> {
         obj["largest_composed"] = stats.largest_composed.into();
         obj["largest_assumption"] = stats.largest_assumption.into();
         obj["iterations"] = stats.iterations.into();
+        if args.method == Method::Learn {
+            obj["learn"] = learn_json(&prof, args.find_consistent);
+        }
         writeln!(out, "{obj}").map_err(io)?;
         return Ok(0);
     }
@@ -441,7 +474,51 @@ pub fn verify(args: &VerifyArgs, out: &mut impl Write) -> Result<u8, CliError> {
         stats.iterations
     )
     .map_err(io)?;
+    if args.method == Method::Learn {
+        print_learn(out, &prof, args.find_consistent)?;
+    }
     Ok(0)
+}
+
+fn learn_json(p: &LearnProfile, find: FindConsistent) -> serde_json::Value {
+    serde_json::json!({
+        "find_consistent": find.name(),
+        "iterations": p.iterations,
+        "positives": p.positives,
+        "negatives": p.negatives,
+        "union_states": p.union_states,
+        "last_conjecture": p.last_conjecture,
+        "solver_calls": p.solver_calls,
+        "blocked": p.blocked,
+        "find_time": p.find_time.as_secs_f64(),
+        "premise1_time": p.premise1_time.as_secs_f64(),
+        "premise2_time": p.premise2_time.as_secs_f64(),
+    })
+}
+
+fn print_learn(
+    out: &mut impl Write,
+    p: &LearnProfile,
+    find: FindConsistent,
+) -> Result<(), CliError> {
+    writeln!(
+        out,
+        "# learn ({}): {} iterations, {} positive / {} negative samples, union {} states, last \
+         conjecture {} states, {} solver calls, {} blocked; FINDCONSISTENT {:.3} s, premise 1 {:.3} s, \
+         premise 2 {:.3} s",
+        find.name(),
+        p.iterations,
+        p.positives,
+        p.negatives,
+        p.union_states,
+        p.last_conjecture,
+        p.solver_calls,
+        p.blocked,
+        p.find_time.as_secs_f64(),
+        p.premise1_time.as_secs_f64(),
+        p.premise2_time.as_secs_f64()
+    )
+    .map_err(io)
 }
 
 /// `cove prob bench`.
@@ -472,6 +549,12 @@ pub struct BenchArgs {
     /// Time limit per mono/agar/agar-n run, in seconds.
     #[arg(long, default_value_t = 60)]
     pub time_limit: u64,
+    /// FINDCONSISTENT of the learner (`mapped`, `partition` or `stochastic`).
+    #[arg(long, value_enum, default_value_t = FindConsistent::Mapped)]
+    pub find_consistent: FindConsistent,
+    /// AGAR/AGAR-N refinement (`full` or `coarse`).
+    #[arg(long, value_enum, default_value_t = Refinement::Full)]
+    pub refine: Refinement,
 }
 
 /// Prints the Table 6.1/6.2-shaped table, one row per instance and method, with progress.
@@ -506,6 +589,8 @@ pub fn bench(args: &BenchArgs, out: &mut impl Write) -> Result<u8, CliError> {
     plan.learn_max_n = args.learn_max_n;
     plan.limits.learn_time = Duration::from_secs(args.learn_time);
     plan.limits.run_time = Duration::from_secs(args.time_limit);
+    plan.limits.find = args.find_consistent;
+    plan.limits.refine = args.refine;
     if let Some(dir) = &args.write_models {
         return write_models(dir, &plan, out);
     }

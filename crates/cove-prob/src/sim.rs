@@ -175,37 +175,44 @@ pub(crate) fn check_pair(
     s2: StateId,
     want_witness: bool,
 ) -> Result<(), Witness> {
-    let rel = r;
     for &t1 in l1.outgoing(s1) {
-        let tr1 = l1.transition(t1);
-        let cands = &idx.by[s2][tr1.action];
-        let mut violators = Vec::new();
-        let mut matched = false;
-        for &t2 in cands {
-            let nu = &l2.transition(t2).dist;
-            match dist_related(&tr1.dist, nu, rel) {
-                DistRel::Related(_) => {
-                    matched = true;
-                    break;
-                }
-                DistRel::Violator(x) if want_witness => {
-                    let s2v: Vec<StateId> = nu
-                        .support()
-                        .filter(|&v| !x.iter().any(|&u| r(u, v)))
-                        .collect();
-                    violators.push((t2, x, s2v));
-                }
-                DistRel::Violator(_) => {}
-            }
-        }
-        if !matched {
-            return Err(Witness {
-                trans: t1,
-                violators,
-            });
-        }
+        check_transition(l1, l2, idx, r, t1, s2, want_witness)?;
     }
     Ok(())
+}
+
+/// Checks one transition `t1` of the left LPTS against the state `s2` (at `s2`'s position
+/// in `idx`); `Err` with the witness if no transition of `s2` matches it.
+fn check_transition(
+    l1: &Lpts,
+    l2: &Lpts,
+    idx: &ActionIndex,
+    r: &dyn Fn(StateId, StateId) -> bool,
+    t1: TransId,
+    s2: StateId,
+    want_witness: bool,
+) -> Result<(), Witness> {
+    let tr1 = l1.transition(t1);
+    let cands = &idx.by[s2][tr1.action];
+    let mut violators = Vec::new();
+    for &t2 in cands {
+        let nu = &l2.transition(t2).dist;
+        match dist_related(&tr1.dist, nu, r) {
+            DistRel::Related(_) => return Ok(()),
+            DistRel::Violator(x) if want_witness => {
+                let s2v: Vec<StateId> = nu
+                    .support()
+                    .filter(|&v| !x.iter().any(|&u| r(u, v)))
+                    .collect();
+                violators.push((t2, x, s2v));
+            }
+            DistRel::Violator(_) => {}
+        }
+    }
+    Err(Witness {
+        trans: t1,
+        violators,
+    })
 }
 
 impl Simulation {
@@ -328,6 +335,26 @@ impl Simulation {
             Err(w) => Some(w),
             Ok(()) => unreachable!("a removed pair fails against the relation at its removal"),
         }
+    }
+
+    /// Like [`Simulation::witness`], but one witness for *every* transition of `s1` that
+    /// fails against the relation just before the pair's removal (at least one). Each
+    /// witness's violator pairs were removed earlier, as for [`Simulation::witness`].
+    pub fn witnesses(&self, l1: &Lpts, l2: &Lpts, s1: StateId, s2: StateId) -> Vec<Witness> {
+        let t = self.removed[s1 * self.n2 + s2];
+        if t == 0 {
+            return Vec::new();
+        }
+        let n2 = self.n2;
+        let rel = |u: StateId, v: StateId| {
+            let x = self.removed[u * n2 + v];
+            x == 0 || x >= t
+        };
+        let idx = ActionIndex::for_state(l1, l2, s2);
+        l1.outgoing(s1)
+            .iter()
+            .filter_map(|&t1| check_transition(l1, l2, &idx, &rel, t1, 0, true).err())
+            .collect()
     }
 }
 

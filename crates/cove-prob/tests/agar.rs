@@ -1,7 +1,7 @@
 //! AGAR / AGAR-N against the monolithic check on random systems; every counterexample is
 //! checked independently against the full composition.
 
-use cove_prob::agar::{Budget, Verdict, agar, agar_n, mono};
+use cove_prob::agar::{Budget, Refinement, Verdict, agar, agar_n, agar_n_with, agar_with, mono};
 use cove_prob::cex::{check_execution_mapping, verify_tree};
 use cove_prob::partition::{Partition, quotient};
 use cove_prob::{Lpts, compose, simulates};
@@ -15,21 +15,28 @@ fn check(comps: &[Lpts], spec: &Lpts, seed: u64, iters: &mut usize) -> bool {
         full = compose(&full, c).lpts;
     }
     let expected = simulates(&full, spec);
+    let rest = if comps.len() == 2 {
+        comps[1].clone()
+    } else {
+        let mut r = comps[1].clone();
+        for c in &comps[2..] {
+            r = compose(&r, c).lpts;
+        }
+        r
+    };
+    let b = Budget::default();
     let runs = [
-        ("mono", mono(comps, spec, &Budget::default()).unwrap()),
-        ("agar-n", agar_n(comps, spec, &Budget::default()).unwrap()),
-        ("agar", {
-            let rest = if comps.len() == 2 {
-                comps[1].clone()
-            } else {
-                let mut r = comps[1].clone();
-                for c in &comps[2..] {
-                    r = compose(&r, c).lpts;
-                }
-                r
-            };
-            agar(&comps[0], &rest, spec, &Budget::default()).unwrap()
-        }),
+        ("mono", mono(comps, spec, &b).unwrap()),
+        ("agar-n", agar_n(comps, spec, &b).unwrap()),
+        ("agar", agar(&comps[0], &rest, spec, &b).unwrap()),
+        (
+            "agar-n coarse",
+            agar_n_with(comps, spec, &b, Refinement::Coarse).unwrap(),
+        ),
+        (
+            "agar coarse",
+            agar_with(&comps[0], &rest, spec, &b, Refinement::Coarse).unwrap(),
+        ),
     ];
     for (name, (v, stats)) in runs {
         match v {

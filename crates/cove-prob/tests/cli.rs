@@ -1,10 +1,12 @@
 //! The `cove prob` entry points, run on files in a temporary directory.
 
+use cove_prob::agar::Refinement;
 use cove_prob::bench::Method;
 use cove_prob::cli::{
     BenchArgs, ExportArgs, ExportFormat, Format, SimulateArgs, VerifyArgs, bench, export, simulate,
     verify,
 };
+use cove_prob::learn::{FindConsistent, Positives};
 use std::path::PathBuf;
 
 fn tmp(name: &str, text: &str) -> PathBuf {
@@ -86,6 +88,9 @@ fn verify_all_methods_on_prism_components() {
             memory_mb: None,
             verbose: true,
             format: Format::Text,
+            find_consistent: FindConsistent::Partition,
+            refine: Refinement::Full,
+            positives: Positives::Rich,
         };
         let mut out = Vec::new();
         assert_eq!(verify(&args, &mut out).unwrap(), 0);
@@ -100,13 +105,11 @@ fn verify_all_methods_on_prism_components() {
         let mut out = Vec::new();
         assert_eq!(verify(&args, &mut out).unwrap(), 0);
         let text = String::from_utf8(out).unwrap();
-        if m != Method::Learn {
-            assert!(
-                text.contains("unknown (memory limit reached)"),
-                "{}: {text}",
-                m.name()
-            );
-        }
+        assert!(
+            text.contains("unknown (memory limit reached)"),
+            "{}: {text}",
+            m.name()
+        );
     }
 }
 
@@ -122,6 +125,8 @@ fn bench_quick_runs_and_writes_models() {
         write_models: None,
         families: vec!["cs1".into(), "mer".into()],
         time_limit: 60,
+        find_consistent: FindConsistent::Partition,
+        refine: Refinement::Full,
     };
     let mut out = Vec::new();
     assert_eq!(bench(&args, &mut out).unwrap(), 0);
@@ -180,6 +185,9 @@ fn json_output_of_simulate_and_verify() {
         memory_mb: None,
         verbose: true,
         format: Format::Json,
+        find_consistent: FindConsistent::Partition,
+        refine: Refinement::Full,
+        positives: Positives::Rich,
     };
     let mut out = Vec::new();
     assert_eq!(verify(&args, &mut out).unwrap(), 0);

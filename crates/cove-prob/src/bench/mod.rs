@@ -10,9 +10,11 @@
 
 pub mod models;
 
-use crate::agar::{AgarError, Budget, Stats, Verdict, agar, agar_n, compose_all, mono};
+use crate::agar::{
+    AgarError, Budget, Refinement, Stats, Verdict, agar_n_with, agar_with, compose_all, mono,
+};
 use crate::cex::verify_counterexample;
-use crate::learn::learn_asym;
+use crate::learn::{FindConsistent, LearnOptions, LearnProfile, learn_asym_with};
 use crate::lpts::Lpts;
 use crate::prism::{BuildOptions, PrismError, build_lpts, build_module_lpts};
 pub use models::{Family, Instance};
@@ -94,6 +96,10 @@ pub struct Limits {
     pub learn_time: Duration,
     /// Wall-clock limit for one mono/agar/agar-n run (checked between iterations).
     pub run_time: Duration,
+    /// FINDCONSISTENT of the learner.
+    pub find: FindConsistent,
+    /// AGAR's and AGAR-N's refinement.
+    pub refine: Refinement,
 }
 
 impl Default for Limits {
@@ -105,6 +111,8 @@ impl Default for Limits {
             learn_iterations: 500,
             learn_time: Duration::from_secs(20),
             run_time: Duration::from_secs(60),
+            find: FindConsistent::default(),
+            refine: Refinement::default(),
         }
     }
 }
@@ -145,18 +153,28 @@ pub fn run(method: Method, ld: &Loaded, expect: Option<bool>, lim: &Limits) -> R
     };
     let res: Result<(Verdict, Stats), String> = match method {
         Method::Mono => mono(&[ld.l1.clone(), ld.l2.clone()], &ld.spec, &budget).map_err(err_text),
-        Method::Agar => agar(&ld.l1, &ld.l2, &ld.spec, &budget).map_err(err_text),
-        Method::AgarN => agar_n(&ld.modules, &ld.spec, &budget).map_err(err_text),
-        Method::Learn => learn_asym(
-            &ld.l1,
-            &ld.l2,
-            &ld.spec,
-            lim.states,
-            lim.tree_nodes,
-            lim.learn_iterations,
-            Some(std::time::Instant::now() + lim.learn_time),
-        )
-        .map_err(|e| format!("out: {e}")),
+        Method::Agar => agar_with(&ld.l1, &ld.l2, &ld.spec, &budget, lim.refine).map_err(err_text),
+        Method::AgarN => agar_n_with(&ld.modules, &ld.spec, &budget, lim.refine).map_err(err_text),
+        Method::Learn => {
+            let opts = LearnOptions {
+                find: lim.find,
+                budget: Budget {
+                    deadline: Some(std::time::Instant::now() + lim.learn_time),
+                    ..budget.clone()
+                },
+                max_iterations: lim.learn_iterations,
+                trace: std::env::var_os("COVE_LEARN_TRACE").is_some(),
+                ..LearnOptions::default()
+            };
+            learn_asym_with(
+                &ld.l1,
+                &ld.l2,
+                &ld.spec,
+                &opts,
+                &mut LearnProfile::default(),
+            )
+            .map_err(|e| format!("out: {e}"))
+        }
     };
     let peak = if resettable { peak_kib() } else { None };
     match res {
