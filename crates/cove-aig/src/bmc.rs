@@ -178,28 +178,75 @@ impl<'a> Unroll<'a> {
 }
 
 fn run(aig: &Aig, ctl: &Control, max_bound: Option<usize>) -> Result<EngineResult, UnknownReason> {
-    let limits = Limits::of(ctl);
-    let mut u = Unroll::new(aig);
-    let mut k = 0;
+    let mut b = Bmc::new(aig, ctl);
     loop {
         if let Some(r) = ctl.should_stop() {
             return Err(r);
         }
-        if max_bound.is_some_and(|m| k > m) {
+        if max_bound.is_some_and(|m| b.depth() > m) {
             return Err(UnknownReason::Incomplete(format!(
                 "no counterexample up to bound {}",
-                k - 1
+                b.depth() - 1
             )));
         }
+        if let Some(t) = b.step()? {
+            return Ok(EngineResult::Unsafe(t));
+        }
+        if b.exhausted {
+            return Err(UnknownReason::Incomplete(format!(
+                "the constraints exclude every trace of length {}",
+                b.depth() - 1
+            )));
+        }
+    }
+}
+
+/// BMC one depth at a time, for engines that interleave it with other work (k-induction's
+/// base case).
+pub(crate) struct Bmc<'a> {
+    u: Unroll<'a>,
+    limits: Limits,
+    ctl: &'a Control,
+    k: usize,
+    /// The constraints exclude every trace of length `≥ k` (so none is a counterexample).
+    pub(crate) exhausted: bool,
+}
+
+impl<'a> Bmc<'a> {
+    pub(crate) fn new(aig: &'a Aig, ctl: &'a Control) -> Bmc<'a> {
+        Bmc {
+            u: Unroll::new(aig),
+            limits: Limits::of(ctl),
+            ctl,
+            k: 0,
+            exhausted: false,
+        }
+    }
+
+    /// The depth the next [`Bmc::step`] checks (every shorter trace has been excluded).
+    pub(crate) fn depth(&self) -> usize {
+        self.k
+    }
+
+    /// Looks for a counterexample of exactly `depth()` steps; on none, moves to the next
+    /// depth. Once the constraints are found to exclude every trace of some length
+    /// (`exhausted`), steps are free.
+    pub(crate) fn step(&mut self) -> Result<Option<RawTrace>, UnknownReason> {
+        if self.exhausted {
+            self.k += 1;
+            return Ok(None);
+        }
+        let (aig, k, ctl) = (self.u.aig, self.k, self.ctl);
+        let u = &mut self.u;
         u.add_frame();
         // Constraints of this frame: facts for this and every deeper query.
         for &c in &aig.constraints {
             match u.value(k, c) {
                 Val::Const(true) => {}
                 Val::Const(false) => {
-                    return Err(UnknownReason::Incomplete(format!(
-                        "the constraints exclude every trace of length {k}"
-                    )));
+                    self.exhausted = true;
+                    self.k += 1;
+                    return Ok(None);
                 }
                 Val::Lit(l) => {
                     u.s.add_clause(&[l]);
@@ -217,7 +264,7 @@ fn run(aig: &Aig, ctl: &Control, max_bound: Option<usize>) -> Result<EngineResul
             }
         }
         let found = if hit {
-            sat(&mut u.s, &[], &limits, ctl)?
+            sat(&mut u.s, &[], &self.limits, ctl)?
         } else if bad_lits.is_empty() {
             false
         } else {
@@ -233,7 +280,7 @@ fn run(aig: &Aig, ctl: &Control, max_bound: Option<usize>) -> Result<EngineResul
                 u.s.add_clause(&big);
                 b
             };
-            let found = sat(&mut u.s, &[b], &limits, ctl)?;
+            let found = sat(&mut u.s, &[b], &self.limits, ctl)?;
             if !found {
                 // No bad state at this depth: keep that as a fact for the deeper queries.
                 u.s.add_clause(&[!b]);
@@ -253,31 +300,12 @@ fn run(aig: &Aig, ctl: &Control, max_bound: Option<usize>) -> Result<EngineResul
             let inputs = (0..=k)
                 .map(|f| aig.inputs.iter().map(|&v| u.model_value(f, v)).collect())
                 .collect();
-            return Ok(EngineResult::Unsafe(RawTrace { init, inputs }));
+            return Ok(Some(RawTrace { init, inputs }));
         }
         if ctl.verbosity > 0 {
             eprintln!("bmc: no counterexample of length {k}");
         }
-        k += 1;
-    }
-}
-
-/// The trace in the solver's model over `frames`.
-pub(crate) fn extract(s: &Solver, aig: &Aig, frames: &[crate::cnf::Frame]) -> RawTrace {
-    use crate::engine::values;
-    let latch_lits: Vec<_> = aig
-        .latches
-        .iter()
-        .map(|l| frames[0].lit(2 * l.var))
-        .collect();
-    RawTrace {
-        init: values(s, &latch_lits),
-        inputs: frames
-            .iter()
-            .map(|f| {
-                let ls: Vec<_> = aig.inputs.iter().map(|&v| f.lit(2 * v)).collect();
-                values(s, &ls)
-            })
-            .collect(),
+        self.k += 1;
+        Ok(None)
     }
 }

@@ -1,24 +1,41 @@
-//! k-induction (Sheeran, Singh, Stålmarck; incremental as in Eén and Sörensson): a BMC
-//! solver for the base case and a second solver, without the initial states, for the step
-//! case. Iteration `k` checks that no bad state is reachable in `k` steps and that `k + 1`
+//! k-induction (Sheeran, Singh, Stålmarck; incremental as in Eén and Sörensson): the
+//! on-demand BMC unrolling of [`crate::bmc`] for the base case and a second solver, without
+//! the initial states, for the step case. Iteration `k` checks that no bad state is reachable in `k` steps and that `k + 1`
 //! consecutive good steps (constraints holding) cannot be followed by a bad one.
 //! Without simple-path constraints the method is incomplete but sound.
 
 use crate::Aig;
-use crate::cnf::{Frame, add_constraints, add_init, any_bad, encode_frame, false_lit, next_state};
-use crate::engine::{EngineResult, Proof, sat};
+use crate::bmc::Bmc;
+use crate::cnf::{Frame, add_constraints, any_bad, encode_frame, false_lit, next_state};
+use crate::engine::{EngineResult, Proof};
 use cove_control::{Control, UnknownReason};
-use cove_sat::{Limits, Solver};
+use cove_sat::{Limits, NoTheory, SolveResult, Solver};
+use std::time::Instant;
 
 /// Runs k-induction until an answer or a stop.
 pub fn kind(aig: &Aig, ctl: &Control) -> EngineResult {
-    match run(aig, ctl) {
+    match run(aig, ctl, false) {
         Ok(r) => r,
         Err(r) => EngineResult::Unknown(r),
     }
 }
 
-/// One unrolling (base or step case).
+/// Conflicts allowed to the first step-case query of [`kind_bmc`]; doubled after each
+/// query that runs out.
+const STEP_CONFLICTS: u64 = 10_000;
+
+/// BMC with k-induction's step case in the same thread (the portfolio's second engine): the
+/// step queries get at most as much time as the base case (BMC) has had, and a conflict
+/// budget, so a hard step case never stalls the search for deep counterexamples. One thread
+/// instead of two (k-induction's base case was a second BMC) frees one for a second IC3.
+pub fn kind_bmc(aig: &Aig, ctl: &Control) -> EngineResult {
+    match run(aig, ctl, true) {
+        Ok(r) => r,
+        Err(r) => EngineResult::Unknown(r),
+    }
+}
+
+/// The step case's unrolling.
 struct Unroll {
     s: Solver,
     fls: cove_sat::Lit,
@@ -38,7 +55,7 @@ impl Unroll {
         }
     }
 
-    fn extend(&mut self, aig: &Aig, init: bool) {
+    fn extend(&mut self, aig: &Aig) {
         let f = match self.frames.last() {
             None => encode_frame(&mut self.s, aig, self.fls, None),
             Some(p) => {
@@ -46,9 +63,6 @@ impl Unroll {
                 encode_frame(&mut self.s, aig, self.fls, Some(&ls))
             }
         };
-        if init && self.frames.is_empty() {
-            add_init(&mut self.s, aig, &f);
-        }
         add_constraints(&mut self.s, aig, &f);
         let b = any_bad(&mut self.s, aig, &f);
         self.bads.push(b);
@@ -56,33 +70,55 @@ impl Unroll {
     }
 }
 
-fn run(aig: &Aig, ctl: &Control) -> Result<EngineResult, UnknownReason> {
-    let limits = Limits::of(ctl);
-    let mut base = Unroll::new();
+fn run(aig: &Aig, ctl: &Control, balanced: bool) -> Result<EngineResult, UnknownReason> {
+    let mut base = Bmc::new(aig, ctl);
     let mut step = Unroll::new();
-    step.extend(aig, false);
-    for k in 0.. {
+    step.extend(aig);
+    let (mut base_t, mut step_t) = (0.0f64, 0.0f64);
+    let mut budget = STEP_CONFLICTS;
+    loop {
         if let Some(r) = ctl.should_stop() {
             return Err(r);
         }
-        base.extend(aig, true);
-        let b = base.bads[k];
-        if sat(&mut base.s, &[b], &limits, ctl)? {
-            let t = crate::bmc::extract(&base.s, aig, &base.frames);
+        let t0 = Instant::now();
+        if let Some(t) = base.step()? {
             return Ok(EngineResult::Unsafe(t));
         }
-        base.s.add_clause(&[!b]);
+        base_t += t0.elapsed().as_secs_f64();
+        // No counterexample of length ≤ k.
+        let k = base.depth() - 1;
+        if balanced && step_t > base_t {
+            continue;
+        }
+        let t0 = Instant::now();
         // Step: frames 0..=k good, frame k+1 bad.
-        let good = step.bads[k];
-        step.s.add_clause(&[!good]);
-        step.extend(aig, false);
+        while step.frames.len() < k + 2 {
+            let good = step.bads[step.frames.len() - 1];
+            step.s.add_clause(&[!good]);
+            step.extend(aig);
+        }
         let bad = step.bads[k + 1];
-        if !sat(&mut step.s, &[bad], &limits, ctl)? {
-            return Ok(EngineResult::Safe(Proof::KInduction(k)));
+        let limits = Limits {
+            conflicts: balanced.then_some(budget),
+            control: ctl.clone(),
+        };
+        let r = step.s.solve_limited(&[bad], &mut NoTheory, &limits);
+        step_t += t0.elapsed().as_secs_f64();
+        match r {
+            SolveResult::Unsat => return Ok(EngineResult::Safe(Proof::KInduction(k))),
+            SolveResult::Sat => {}
+            SolveResult::Unknown => {
+                if let Some(r) = ctl.should_stop() {
+                    return Err(r);
+                }
+                if !balanced {
+                    return Err(UnknownReason::ResourceOut("SAT budget".into()));
+                }
+                budget *= 2;
+            }
         }
         if ctl.verbosity > 0 {
-            eprintln!("kind: depth {k} not inductive");
+            eprintln!("kind: depth {k} not inductive (base {base_t:.2} s, step {step_t:.2} s)");
         }
     }
-    unreachable!()
 }

@@ -14,7 +14,8 @@ pub enum EngineKind {
     Bmc,
     /// k-induction.
     Kind,
-    /// IC3, BMC and k-induction in parallel threads; the first definite answer wins.
+    /// Two IC3 settings and BMC interleaved with k-induction's step case, in three threads;
+    /// the first definite answer wins.
     Portfolio,
 }
 
@@ -64,7 +65,13 @@ pub fn check(orig: &Aig, engine: EngineKind, ctl: &Control) -> Verdict {
     certify(orig, &red, res, ctl)
 }
 
-/// Runs the three engines side by side; the first definite answer stops the others.
+/// Runs three engines side by side — IC3, BMC interleaved with k-induction's step case
+/// ([`crate::kind::kind_bmc`]), and IC3 without lemma prediction — and the first definite
+/// answer stops the others.
+///
+/// BMC and k-induction share a thread because k-induction's base case is BMC; the thread
+/// this frees runs a second IC3, whose different search finds proofs and counterexamples the
+/// first misses within the time limit (IC3 answers most designs).
 fn portfolio(aig: &Aig, ctl: &Control) -> EngineResult {
     let (tx, rx) = std::sync::mpsc::channel();
     let children: Vec<Control> = (0..3).map(|_| ctl.child()).collect();
@@ -74,8 +81,8 @@ fn portfolio(aig: &Aig, ctl: &Control) -> EngineResult {
             scope.spawn(move || {
                 let r = match i {
                     0 => crate::ic3::ic3(aig, c),
-                    1 => crate::bmc::bmc(aig, c, None),
-                    _ => crate::kind::kind(aig, c),
+                    1 => crate::kind::kind_bmc(aig, c),
+                    _ => crate::ic3::ic3_variant(aig, c, true),
                 };
                 let _ = tx.send(r);
             });

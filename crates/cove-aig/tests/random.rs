@@ -120,7 +120,7 @@ fn engines_agree_with_explicit_reachability() {
         } else {
             safe += 1
         }
-        for e in [EngineKind::Ic3, EngineKind::Kind] {
+        for e in [EngineKind::Ic3, EngineKind::Kind, EngineKind::Portfolio] {
             match check(
                 &a,
                 e,

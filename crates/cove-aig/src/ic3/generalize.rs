@@ -28,7 +28,12 @@ pub(super) struct GenParams {
     pub max_fails: usize,
     /// Join the cube with a CTG that could not be blocked.
     pub join: bool,
+    /// Try predicted lemmas before MIC (see [`Ic3::predict`]).
+    pub predict: bool,
 }
+
+/// Candidates tried per predicted generalization.
+const MAX_PREDICTIONS: usize = 4;
 
 impl Default for GenParams {
     fn default() -> GenParams {
@@ -37,11 +42,57 @@ impl Default for GenParams {
             max_ctgs: 0,
             max_fails: usize::MAX,
             join: false,
+            predict: true,
         }
     }
 }
 
 impl Ic3<'_> {
+    /// Lemma prediction (Su, Yang, Ci, DAC 2024; rIC3): a lemma `¬d` of `F_level` that
+    /// failed to reach `F_{level+1}` was stopped by a state `t` of `F_level` with a successor
+    /// `s` in `d`. When `cube` (blocked relative to `F_level`) lies inside `d`, a literal `l`
+    /// of `cube` that `s` violates gives the candidate `d ∧ l`: it excludes `s`, so it may be
+    /// inductive where `d` was not — one query instead of MIC's one per literal. Returns the
+    /// first candidate that is (its core), or `None`.
+    pub(super) fn predict(
+        &mut self,
+        cube: &Cube,
+        level: usize,
+    ) -> Result<Option<Cube>, UnknownReason> {
+        if !self.params.predict || level == 0 {
+            return Ok(None);
+        }
+        let mut cands: Vec<Cube> = Vec::new();
+        for d in &self.frames[level] {
+            let Some(s) = &d.ctp else { continue };
+            if !super::subsumes(&d.cube, cube) {
+                continue;
+            }
+            for &l in cube {
+                if d.cube.binary_search(&l).is_ok() || s.satisfies(l) {
+                    continue;
+                }
+                let mut c = d.cube.clone();
+                let pos = c.binary_search(&l).unwrap_or_else(|p| p);
+                c.insert(pos, l);
+                if !self.meets_init(&c) && !cands.contains(&c) {
+                    cands.push(c);
+                }
+            }
+            if cands.len() >= MAX_PREDICTIONS {
+                break;
+            }
+        }
+        for c in cands.into_iter().take(MAX_PREDICTIONS) {
+            self.stats.predict_q += 1;
+            if let Cons::Blocked(core) = self.consecution(level, &c)? {
+                self.stats.predicted += 1;
+                return Ok(Some(core));
+            }
+        }
+        Ok(None)
+    }
+
     /// Shrinks `cube` (blocked relative to `F_level`) to a smaller blocked cube.
     pub(super) fn mic(
         &mut self,

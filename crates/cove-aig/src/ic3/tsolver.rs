@@ -7,6 +7,7 @@
 //! The dead activation variables stay, so a solver is rebuilt once it has too many.
 
 use super::Cube;
+use super::gates::{Gate, Shapes};
 use crate::cnf::false_lit;
 use crate::{ALit, Aig};
 use cove_sat::{Config, Lit, Solver};
@@ -26,10 +27,10 @@ pub(super) struct TSolver {
     pub inputs: Vec<Lit>,
     /// The constraint literals (current state and inputs).
     pub constraints: Vec<Lit>,
-    /// SAT literal per AIG variable, once encoded.
+    /// SAT literal per AIG variable, once encoded (nodes folded into a larger gate never are).
     map: Vec<Option<Lit>>,
-    /// Per AIG variable: index of its and gate (`u32::MAX` if none).
-    and_of: Vec<u32>,
+    /// How each and gate is encoded.
+    shapes: Shapes,
     /// Next-state literal per latch, once encoded.
     next: Vec<Option<Lit>>,
     bad: Option<Lit>,
@@ -72,10 +73,6 @@ impl TSolver {
                 x
             })
             .collect();
-        let mut and_of = vec![u32::MAX; aig.max_var as usize + 1];
-        for (i, a) in aig.ands.iter().enumerate() {
-            and_of[a.var as usize] = i as u32;
-        }
         // Latches and inputs start as non-decision variables and become decision variables
         // once a clause mentions them: a model need not assign the rest of a large design.
         let dormant = vec![true; s.num_vars()];
@@ -92,7 +89,7 @@ impl TSolver {
             inputs,
             constraints: Vec::new(),
             map,
-            and_of,
+            shapes: Shapes::new(aig),
             next: vec![None; aig.latches.len()],
             bad: None,
             next_latch: Vec::new(),
@@ -109,7 +106,8 @@ impl TSolver {
         t
     }
 
-    /// The SAT literal of AIG literal `l`, encoding its cone first (explicit stack).
+    /// The SAT literal of AIG literal `l`, encoding its cone first (explicit stack), one
+    /// [`Gate`] shape per encoded node.
     fn encode(&mut self, aig: &Aig, l: ALit) -> Lit {
         let mut stack = vec![l >> 1];
         while let Some(&v) = stack.last() {
@@ -117,33 +115,48 @@ impl TSolver {
                 stack.pop();
                 continue;
             }
-            let a = aig.ands[self.and_of[v as usize] as usize];
-            let (x, y) = (
-                self.map[(a.rhs0 >> 1) as usize],
-                self.map[(a.rhs1 >> 1) as usize],
+            let gate = self.shapes.gate(aig, v);
+            let leaves = gate.leaves();
+            let before = stack.len();
+            stack.extend(
+                leaves
+                    .iter()
+                    .map(|&x| x >> 1)
+                    .filter(|&u| self.map[u as usize].is_none()),
             );
-            match (x, y) {
-                (Some(_), Some(_)) => {
-                    let b = self.aig_lit(a.rhs0);
-                    let c = self.aig_lit(a.rhs1);
-                    self.wake(b);
-                    self.wake(c);
-                    let g = Lit::new(self.s.new_var(), false);
-                    // Branch on inputs and latches only: the gates follow by propagation.
-                    self.s.set_decision_var(g.var(), false);
-                    self.s.add_clause(&[!g, b]);
-                    self.s.add_clause(&[!g, c]);
-                    self.s.add_clause(&[g, !b, !c]);
+            if stack.len() > before {
+                continue;
+            }
+            stack.pop();
+            let ls: Vec<Lit> = leaves.iter().map(|&x| self.aig_lit(x)).collect();
+            for &x in &ls {
+                self.wake(x);
+            }
+            let g = Lit::new(self.s.new_var(), false);
+            // Branch on inputs and latches only: the gates follow by propagation.
+            self.s.set_decision_var(g.var(), false);
+            match gate {
+                Gate::And(_) => {
+                    let mut big = Vec::with_capacity(ls.len() + 1);
+                    big.push(g);
+                    for &x in &ls {
+                        self.s.add_clause(&[!g, x]);
+                        big.push(!x);
+                    }
+                    self.s.add_clause(&big);
                     self.map[v as usize] = Some(g);
-                    stack.pop();
                 }
-                _ => {
-                    if x.is_none() {
-                        stack.push(a.rhs0 >> 1);
-                    }
-                    if y.is_none() {
-                        stack.push(a.rhs1 >> 1);
-                    }
+                Gate::NegIte(..) => {
+                    // g ↔ ite(s, a, b); the node is ¬g.
+                    let (s, a, b) = (ls[0], ls[1], ls[2]);
+                    self.s.add_clause(&[!s, !a, g]);
+                    self.s.add_clause(&[!s, a, !g]);
+                    self.s.add_clause(&[s, !b, g]);
+                    self.s.add_clause(&[s, b, !g]);
+                    // Redundant, but let `a = b` decide `g` without `s`.
+                    self.s.add_clause(&[!a, !b, g]);
+                    self.s.add_clause(&[a, b, !g]);
+                    self.map[v as usize] = Some(!g);
                 }
             }
         }
@@ -160,6 +173,12 @@ impl TSolver {
             self.dormant[v] = false;
             self.s.set_decision_var(l.var(), true);
         }
+    }
+
+    /// Whether a clause mentions `l`'s variable (latches and inputs start dormant).
+    #[inline]
+    pub fn is_live(&self, l: Lit) -> bool {
+        !self.dormant.get(l.var().index()).copied().unwrap_or(false)
     }
 
     fn aig_lit(&self, l: ALit) -> Lit {
@@ -274,5 +293,101 @@ impl TSolver {
     pub fn release(&mut self, act: Lit) {
         self.s.add_clause(&[!act]);
         self.dead += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse_aiger;
+
+    /// A random combinational AIG (as `aag` text) over `n_in` inputs with about `n_and`
+    /// gates: each gate picks two earlier literals, and now and then three gates form a
+    /// multiplexer `¬(s ∧ a) ∧ ¬(¬s ∧ b)`; the last three gates are the outputs, so most
+    /// inner gates have one fanout (chains) and some have more (shared nodes).
+    fn random_aag(seed: u64, n_in: u32, n_and: u32) -> String {
+        let mut x = seed.wrapping_mul(6364136223846793005) ^ 0x9e37_79b9_7f4a_7c15;
+        let mut next = |m: u32| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((x >> 33) % u64::from(m)) as u32
+        };
+        let mut ands: Vec<(u32, u32, u32)> = Vec::new();
+        while (ands.len() as u32) < n_and {
+            let v = n_in + 1 + ands.len() as u32;
+            let mux = next(3) == 0;
+            let mut pick = || 2 * (1 + next(v - 1)) + next(2);
+            if mux {
+                let (s, a, b) = (pick(), pick(), pick());
+                let s = s & !1;
+                ands.push((2 * v, s, a));
+                ands.push((2 * v + 2, s ^ 1, b));
+                ands.push((2 * v + 4, 2 * v + 1, 2 * v + 3));
+            } else {
+                let (a, b) = (pick(), pick());
+                ands.push((2 * v, a, b));
+            }
+        }
+        let n = ands.len() as u32;
+        let mut s = format!("aag {} {n_in} 0 3 {n}\n", n_in + n);
+        for i in 1..=n_in {
+            s += &format!("{}\n", 2 * i);
+        }
+        for g in n - 3..n {
+            s += &format!("{}\n", 2 * (n_in + 1 + g) + (g % 2));
+        }
+        for (v, a, b) in ands {
+            s += &format!("{v} {a} {b}\n");
+        }
+        s
+    }
+
+    fn eval(aig: &Aig, inputs: &[bool], l: ALit) -> bool {
+        let mut val = vec![false; aig.max_var as usize + 1];
+        for (i, &v) in aig.inputs.iter().enumerate() {
+            val[v as usize] = inputs[i];
+        }
+        for a in &aig.ands {
+            let f = |l: ALit| val[(l >> 1) as usize] ^ (l & 1 == 1);
+            val[a.var as usize] = f(a.rhs0) && f(a.rhs1);
+        }
+        val[(l >> 1) as usize] ^ (l & 1 == 1)
+    }
+
+    #[test]
+    fn compact_encoding_agrees_with_simulation() {
+        // Hand-made multiplexers and chains first, then random circuits.
+        let mux = "aag 9 4 0 2 5\n2\n4\n6\n8\n15\n18\n10 2 4\n12 3 6\n14 11 13\n16 4 6\n18 16 8\n";
+        let aig = parse_aiger(mux.as_bytes()).expect("valid aag");
+        let mut t = TSolver::new(&aig, false);
+        for &o in &aig.outputs {
+            t.encode(&aig, o);
+        }
+        // The false literal, 4 inputs, one variable per multiplexer and per 3-input AND (not
+        // one per and gate: 5).
+        assert_eq!(t.s.num_vars(), 1 + 4 + 2);
+        let mut srcs = vec![mux.to_string()];
+        srcs.extend((0..60).map(|seed| random_aag(seed, 4, 14)));
+        for src in srcs {
+            let aig = parse_aiger(src.as_bytes()).expect("valid aag");
+            for (oi, &out) in aig.outputs.iter().enumerate() {
+                let mut t = TSolver::new(&aig, false);
+                let o = t.encode(&aig, out);
+                for m in 0..(1u32 << aig.inputs.len()) {
+                    let inp: Vec<bool> = (0..aig.inputs.len()).map(|i| m >> i & 1 == 1).collect();
+                    let assumps: Vec<Lit> = t
+                        .inputs
+                        .iter()
+                        .zip(&inp)
+                        .map(|(&l, &b)| if b { l } else { !l })
+                        .collect();
+                    assert_eq!(t.s.solve(&assumps), cove_sat::SolveResult::Sat);
+                    let want = eval(&aig, &inp, out);
+                    let got = t.s.value(o) == cove_sat::LBool::True;
+                    assert_eq!(got, want, "output {oi} of\n{src}\ninputs {inp:?}");
+                }
+            }
+        }
     }
 }
