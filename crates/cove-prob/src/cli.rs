@@ -503,20 +503,10 @@ fn print_learn(
 ) -> Result<(), CliError> {
     writeln!(
         out,
-        "# learn ({}): {} iterations, {} positive / {} negative samples, union {} states, last \
-         conjecture {} states, {} solver calls, {} blocked; FINDCONSISTENT {:.3} s, premise 1 {:.3} s, \
-         premise 2 {:.3} s",
+        "# learn ({}): {} iterations, last conjecture {} states, {p}",
         find.name(),
         p.iterations,
-        p.positives,
-        p.negatives,
-        p.union_states,
         p.last_conjecture,
-        p.solver_calls,
-        p.blocked,
-        p.find_time.as_secs_f64(),
-        p.premise1_time.as_secs_f64(),
-        p.premise2_time.as_secs_f64()
     )
     .map_err(io)
 }

@@ -248,6 +248,26 @@ pub struct LearnProfile {
     pub premise2_time: Duration,
 }
 
+/// The sample and solver counts with the time per phase (one wording for the `-v` trace
+/// and the summary line).
+impl std::fmt::Display for LearnProfile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} positive / {} negative samples, union {} states, {} solver calls, {} blocked; \
+             FINDCONSISTENT {:.3} s, premise 1 {:.3} s, premise 2 {:.3} s",
+            self.positives,
+            self.negatives,
+            self.union_states,
+            self.solver_calls,
+            self.blocked,
+            self.find_time.as_secs_f64(),
+            self.premise1_time.as_secs_f64(),
+            self.premise2_time.as_secs_f64()
+        )
+    }
+}
+
 /// The positive samples side by side; state 0 is the first root. Only grows.
 struct Union {
     lpts: Lpts,
@@ -1362,18 +1382,9 @@ pub fn learn_asym_with(
         prof.last_conjecture = a.num_states();
         if opts.trace {
             eprintln!(
-                "# learn: iter {} conjecture {} states, pos {} neg {} union {} solver calls {} blocked {} \
-                 (find {:.3} s, premise 1 {:.3} s, premise 2 {:.3} s)",
+                "# learn: iteration {}, conjecture {} states, {prof}",
                 stats.iterations,
                 a.num_states(),
-                prof.positives,
-                prof.negatives,
-                prof.union_states,
-                prof.solver_calls,
-                prof.blocked,
-                prof.find_time.as_secs_f64(),
-                prof.premise1_time.as_secs_f64(),
-                prof.premise2_time.as_secs_f64()
             );
         }
         stats.largest_assumption = stats.largest_assumption.max(a.num_states());
