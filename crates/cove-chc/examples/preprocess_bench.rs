@@ -9,7 +9,7 @@
 use cove_chc::cert::{check_derivation, check_invariants};
 use cove_chc::engines::spacer::Spacer;
 use cove_chc::frontend::parse_chc;
-use cove_chc::preprocess::{PreprocessOptions, SystemSize, preprocess};
+use cove_chc::preprocess::{BackTranslate, PreprocessOptions, SystemSize, preprocess};
 use cove_chc::{ChcResult, ChcSystem, Control, Engine};
 use cove_logic::TermStore;
 use std::path::{Path, PathBuf};

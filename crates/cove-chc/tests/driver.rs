@@ -56,6 +56,34 @@ fn portfolio_and_single_engines_agree_with_checked_certificates() {
     }
 }
 
+/// The swing loop of the corpus needs a bound no query mentions: the portfolio's engines
+/// that take the inductive bounds (`preprocess::bounds`) prove it, and the certificate,
+/// with the bounds conjoined, checks against the input system.
+#[test]
+fn the_portfolio_proves_what_needs_the_inductive_bounds() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/corpus/swing-bounds-safe.smt2"
+    );
+    let src = std::fs::read(path).unwrap();
+    let mut store = TermStore::new();
+    let q = parse_queries(&src, &mut store, &Control::default())
+        .unwrap()
+        .remove(0);
+    let cfg = SolveConfig {
+        threads: 2,
+        ..SolveConfig::default()
+    };
+    let out = solve(
+        &store,
+        &q,
+        &cfg,
+        &Control::default().with_timeout(Duration::from_secs(30)),
+    );
+    assert!(matches!(out.answer, ChcResult::Sat(_)), "{}", out.engine);
+    assert_eq!(out.validation, Validation::Valid);
+}
+
 #[test]
 fn an_interrupted_run_answers_unknown_at_once() {
     let ctl = Control::default();

@@ -88,9 +88,13 @@ pub(crate) fn run_guarded_sharing(
     }
 }
 
-/// Preprocessing options under `ctl`: at most a quarter of the time that is left.
-pub(crate) fn preprocess_options(ctl: &Control) -> PreprocessOptions {
-    let mut opts = PreprocessOptions::default();
+/// Preprocessing options under `ctl`: at most a quarter of the time that is left; the
+/// inductive bounds as `bounds` says (see [`EngineSpec::bounds`]).
+pub(crate) fn preprocess_options(ctl: &Control, bounds: bool) -> PreprocessOptions {
+    let mut opts = PreprocessOptions {
+        bounds,
+        ..PreprocessOptions::default()
+    };
     if let Some(left) = ctl.remaining() {
         opts.time_budget = opts.time_budget.min(left / 4);
     }
@@ -116,7 +120,7 @@ fn run(
     let mut engine = create();
     let mut phase = Phase::Solving;
     let answer = if cfg.preprocess {
-        let (small, pipe) = preprocess(store, sys, &preprocess_options(ctl), ctl);
+        let (small, pipe) = preprocess(store, sys, &preprocess_options(ctl, spec.bounds), ctl);
         if let Some(why) = ctl.should_stop() {
             phase = Phase::Preprocessing;
             ChcResult::Unknown(why)

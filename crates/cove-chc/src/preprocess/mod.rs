@@ -20,9 +20,12 @@
 //! 3. [`inline`]: inline predicates defined by a single non-recursive clause (the invariant of
 //!    an inlined predicate is the strongest postcondition of its clause, made quantifier-free
 //!    by exact quantifier elimination);
-//! 4. [`args`]: drop predicate arguments no clause body looks at.
+//! 4. [`args`]: drop predicate arguments no clause body looks at;
+//! 5. [`bounds`]: once, after the rounds: conjoin the inductive subset of simple bounds
+//!    (from the initial values) to every clause body.
 
 pub mod args;
+pub mod bounds;
 pub mod inline;
 pub mod reach;
 pub mod simp;
@@ -69,6 +72,20 @@ pub trait BackTranslate {
         d: Derivation,
         ctl: &Control,
     ) -> Result<Derivation, BackError>;
+
+    /// Translates an engine's answer for the output system into an answer for the input
+    /// system. A witness that cannot be translated back becomes `unknown` (never a wrong
+    /// certificate).
+    fn result(&self, store: &mut TermStore, r: ChcResult, ctl: &Control) -> ChcResult {
+        let back = match r {
+            ChcResult::Sat(inv) => self.invariants(store, inv, ctl).map(ChcResult::Sat),
+            ChcResult::Unsat(d) => self.derivation(store, d, ctl).map(ChcResult::Unsat),
+            u @ ChcResult::Unknown(_) => return u,
+        };
+        back.unwrap_or_else(|e| {
+            ChcResult::Unknown(UnknownReason::Incomplete(format!("preprocessing: {e}")))
+        })
+    }
 }
 
 /// Which passes run, and their budgets.
@@ -82,6 +99,9 @@ pub struct PreprocessOptions {
     pub inline: bool,
     /// Pass 4: removal of unused predicate arguments.
     pub drop_args: bool,
+    /// Pass 5: strengthening with inductive bounds. Off by default: it helps some engines
+    /// and hinders others, so the driver turns it on per engine ([`crate::driver::EngineSpec::bounds`]).
+    pub bounds: bool,
     /// Inline only definitions whose constraint has at most this many DAG nodes.
     pub max_inline_size: usize,
     /// How many times the pass sequence is repeated (each round can enable the next).
@@ -105,6 +125,7 @@ impl Default for PreprocessOptions {
             reachability: true,
             inline: true,
             drop_args: true,
+            bounds: false,
             max_inline_size: 400,
             rounds: 2,
             clause_check_conflicts: 200,
@@ -163,27 +184,6 @@ impl Pipeline {
     fn push(&mut self, name: &'static str, pass: Box<dyn BackTranslate>) {
         self.passes.push((name, pass));
     }
-
-    /// Translates an engine's answer for the preprocessed system into an answer for the
-    /// original system. A witness that cannot be translated back becomes `unknown` (never a
-    /// wrong certificate).
-    pub fn result(&self, store: &mut TermStore, r: ChcResult, ctl: &Control) -> ChcResult {
-        match r {
-            ChcResult::Sat(inv) => match self.invariants(store, inv, ctl) {
-                Ok(inv) => ChcResult::Sat(inv),
-                Err(e) => {
-                    ChcResult::Unknown(UnknownReason::Incomplete(format!("preprocessing: {e}")))
-                }
-            },
-            ChcResult::Unsat(d) => match self.derivation(store, d, ctl) {
-                Ok(d) => ChcResult::Unsat(d),
-                Err(e) => {
-                    ChcResult::Unknown(UnknownReason::Incomplete(format!("preprocessing: {e}")))
-                }
-            },
-            u @ ChcResult::Unknown(_) => u,
-        }
-    }
 }
 
 impl BackTranslate for Pipeline {
@@ -223,7 +223,7 @@ impl BackTranslate for Pipeline {
 /// # Example
 /// ```
 /// use cove_chc::engines::spacer::Spacer;
-/// use cove_chc::preprocess::{preprocess, PreprocessOptions};
+/// use cove_chc::preprocess::{preprocess, BackTranslate, PreprocessOptions};
 /// use cove_chc::{cert, ChcResult, Control, Engine};
 /// let src = "(set-logic HORN) (declare-fun init (Int) Bool) (declare-fun inv (Int Int) Bool)
 ///   (assert (forall ((x Int)) (=> (= x 0) (init x))))
@@ -290,6 +290,13 @@ pub fn preprocess(
         );
         if after == before || ctl.should_stop().is_some() {
             break;
+        }
+    }
+    if opts.bounds && ctl.should_stop().is_none() {
+        let (next, bt) = bounds::run(store, &cur, ctl);
+        if bt.size() > 0 {
+            pipe.push("bounds", Box::new(bt));
+            cur = next;
         }
     }
     (cur, pipe)
