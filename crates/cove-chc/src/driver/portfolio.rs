@@ -50,8 +50,16 @@ pub(crate) fn run(
     }
     // The schedule follows the preprocessed shape (inlining can make a system linear).
     let specs = for_shape(Shape::of(&small, &store));
+    // The bounds' terms go to a store of their own, so the entries without bounds start from
+    // exactly the store they would have without this step (Spacer's choices follow term ids).
     let strong = if specs.iter().any(|s| s.bounds) {
-        Some(bounds::run(&mut store, &small, ctl)).filter(|(_, b)| b.size() > 0)
+        let mut bstore = store.clone();
+        let (s, b) = bounds::run(&mut bstore, &small, ctl);
+        (b.size() > 0).then_some(Strong {
+            sys: s,
+            back: b,
+            store: bstore,
+        })
     } else {
         None
     };
@@ -105,13 +113,21 @@ pub(crate) fn run(
     }
 }
 
+/// `sys` strengthened with its inductive bounds, the back-translator, and the store that
+/// holds both (an extension of the race's store: every id of it means the same there).
+struct Strong {
+    sys: ChcSystem,
+    back: Bounds,
+    store: TermStore,
+}
+
 /// Runs `specs` on `sys` on up to `cfg.thread_count()` threads; the first answer wins. The
 /// entries that take bounds solve `strong` (`sys` strengthened) when it is given; every
 /// witness in the outcome is stated over `sys`.
 fn race(
     store: TermStore,
     sys: &ChcSystem,
-    strong: Option<&(ChcSystem, Bounds)>,
+    strong: Option<&Strong>,
     specs: &[EngineSpec],
     cfg: &SolveConfig,
     ctl: &Control,
@@ -129,7 +145,8 @@ fn race(
         let mut running = 0;
         let spawn = |idx: usize, running: &mut usize| {
             let spec = specs[idx].clone();
-            let mut st = store.clone();
+            let strong = strong.filter(|_| spec.bounds);
+            let mut st = strong.map_or(&store, |s| &s.store).clone();
             let tx = tx.clone();
             let mut c = group.child();
             if let (Some(share), Some(left)) = (spec.share, ctl.remaining()) {
@@ -148,10 +165,7 @@ fn race(
                 .stack_size(256 << 20)
                 .spawn_scoped(scope, move || {
                     let t0 = thread_cpu_time();
-                    let (target, bounds) = match strong {
-                        Some((s, b)) if spec.bounds => (s, Some(b)),
-                        _ => (sys, None),
-                    };
+                    let target = strong.map_or(sys, |s| &s.sys);
                     let mut r = match (cfg.share, late) {
                         (false, _) => run_guarded(&mut st, target, &spec, cfg, &c),
                         (true, false) => {
@@ -164,12 +178,12 @@ fn race(
                             run_strengthened(&mut st, target, &pool.candidates(), &spec, cfg, &c)
                         }
                     };
-                    if let Some(b) = bounds {
+                    if let Some(s) = strong {
                         let answer = std::mem::replace(
                             &mut r.answer,
                             ChcResult::Unknown(UnknownReason::Timeout),
                         );
-                        r.answer = b.result(&mut st, answer, &c);
+                        r.answer = s.back.result(&mut st, answer, &c);
                     }
                     let cpu = thread_cpu_time()
                         .zip(t0)

@@ -30,7 +30,7 @@ pub struct EngineSpec {
     /// when preprocessing is on. On for every engine but Spacer: the bounds let k-induction
     /// and Spacer prove loops whose lemmas need a bound no query mentions, yet Spacer on the
     /// strengthened system lost files it solves in 0.01 s on the plain one (its lemmas follow
-    /// the models it sees), so the portfolio keeps one Spacer on each (docs/benchmarks.md §19.9).
+    /// the models it sees), so the portfolio keeps one Spacer on each (docs/benchmarks.md §20.1).
     pub bounds: bool,
 }
 
