@@ -27,11 +27,13 @@
 //!
 //! Lemmas are valid in the theory of arrays, so they are added as permanent clauses
 //! (they survive `pop` like the definitional clauses of the encoding) and `Unsat` stays
-//! sound. Instances range over finitely many terms (subterms of the formula's arrays read
+//! sound. Each is guarded by the scope of the terms it was derived from, and the check
+//! only looks at terms whose scope is on (see [`crate::array_scope`]). Instances range over finitely many terms (subterms of the formula's arrays read
 //! at its indices), so the loop terminates. `Sat` is reported only when the model, with
 //! the computed array values for the array variables, evaluates every active assertion to
 //! true; otherwise the answer is `unknown`.
 
+use crate::array_scope::{LemmaScope, Scope};
 use crate::solver::SmtSolver;
 use cove_logic::{ArrayValue, Op, Sort, TermId, TermStore, Value, linearize};
 use cove_sat::LBool;
@@ -48,12 +50,15 @@ pub(crate) struct ArrayState {
     pub eqs: Vec<TermId>,
     /// Every array term met below a read or an equality.
     pub arrays: FxHashSet<TermId>,
-    /// Lemmas already added (terms), so that no instance is added twice.
-    pub lemmas: FxHashSet<TermId>,
+    /// Lemmas already added (terms) with the scope they were added under, so that no
+    /// instance is added twice (see [`crate::array_scope`]).
+    pub lemmas: FxHashMap<TermId, Scope>,
+    /// Per array term: the guard literals of its uses (see [`crate::array_scope`]).
+    pub scope: FxHashMap<TermId, Scope>,
     /// Array values of the last consistent candidate (for the model).
     pub values: FxHashMap<TermId, Value>,
     /// Lemmas waiting to be added before the next search.
-    pub pending: Vec<TermId>,
+    pub pending: Vec<(TermId, LemmaScope)>,
     /// Per array equality: its extensionality witness reads `(a[k], b[k])`, created the
     /// first time a candidate makes the equality false while the arrays' values agree.
     pub witness: FxHashMap<TermId, (TermId, TermId)>,
@@ -146,12 +151,12 @@ impl SmtSolver {
                 let rb = store.mk_raw(Op::Select, &[b, i], es);
                 let miss = mk_val_eq(store, sel, rb);
                 let l2 = store.mk_or(&[eq_ij, miss]);
-                self.arr.pending.push(l1);
-                self.arr.pending.push(l2);
+                self.arr.pending.push((l1, LemmaScope::Of(sel)));
+                self.arr.pending.push((l2, LemmaScope::Of(sel)));
             }
             Op::ConstArray => {
                 let l = mk_val_eq(store, sel, args[0]);
-                self.arr.pending.push(l);
+                self.arr.pending.push((l, LemmaScope::Of(sel)));
             }
             Op::Ite => {
                 let c = args[0];
@@ -160,7 +165,7 @@ impl SmtSolver {
                     let e = mk_val_eq(store, sel, r);
                     let g = if then { store.mk_not(c) } else { c };
                     let l = store.mk_or(&[g, e]);
-                    self.arr.pending.push(l);
+                    self.arr.pending.push((l, LemmaScope::Of(sel)));
                 }
             }
             _ => {}
@@ -241,7 +246,7 @@ impl SmtSolver {
     /// One round of the array check on the current candidate: returns the violated axiom
     /// instances (Bool terms) to add; empty when the candidate is array-consistent (then
     /// the array values are stored for the model).
-    pub(crate) fn array_lemmas(&mut self, store: &mut TermStore) -> Vec<TermId> {
+    pub(crate) fn array_lemmas(&mut self, store: &mut TermStore) -> Vec<(TermId, LemmaScope)> {
         let mut arrays: Vec<TermId> = self.arr.arrays.iter().copied().collect();
         arrays.sort_by_key(|&a| (depth(store.sort(a)), a));
         // Reads grouped by array: (index term, index value, read term).
@@ -286,6 +291,9 @@ impl SmtSolver {
             }
         }
         for &e in &self.arr.eqs {
+            if !self.relevant(e) {
+                continue;
+            }
             if let Some(Value::Bool(true)) = self.cand_value(store, e) {
                 let (a, b) = (store.args(e)[0], store.args(e)[1]);
                 parent.entry(a).or_insert(a);
@@ -298,7 +306,7 @@ impl SmtSolver {
         let mut deferred: FxHashMap<TermId, Vec<(TermId, TermId)>> = FxHashMap::default();
         for &sel in &self.arr.selects {
             let (a, i) = (store.args(sel)[0], store.args(sel)[1]);
-            if self.idle_witness(store, sel) {
+            if self.idle_witness(store, sel) || !self.relevant(sel) {
                 continue;
             }
             let iv = if store.sort(i).is_array() {
@@ -407,6 +415,7 @@ impl SmtSolver {
             let (a, i) = (store.args(sel)[0], store.args(sel)[1]);
             if !matches!(store.op(a), Op::Store | Op::ConstArray | Op::Ite)
                 || self.idle_witness(store, sel)
+                || !self.relevant(sel)
             {
                 continue;
             }
@@ -458,6 +467,9 @@ impl SmtSolver {
         }
         // Equalities against the computed values.
         for &e in &self.arr.eqs.clone() {
+            if !self.relevant(e) {
+                continue;
+            }
             let Some(Value::Bool(holds)) = self.cand_value(store, e) else {
                 continue;
             };
@@ -503,7 +515,14 @@ impl SmtSolver {
         out.retain(|&l| store.as_bool(l) != Some(true));
         out.sort();
         out.dedup();
-        out.retain(|l| !self.arr.lemmas.contains(l));
+        let out: Vec<(TermId, LemmaScope)> = out
+            .into_iter()
+            .filter_map(|l| {
+                let scope = self.lemma_scope(store, l);
+                self.lemma_needed(l, &scope)
+                    .then_some((l, LemmaScope::Fixed(scope)))
+            })
+            .collect();
         if out.is_empty() {
             self.arr.values = vals;
         }
@@ -550,6 +569,9 @@ impl SmtSolver {
         }
         let mut adj: FxHashMap<TermId, Vec<(TermId, Edge)>> = FxHashMap::default();
         for &e in &self.arr.eqs {
+            if !self.relevant(e) {
+                continue;
+            }
             if let Some(Value::Bool(true)) = self.cand_value(store, e) {
                 let (a, b) = (store.args(e)[0], store.args(e)[1]);
                 adj.entry(a).or_default().push((b, Edge::Eq(e)));
@@ -559,6 +581,11 @@ impl SmtSolver {
         let mut arrays: Vec<TermId> = self.arr.arrays.iter().copied().collect();
         arrays.sort();
         for &a in &arrays {
+            // An irrelevant write or `ite` links no relevant reads (its subterms are at
+            // least as relevant as it is, not the other way round).
+            if !self.relevant(a) {
+                continue;
+            }
             let args = store.args(a).to_vec();
             match store.op(a) {
                 Op::Store => {
@@ -589,7 +616,7 @@ impl SmtSolver {
         let mut queue: Vec<(TermId, Value, TermId, Value)> = Vec::new();
         for &sel in &self.arr.selects {
             let (a, i) = (store.args(sel)[0], store.args(sel)[1]);
-            if !scalar(store, a) || self.idle_witness(store, sel) {
+            if !scalar(store, a) || self.idle_witness(store, sel) || !self.relevant(sel) {
                 continue;
             }
             let (Some(iv), Some(v)) = (self.cand_value(store, i), self.cand_value(store, sel))
@@ -688,6 +715,9 @@ impl SmtSolver {
         v: &Value,
     ) -> Option<TermId> {
         for &s in &self.arr.selects {
+            if !self.relevant(s) {
+                continue;
+            }
             let i = store.args(s)[1];
             if self.index_value(store, vals, i).as_ref() == Some(v) {
                 return Some(i);

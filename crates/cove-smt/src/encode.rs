@@ -155,6 +155,7 @@ impl SmtSolver {
             // Variables are shared by every assertion; Tseitin literals in this cache were
             // made outside any scope and are never guarded.
             self.share(l);
+            self.note_array_use(store, t);
             return l;
         }
         // Variables, reads and array equalities are shared by every assertion (the array
@@ -176,9 +177,33 @@ impl SmtSolver {
             _ => {
                 let l = self.encode_bool(store, t);
                 self.enc.lits.insert(t, l);
+                self.note_array_use(store, t);
                 l
             }
         }
+    }
+
+    /// A read or array equality `t` is used by the assertion being encoded: its scope (and
+    /// its array subterms') narrows to the current guard (see [`crate::array_scope`]).
+    fn note_array_use(&mut self, store: &TermStore, t: TermId) {
+        let arrayish = match store.op(t) {
+            Op::Select => true,
+            Op::Eq => store.sort(store.args(t)[0]).is_array(),
+            _ => false,
+        };
+        if arrayish && self.enc.registering == 0 {
+            let scope = self.current_scope();
+            self.note_use(store, t, &scope);
+        }
+    }
+
+    /// Registers array terms with nested uses not recorded (the outer use's walk reaches
+    /// them with the right scope).
+    fn registering<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        self.enc.registering += 1;
+        let r = self.unscoped(f);
+        self.enc.registering -= 1;
+        r
     }
 
     fn encode_bool(&mut self, store: &mut TermStore, t: TermId) -> Lit {
@@ -231,12 +256,12 @@ impl SmtSolver {
             }
             Op::Select => {
                 let l = self.fresh_lit();
-                self.unscoped(|s| s.register_read(store, t));
+                self.registering(|s| s.register_read(store, t));
                 l
             }
             Op::Eq if store.sort(args[0]).is_array() => {
                 let l = self.fresh_lit();
-                self.unscoped(|s| s.register_eq(store, t));
+                self.registering(|s| s.register_eq(store, t));
                 l
             }
             Op::Eq if store.sort(args[0]) == Sort::Bool => {
@@ -341,10 +366,16 @@ impl SmtSolver {
     /// The simplex variable standing for a non-linear-structure arithmetic term.
     fn arith_var(&mut self, store: &mut TermStore, t: TermId) -> TVar {
         if let Some(&v) = self.enc.tvars.get(&t) {
+            self.note_array_use(store, t);
             return v;
         }
-        let v = self.unscoped(|s| s.encode_arith_atom(store, t));
+        let v = if store.op(t) == &Op::Select {
+            self.registering(|s| s.encode_arith_atom(store, t))
+        } else {
+            self.unscoped(|s| s.encode_arith_atom(store, t))
+        };
         self.enc.tvars.insert(t, v);
+        self.note_array_use(store, t);
         v
     }
 

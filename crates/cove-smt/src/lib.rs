@@ -21,6 +21,7 @@ pub mod lia;
 pub mod mbp;
 pub mod simplex;
 
+mod array_scope;
 mod arrays;
 mod encode;
 mod interp;

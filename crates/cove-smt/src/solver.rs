@@ -95,6 +95,10 @@ pub(crate) struct EncState {
     pub scoped: FxHashMap<(GuardId, TermId), Lit>,
     /// Guard literals -> registered guard.
     pub guard_ids: FxHashMap<Vec<Lit>, GuardId>,
+    /// Registered guard -> its literals (the scope of what is encoded under it).
+    pub guard_lits: FxHashMap<GuardId, Vec<Lit>>,
+    /// Nesting depth of array term registration (see `array_scope::note_use`).
+    pub registering: u32,
     /// Simplified assumption -> its selector literal (see `prepare_assumption`).
     pub assumed: FxHashMap<TermId, Lit>,
     /// Inside the depth-safe pre-pass of `lit_of` (see `encode.rs`): nested encodings find
@@ -126,7 +130,7 @@ pub struct SmtSolver {
     pub(crate) enc: EncState,
     pub(crate) true_lit: Lit,
     pub(crate) arr: crate::arrays::ArrayState,
-    simp: Simplifier,
+    pub(crate) simp: Simplifier,
     limits: Limits,
     frames: Vec<Frame>,
     /// Union of the frames' `vars`.
@@ -249,14 +253,7 @@ impl SmtSolver {
         let mut glits: Vec<Lit> = guards.iter().map(|&g| self.lit_of(store, g)).collect();
         glits.sort_unstable();
         glits.dedup();
-        let id = match self.enc.guard_ids.get(&glits) {
-            Some(&id) => id,
-            None => {
-                let id = self.sat.add_guard(&glits);
-                self.enc.guard_ids.insert(glits.clone(), id);
-                id
-            }
-        };
+        let id = self.guard_for(&glits);
         let s = self.simp.run(store, body);
         let unsupported = self.unsupported(store, s);
         let l = self.lit_under(store, s, id);
@@ -402,7 +399,7 @@ impl SmtSolver {
             a
         } else {
             let a = Lit::new(self.sat.new_var(), false);
-            let g = self.sat.add_guard(&[a]);
+            let g = self.guard_for(&[a]);
             self.sat.guard_new_var(a.var(), g);
             let l = self.lit_under(store, s, g);
             self.sat.add_clause(&[!a, l]);
@@ -495,13 +492,8 @@ impl SmtSolver {
     /// array-consistent (see [`crate::arrays`]).
     fn solve_with_arrays(&mut self, store: &mut TermStore, lits: &[Lit]) -> SolveResult {
         loop {
-            while let Some(l) = self.arr.pending.pop() {
-                if !self.arr.lemmas.insert(l) {
-                    continue;
-                }
-                let s = self.simp.run(store, l);
-                let lit = self.lit_of(store, s);
-                self.sat.add_clause(&[lit]);
+            while let Some((l, scope)) = self.arr.pending.pop() {
+                self.add_array_lemma(store, l, scope);
             }
             let r = self.solve_lits(lits);
             if r != SolveResult::Sat || !self.arr.active() {
