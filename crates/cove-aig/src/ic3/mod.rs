@@ -87,7 +87,7 @@ impl BitState {
 /// How a predecessor state is widened to an obligation cube.
 ///
 /// Ternary simulation is the default: on the session-9 subset (docs/benchmarks.md §19.7) it
-/// proves `zipcpu-pfcache-p16` in 2.3 s where SAT lifting needs over 12 s (IC3 alone), and
+/// proves `zipcpu-pfcache-p16` in 2.3 s where SAT lifting needs over 10 s (IC3 alone), and
 /// is neutral elsewhere. SAT lifting stays as the fallback and for tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Lift {
