@@ -23,10 +23,10 @@ use super::{SolveConfig, Validation};
 use crate::engine::Control;
 use crate::engines::abs::invmap::InvMap;
 use crate::engines::abs::invs::houdini;
-use crate::result::{ChcResult, Invariants};
+use crate::result::{ChcResult, Invariants, UnknownReason};
 use crate::share::SharedLemma;
 use crate::system::ChcSystem;
-use cove_logic::{TermId, TermStore};
+use cove_logic::TermStore;
 
 /// `sys` strengthened with the inductive subset of `cands`, and that subset; `None` when no
 /// candidate survives (or the limits stop Houdini).
@@ -45,32 +45,8 @@ pub(crate) fn strengthen(
     if map.size() == 0 {
         return None;
     }
-    let mut out = sys.clone();
-    for c in &mut out.clauses {
-        if c.body.is_empty() {
-            continue;
-        }
-        let mut conj: Vec<TermId> = vec![c.constraint];
-        for b in &c.body {
-            conj.push(map.apply(store, b.pred, &b.args));
-        }
-        c.constraint = store.mk_and(&conj);
-    }
+    let out = map.strengthen(store, sys);
     Some((out, map))
-}
-
-/// `inv` (invariants of the strengthened system) conjoined with `map`: invariants of the
-/// input system.
-fn conjoin(store: &mut TermStore, mut inv: Invariants, map: &InvMap) -> Invariants {
-    for (p, def) in inv.defs.iter_mut() {
-        if map.of(*p).is_empty() {
-            continue;
-        }
-        let args: Vec<TermId> = def.params.iter().map(|v| store.mk_var(*v)).collect();
-        let j = map.apply(store, *p, &args);
-        def.body = store.mk_and(&[def.body, j]);
-    }
-    inv
 }
 
 /// Runs `spec` on `sys` strengthened with the inductive subset of `cands` (plain `sys` when
@@ -99,7 +75,13 @@ pub(crate) fn run_strengthened(
     };
     let mut r = run_guarded(store, &strong, spec, &inner, ctl);
     let answer = match std::mem::replace(&mut r.answer, ChcResult::Sat(Invariants::default())) {
-        ChcResult::Sat(inv) => ChcResult::Sat(conjoin(store, inv, &map)),
+        ChcResult::Sat(mut inv) => match map.conjoin(store, &mut inv) {
+            Ok(()) => ChcResult::Sat(inv),
+            Err(p) => ChcResult::Unknown(UnknownReason::Incomplete(format!(
+                "no invariant for '{}' to conjoin the shared lemmas to",
+                store.func(p).name
+            ))),
+        },
         other => other,
     };
     if let ChcResult::Unknown(_) = answer {

@@ -219,19 +219,7 @@ pub fn run(store: &mut TermStore, sys: &ChcSystem, ctl: &Control) -> (ChcSystem,
             shown.join(", ")
         );
     }
-    let mut out = sys.clone();
-    for c in &mut out.clauses {
-        if c.body.is_empty() {
-            continue;
-        }
-        let mut conj: Vec<TermId> = vec![c.constraint];
-        for b in &c.body {
-            if !map.of(b.pred).is_empty() {
-                conj.push(map.apply(store, b.pred, &b.args));
-            }
-        }
-        c.constraint = store.mk_and(&conj);
-    }
+    let out = map.strengthen(store, sys);
     (out, Bounds { map })
 }
 
@@ -242,20 +230,12 @@ impl BackTranslate for Bounds {
         mut inv: Invariants,
         _ctl: &Control,
     ) -> Result<Invariants, BackError> {
-        for (&p, set) in &self.map.sets {
-            if set.is_empty() {
-                continue;
-            }
-            let Some(def) = inv.defs.get_mut(&p) else {
-                return Err(BackError::BadWitness(format!(
-                    "no definition for predicate '{}'",
-                    store.func(p).name
-                )));
-            };
-            let args: Vec<TermId> = def.params.iter().map(|v| store.mk_var(*v)).collect();
-            let j = self.map.apply(store, p, &args);
-            def.body = store.mk_and(&[def.body, j]);
-        }
+        self.map.conjoin(store, &mut inv).map_err(|p| {
+            BackError::BadWitness(format!(
+                "no definition for predicate '{}'",
+                store.func(p).name
+            ))
+        })?;
         Ok(inv)
     }
 

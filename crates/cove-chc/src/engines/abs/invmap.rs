@@ -111,6 +111,48 @@ impl InvMap {
         added
     }
 
+    /// `sys` with this map conjoined to every body atom's clause constraint. When the map is
+    /// inductive for `sys`, the result has the same derivable facts (see
+    /// `crate::preprocess::bounds` and `crate::driver`'s strengthening with shared lemmas).
+    pub(crate) fn strengthen(&self, store: &mut TermStore, sys: &ChcSystem) -> ChcSystem {
+        let mut out = sys.clone();
+        for c in &mut out.clauses {
+            if c.body.is_empty() {
+                continue;
+            }
+            let mut conj: Vec<TermId> = vec![c.constraint];
+            for b in &c.body {
+                if !self.of(b.pred).is_empty() {
+                    conj.push(self.apply(store, b.pred, &b.args));
+                }
+            }
+            c.constraint = store.mk_and(&conj);
+        }
+        out
+    }
+
+    /// Conjoins this map to `inv`'s definitions: invariants of a system [`Self::strengthen`]ed
+    /// with an inductive map become invariants of the system itself. `Err(p)` when `inv` has
+    /// no definition for a predicate `p` the map constrains.
+    pub(crate) fn conjoin(
+        &self,
+        store: &mut TermStore,
+        inv: &mut Invariants,
+    ) -> Result<(), FuncId> {
+        for (&p, set) in &self.sets {
+            if set.is_empty() {
+                continue;
+            }
+            let Some(def) = inv.defs.get_mut(&p) else {
+                return Err(p);
+            };
+            let args: Vec<TermId> = def.params.iter().map(|v| store.mk_var(*v)).collect();
+            let j = self.apply(store, p, &args);
+            def.body = store.mk_and(&[def.body, j]);
+        }
+        Ok(())
+    }
+
     /// As a witness.
     pub(crate) fn invariants(&self, store: &mut TermStore) -> Invariants {
         let mut inv = Invariants::default();
