@@ -104,6 +104,9 @@ pub(crate) struct ArithTheory {
     cube_budget: u32,
 }
 
+/// Cube tests (rounding a relaxed model) allowed per check.
+const CUBE_BUDGET: u32 = 64;
+
 impl ArithTheory {
     pub fn new() -> ArithTheory {
         ArithTheory {
@@ -134,11 +137,21 @@ impl ArithTheory {
             model: None,
             stats: TheoryStats::default(),
             int: IntChecker::default(),
-            cube_budget: 64,
+            cube_budget: CUBE_BUDGET,
         }
     }
 
     /// Turns theory propagation through tableau rows on or off.
+    /// Starts a new check: the integer layer's cut and cube budgets are per check. A
+    /// budget over the solver's lifetime left the long-lived solvers of the engines
+    /// without cuts after their first hundred checks, and branch and bound alone drifts
+    /// on the unbounded quotients of `div`/`mod` (the tableau growth that cuts bring is
+    /// bounded by `SmtSolver`'s rebuild).
+    pub fn new_check(&mut self) {
+        self.int.reset();
+        self.cube_budget = CUBE_BUDGET;
+    }
+
     pub fn set_row_propagation(&mut self, on: bool) {
         self.sx.set_propagation(on);
     }
