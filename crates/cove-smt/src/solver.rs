@@ -387,9 +387,7 @@ impl SmtSolver {
             let s = self.sat.stats();
             (s.conflicts, s.decisions, self.th.sx.stats().pivots)
         };
-        let atoms0 = self.th.atoms.len();
         let res = self.solve_with_arrays(store, &lits);
-        self.search_atoms += self.th.atoms.len() - atoms0;
         let res = match res {
             SolveResult::Sat => self.on_sat(store),
             SolveResult::Unsat => {
@@ -578,7 +576,11 @@ impl SmtSolver {
             while let Some((l, scope)) = self.arr.pending.pop() {
                 self.add_array_lemma(store, l, scope);
             }
+            // Atoms made here are the integer search's (array instances are encoded above
+            // and are not counted: a rebuild would only have to find them again).
+            let atoms0 = self.th.atoms.len();
             let r = self.solve_lits(lits);
+            self.search_atoms += self.th.atoms.len() - atoms0;
             if r != SolveResult::Sat || !self.arr.active() {
                 return r;
             }
