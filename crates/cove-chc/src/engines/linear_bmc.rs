@@ -56,9 +56,15 @@ impl Engine for LinearBmc {
                 "no nonlinear clause to drop, or no fact or query in the linear fragment".into(),
             ));
         };
+        // Without a step clause every derivation of the fragment has depth 0: deeper bounds
+        // would only unroll an empty step relation until the deadline.
+        let steps = frag
+            .clauses
+            .iter()
+            .any(|c| c.body.len() == 1 && c.head.is_some());
         // k-induction's base case alone: induction on the fragment proves nothing here.
         let mut bmc = KInduction::new(KindConfig {
-            max_k: None,
+            max_k: if steps { None } else { Some(0) },
             backward: false,
             induction: false,
         });
