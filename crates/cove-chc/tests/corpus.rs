@@ -179,3 +179,26 @@ fn bmc_finds_the_corpus_counterexamples() {
         }
     }
 }
+
+/// BMC on the linear fragment never claims safety, every counterexample it finds is valid
+/// for the whole system, and it finds the thread-modular corpus bug (which needs only the
+/// linear clauses).
+#[test]
+fn linear_bmc_answers_only_with_valid_counterexamples() {
+    use cove_chc::engines::linear_bmc::LinearBmc;
+    for file in corpus_files() {
+        let (got, want) = run(&mut LinearBmc::default(), &file, 2);
+        assert_ne!(
+            got,
+            "sat",
+            "{}: linear-bmc never proves safety",
+            file.display()
+        );
+        if got == "unsat" {
+            assert_eq!(want, "unsat", "{}: wrong answer", file.display());
+        }
+        if file.to_string_lossy().contains("thread-modular") {
+            assert_eq!(got, "unsat", "{}: missed the linear bug", file.display());
+        }
+    }
+}

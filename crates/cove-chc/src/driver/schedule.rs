@@ -159,11 +159,14 @@ pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
         }
         Shape::Nonlinear => {
             // Spacer on thread 1; abstraction refinement (complementary on the measured
-            // files), BMC for deep counterexamples and a second query order on thread 2.
+            // files), BMC on the linear fragment (bugs of thread-modular encodings, cheap:
+            // it ends at once when the fragment has no fact or query), BMC for deep
+            // counterexamples and a second query order on thread 2.
             // No bounds here: on the nonlinear LIA track they changed no count, and they
             // slowed spacer-abs on a tree counterexample (corpus fib: 1.8 s to over 10 s).
             let mut v = vec![EngineSpec::spacer("spacer", |_| {})];
             v.extend(by_name("spacer-abs").map(|e| e.with_share(0.5).with_bounds(false)));
+            v.extend(by_name("linear-bmc").map(|e| e.with_share(0.25).with_bounds(false)));
             v.push(
                 by_name("bmc")
                     .expect("bmc exists")

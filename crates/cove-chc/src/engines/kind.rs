@@ -27,6 +27,9 @@ pub struct KindConfig {
     pub max_k: Option<usize>,
     /// Also try backward induction (`¬init` k-inductive for the reversed system).
     pub backward: bool,
+    /// Try the forward induction step (off: BMC on the transition system only, as
+    /// [`super::linear_bmc`] uses it, where induction could prove nothing useful).
+    pub induction: bool,
 }
 
 impl Default for KindConfig {
@@ -34,6 +37,7 @@ impl Default for KindConfig {
         KindConfig {
             max_k: None,
             backward: true,
+            induction: true,
         }
     }
 }
@@ -117,6 +121,9 @@ impl KInduction {
             }
             let t_n = un.trans(store, n);
             base.assert(store, t_n);
+            if !self.config.induction {
+                continue;
+            }
             // Forward step: is ¬bad (n+1)-inductive?
             let not_bad = store.mk_not(bad_n);
             fwd.assert(store, not_bad);

@@ -5,6 +5,7 @@ pub mod bmc;
 pub mod imc;
 pub mod kind;
 pub mod lawi;
+pub mod linear_bmc;
 pub mod pdkind;
 pub mod spacer;
 pub mod split_tpa;
@@ -35,6 +36,8 @@ pub enum EngineKind {
     Lawi,
     /// Spacer with abstraction refinement (thesis Ch. 3).
     SpacerAbs,
+    /// BMC on the linear fragment of a nonlinear system (counterexamples only).
+    LinearBmc,
 }
 
 impl EngineKind {
@@ -49,6 +52,7 @@ impl EngineKind {
         "split-tpa",
         "lawi",
         "spacer-abs",
+        "linear-bmc",
     ];
 
     /// Parses an engine name.
@@ -63,6 +67,7 @@ impl EngineKind {
             "split-tpa" => Some(EngineKind::SplitTpa),
             "lawi" => Some(EngineKind::Lawi),
             "spacer-abs" => Some(EngineKind::SpacerAbs),
+            "linear-bmc" => Some(EngineKind::LinearBmc),
             _ => None,
         }
     }
@@ -79,6 +84,7 @@ impl EngineKind {
             EngineKind::SplitTpa => Box::new(split_tpa::SplitTpa::default()),
             EngineKind::Lawi => Box::new(lawi::Lawi::default()),
             EngineKind::SpacerAbs => Box::new(abs::SpacerAbs::default()),
+            EngineKind::LinearBmc => Box::new(linear_bmc::LinearBmc::default()),
         }
     }
 }
