@@ -18,6 +18,8 @@ impl Solver {
             let p = self.trail[self.qhead];
             self.qhead += 1;
             self.stats.propagations += 1;
+            // Above level 0 with a domain: implications outside it are skipped.
+            let restrict = self.domain_on && !self.trail_lim.is_empty();
             let false_lit = !p;
             let fl = false_lit.code();
             let mut ws = std::mem::take(&mut self.watches.lists[p.index()]);
@@ -45,6 +47,8 @@ impl Solver {
                             j += 1;
                             i += 1;
                         }
+                    } else if restrict && !self.in_domain[w.blocker.var().index()] {
+                        // Out of the domain: left unassigned.
                     } else {
                         // Reasons start with the implied literal.
                         let start = cr.0 as usize + HEADER;
@@ -92,7 +96,7 @@ impl Solver {
                         j += 1;
                         i += 1;
                     }
-                } else {
+                } else if !restrict || self.in_domain[first.var().index()] {
                     self.enqueue(first, cr);
                 }
             }
