@@ -148,4 +148,29 @@ mod tests {
         assert!(s.db.lits(c).iter().all(|&x| s.lit_value(x) == LBool::False));
         assert_eq!(s.qhead, s.trail.len());
     }
+
+    #[test]
+    fn propagation_domain_leaves_outside_variables_unassigned() {
+        use crate::SolveResult;
+        // g <-> x & y, g outside the domain and not a decision variable.
+        let mut s = Solver::new();
+        let (x, y, g) = (l(1), l(2), l(3));
+        s.add_clause(&[!g, x]);
+        s.add_clause(&[!g, y]);
+        s.add_clause(&[g, !x, !y]);
+        s.set_decision_var(g.var(), false);
+        s.set_in_domain(g.var(), false);
+        s.restrict_propagation(true);
+        assert_eq!(s.solve(&[x, y]), SolveResult::Sat);
+        assert_eq!(s.value(g), LBool::Undef);
+        // In the domain again: propagated.
+        s.set_in_domain(g.var(), true);
+        assert_eq!(s.solve(&[x, y]), SolveResult::Sat);
+        assert_eq!(s.value(g), LBool::True);
+        // A level-0 fact about an outside variable still counts: unsat stays exact.
+        s.set_in_domain(g.var(), false);
+        s.add_clause(&[!g]);
+        assert_eq!(s.solve(&[x, y]), SolveResult::Unsat);
+        assert_eq!(s.solve(&[x]), SolveResult::Sat);
+    }
 }
