@@ -37,8 +37,17 @@ impl EngineKind {
 
 /// Model-checks `orig` with `engine`. Every definite answer has been certified on `orig`:
 /// a trace by simulation, an invariant or k-induction proof by fresh SAT checks; an answer
-/// that fails its check becomes `Unknown`.
+/// that fails its check becomes `Unknown`. The portfolio uses one thread per available core
+/// (at most three); [`check_threads`] takes the caller's thread budget instead.
 pub fn check(orig: &Aig, engine: EngineKind, ctl: &Control) -> Verdict {
+    check_threads(orig, engine, 0, ctl)
+}
+
+/// [`check`] with a thread budget for the portfolio: `threads` engine threads (0 = one per
+/// available core). A budget of one runs IC3 alone in the calling thread (IC3 is complete
+/// and finds most counterexamples cove finds), two runs IC3 and BMC with k-induction's step
+/// case, three or more adds the second IC3 (see [`portfolio`]). Single engines ignore it.
+pub fn check_threads(orig: &Aig, engine: EngineKind, threads: usize, ctl: &Control) -> Verdict {
     let red = match reduce(orig, ctl) {
         Ok(r) => r,
         Err(r) => return Verdict::Unknown(r),
@@ -60,7 +69,7 @@ pub fn check(orig: &Aig, engine: EngineKind, ctl: &Control) -> Verdict {
         EngineKind::Ic3 => crate::ic3::ic3(&red.aig, ctl),
         EngineKind::Bmc => crate::bmc::bmc(&red.aig, ctl, None),
         EngineKind::Kind => crate::kind::kind(&red.aig, ctl),
-        EngineKind::Portfolio => portfolio(&red.aig, ctl),
+        EngineKind::Portfolio => portfolio(&red.aig, ctl, threads),
     };
     certify(orig, &red, res, ctl)
 }
@@ -76,9 +85,22 @@ pub fn check(orig: &Aig, engine: EngineKind, ctl: &Control) -> Verdict {
 /// and the designs that need one engine's full time lose (session 9, §20.3: on the 20-design
 /// subset with two threads the same 17 solved, PAR-2 165 s instead of 190 s, `exit.5` 8.1 s
 /// instead of 19.7 s).
-fn portfolio(aig: &Aig, ctl: &Control) -> EngineResult {
-    let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    portfolio_with(aig, ctl, if cores >= 3 { 3 } else { 2 })
+///
+/// `threads` is the caller's budget (0 = the machine's cores). With 0 on a one-core machine
+/// the portfolio still runs two threads (as before: BMC finds the deep counterexamples IC3
+/// may not); an explicit budget of one runs IC3 alone.
+fn portfolio(aig: &Aig, ctl: &Control, threads: usize) -> EngineResult {
+    let threads = if threads == 0 {
+        std::thread::available_parallelism()
+            .map_or(1, usize::from)
+            .max(2)
+    } else {
+        threads
+    };
+    if threads == 1 {
+        return crate::ic3::ic3(aig, ctl);
+    }
+    portfolio_with(aig, ctl, threads.min(3))
 }
 
 /// The portfolio with `threads` (2 or 3) engines; see [`portfolio`].
@@ -223,5 +245,24 @@ mod tests {
             check(&bad, EngineKind::Portfolio, &ctl),
             Verdict::Unsafe(_)
         ));
+    }
+
+    #[test]
+    fn portfolio_honours_any_thread_budget() {
+        let ctl = Control::default();
+        let safe = crate::parse_aiger(include_str!("../tests/data/mod6_safe.aag").as_bytes())
+            .expect("valid aag");
+        let bad = crate::parse_aiger(include_str!("../tests/data/mod6_unsafe.aag").as_bytes())
+            .expect("valid aag");
+        for threads in [0, 1, 2, 3, 8] {
+            assert!(matches!(
+                check_threads(&safe, EngineKind::Portfolio, threads, &ctl),
+                Verdict::Safe(_)
+            ));
+            assert!(matches!(
+                check_threads(&bad, EngineKind::Portfolio, threads, &ctl),
+                Verdict::Unsafe(_)
+            ));
+        }
     }
 }

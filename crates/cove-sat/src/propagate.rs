@@ -18,6 +18,8 @@ impl Solver {
             let p = self.trail[self.qhead];
             self.qhead += 1;
             self.stats.propagations += 1;
+            // Above level 0 with a domain: implications outside it are skipped.
+            let restrict = self.domain_on && !self.trail_lim.is_empty();
             let false_lit = !p;
             let fl = false_lit.code();
             let mut ws = std::mem::take(&mut self.watches.lists[p.index()]);
@@ -45,6 +47,8 @@ impl Solver {
                             j += 1;
                             i += 1;
                         }
+                    } else if restrict && !self.in_domain[w.blocker.var().index()] {
+                        // Out of the domain: left unassigned.
                     } else {
                         // Reasons start with the implied literal.
                         let start = cr.0 as usize + HEADER;
@@ -92,7 +96,7 @@ impl Solver {
                         j += 1;
                         i += 1;
                     }
-                } else {
+                } else if !restrict || self.in_domain[first.var().index()] {
                     self.enqueue(first, cr);
                 }
             }
@@ -143,5 +147,30 @@ mod tests {
         let c = s.propagate().expect("conflict");
         assert!(s.db.lits(c).iter().all(|&x| s.lit_value(x) == LBool::False));
         assert_eq!(s.qhead, s.trail.len());
+    }
+
+    #[test]
+    fn propagation_domain_leaves_outside_variables_unassigned() {
+        use crate::SolveResult;
+        // g <-> x & y, g outside the domain and not a decision variable.
+        let mut s = Solver::new();
+        let (x, y, g) = (l(1), l(2), l(3));
+        s.add_clause(&[!g, x]);
+        s.add_clause(&[!g, y]);
+        s.add_clause(&[g, !x, !y]);
+        s.set_decision_var(g.var(), false);
+        s.set_in_domain(g.var(), false);
+        s.restrict_propagation(true);
+        assert_eq!(s.solve(&[x, y]), SolveResult::Sat);
+        assert_eq!(s.value(g), LBool::Undef);
+        // In the domain again: propagated.
+        s.set_in_domain(g.var(), true);
+        assert_eq!(s.solve(&[x, y]), SolveResult::Sat);
+        assert_eq!(s.value(g), LBool::True);
+        // A level-0 fact about an outside variable still counts: unsat stays exact.
+        s.set_in_domain(g.var(), false);
+        s.add_clause(&[!g]);
+        assert_eq!(s.solve(&[x, y]), SolveResult::Unsat);
+        assert_eq!(s.solve(&[x]), SolveResult::Sat);
     }
 }

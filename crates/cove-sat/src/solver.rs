@@ -118,6 +118,10 @@ pub struct Solver {
     pub(crate) theory_out: TheoryOut,
     /// Guarded variables (see [`crate::guard`]).
     pub(crate) guards: Guards,
+    /// Propagation domain (see [`Solver::set_in_domain`]): per variable, whether unit
+    /// propagation above level 0 may assign it; consulted only while `domain_on`.
+    pub(crate) in_domain: Vec<bool>,
+    pub(crate) domain_on: bool,
 }
 
 impl Default for Solver {
@@ -160,6 +164,8 @@ impl Solver {
             simp_props: 0,
             theory_out: TheoryOut::default(),
             guards: Guards::default(),
+            in_domain: Vec::new(),
+            domain_on: false,
             config,
         }
     }
@@ -173,6 +179,7 @@ impl Solver {
         self.reason.push(ClauseRef::NONE);
         self.order.add_var(v);
         self.guards.of_var.push(Vec::new());
+        self.in_domain.push(true);
         self.scratch.grow_to(self.level.len());
         self.watches.grow_to(self.level.len());
         v
@@ -183,6 +190,26 @@ impl Solver {
         while self.num_vars() < n {
             self.new_var();
         }
+    }
+
+    /// Puts `v` in or out of the propagation domain (every variable starts in it). While the
+    /// domain is on ([`Solver::restrict_propagation`]), unit propagation above decision
+    /// level 0 never assigns a variable outside it: a clause that would imply such a
+    /// variable is left alone, as if satisfied. Answers then concern the clauses whose
+    /// variables are all in the domain (or fixed at level 0): `Unsat` stays exact for the
+    /// whole formula (a subset, plus implied learnt clauses, is already unsatisfiable);
+    /// `Sat` means a model of those clauses, which the client must know to extend (e.g.
+    /// IC3: the clauses left out define gates outside the cone of the query, computed
+    /// forward from any values of their inputs). Out-of-domain variables must not be
+    /// decision variables or assumptions. Change the domain only between `solve` calls.
+    pub fn set_in_domain(&mut self, v: Var, yes: bool) {
+        self.ensure_vars(v.index() + 1);
+        self.in_domain[v.index()] = yes;
+    }
+
+    /// Turns the propagation domain of [`Solver::set_in_domain`] on or off.
+    pub fn restrict_propagation(&mut self, on: bool) {
+        self.domain_on = on;
     }
 
     /// Number of variables.

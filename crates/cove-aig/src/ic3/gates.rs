@@ -72,6 +72,12 @@ impl Shapes {
         }
     }
 
+    /// The and gate defining AIG variable `v`, if any.
+    pub fn and_of(&self, aig: &Aig, v: u32) -> Option<crate::And> {
+        let i = *self.and_of.get(v as usize)?;
+        (i != u32::MAX).then(|| aig.ands[i as usize])
+    }
+
     fn is_and(&self, v: u32) -> bool {
         self.and_of[v as usize] != u32::MAX
     }

@@ -326,6 +326,7 @@ impl<'a> Ic3<'a> {
             return Ok(None);
         }
         let bad = self.solvers[level].bad(self.aig);
+        self.solvers[level].focus(&Vec::new(), true);
         self.queries += 1;
         if !sat(&mut self.solvers[level].s, &[bad], &self.limits, self.ctl)? {
             return Ok(None);
@@ -465,6 +466,7 @@ impl<'a> Ic3<'a> {
         self.queries += 1;
         let t = &mut self.solvers[level];
         t.ensure_next(self.aig, cube);
+        t.focus(cube, false);
         let neg: Vec<Lit> = cube.iter().map(|&c| !t.lit(c)).collect();
         let act = t.temp_clause(&neg);
         let mut assumps = Vec::with_capacity(cube.len() + 1);
@@ -500,6 +502,7 @@ impl<'a> Ic3<'a> {
         self.queries += 1;
         let t = &mut self.solvers[level];
         t.ensure_next(self.aig, cube);
+        t.focus(cube, false);
         let assumps: Vec<Lit> = cube.iter().map(|&c| t.plit(c)).collect();
         if sat(&mut t.s, &assumps, &self.limits, self.ctl)? {
             return Ok(Err((values(&t.s, &t.state), values(&t.s, &t.inputs))));
@@ -953,6 +956,7 @@ mod tests {
         let a = aig("aag 3 1 2 0 0 1\n2\n4 2\n6 6\n4\n");
         let mut t = TSolver::new(&a, true);
         t.ensure_next(&a, &vec![0]);
+        t.focus(&vec![0], false);
         let p = t.plit(0);
         assert!(t.s.solve(&[p]) == cove_sat::SolveResult::Sat);
         assert_eq!(t.s.value(t.inputs[0]), cove_sat::LBool::True);
