@@ -954,7 +954,7 @@ mod tests {
     fn untouched_latches_are_not_decided() {
         // Latch 0: x0' = input; latch 1: x1' = x1, in no clause of a query about x0.
         let a = aig("aag 3 1 2 0 0 1\n2\n4 2\n6 6\n4\n");
-        let mut t = TSolver::new(&a, true);
+        let mut t = TSolver::with_domain(&a, true, true);
         t.ensure_next(&a, &vec![0]);
         t.focus(&vec![0], false);
         let p = t.plit(0);
