@@ -46,7 +46,7 @@ pub fn check(orig: &Aig, engine: EngineKind, ctl: &Control) -> Verdict {
 /// [`check`] with a thread budget for the portfolio: `threads` engine threads (0 = one per
 /// available core). A budget of one runs IC3 alone in the calling thread (IC3 is complete
 /// and finds most counterexamples cove finds), two runs IC3 and BMC with k-induction's step
-/// case, three or more adds the second IC3 (see [`portfolio`]). Single engines ignore it.
+/// case, three or more adds the second IC3 (see the private `portfolio` function). Single engines ignore it.
 pub fn check_threads(orig: &Aig, engine: EngineKind, threads: usize, ctl: &Control) -> Verdict {
     let red = match reduce(orig, ctl) {
         Ok(r) => r,
