@@ -144,17 +144,9 @@ pub struct SmtSolver {
     core: Vec<TermId>,
     model: Option<Model>,
     stats: SmtStats,
-    settings: Settings,
     /// Theory atoms made by the search (branch-and-bound splits, cuts, boxes) since the
     /// solver was last (re)built, as opposed to atoms of the assertions.
     search_atoms: usize,
-}
-
-/// Settings made through the setters, re-applied by [`SmtSolver::rebuild`].
-#[derive(Clone, Default)]
-struct Settings {
-    row_propagation: Option<bool>,
-    chain_rounds: Option<u32>,
 }
 
 impl Default for SmtSolver {
@@ -192,7 +184,6 @@ impl SmtSolver {
             core: Vec::new(),
             model: None,
             stats: SmtStats::default(),
-            settings: Settings::default(),
             search_atoms: 0,
         }
     }
@@ -219,12 +210,8 @@ impl SmtSolver {
     fn rebuild(&mut self, store: &mut TermStore) {
         let frames = std::mem::take(&mut self.frames);
         let mut fresh = SmtSolver::new();
-        if let Some(on) = self.settings.row_propagation {
-            fresh.set_row_propagation(on);
-        }
-        if let Some(rounds) = self.settings.chain_rounds {
-            fresh.set_bound_chaining(rounds);
-        }
+        fresh.th.set_row_propagation(self.th.row_propagation());
+        fresh.th.set_chain_rounds(self.th.chain_rounds());
         fresh.limits = self.limits.clone();
         for (i, f) in frames.into_iter().enumerate() {
             if i > 0 {
@@ -250,14 +237,12 @@ impl SmtSolver {
 
     /// Turns theory propagation through tableau rows (implied bounds) on or off.
     pub fn set_row_propagation(&mut self, on: bool) {
-        self.settings.row_propagation = Some(on);
         self.th.set_row_propagation(on);
     }
 
     /// Rounds of chaining of implied bounds through variables without atoms per theory
     /// propagation (0: off). Only effective with row propagation on.
     pub fn set_bound_chaining(&mut self, rounds: u32) {
-        self.settings.chain_rounds = Some(rounds);
         self.th.set_chain_rounds(rounds);
     }
 
@@ -796,7 +781,7 @@ mod tests {
             s.rebuild(&mut st);
         }
         assert_eq!(s.stats().rebuilds, 2);
-        assert_eq!(s.settings.row_propagation, Some(false));
+        assert!(!s.th.row_propagation());
         assert_eq!(s.num_frames(), 2);
         s.pop(1);
         assert_eq!(s.check_assuming(&mut st, &[g, x3]), SmtResult::Sat);

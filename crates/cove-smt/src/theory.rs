@@ -152,8 +152,18 @@ impl ArithTheory {
         self.cube_budget = CUBE_BUDGET;
     }
 
+    /// Whether theory propagation through tableau rows is on.
+    pub fn row_propagation(&self) -> bool {
+        self.sx.propagation()
+    }
+
     pub fn set_row_propagation(&mut self, on: bool) {
         self.sx.set_propagation(on);
+    }
+
+    /// Rounds of derived-bound chaining per propagation (0: off).
+    pub fn chain_rounds(&self) -> u32 {
+        self.chain_rounds
     }
 
     /// Rounds of derived-bound chaining per propagation (0 turns chaining off).

@@ -27,8 +27,9 @@ pub struct KindConfig {
     pub max_k: Option<usize>,
     /// Also try backward induction (`¬init` k-inductive for the reversed system).
     pub backward: bool,
-    /// Try the forward induction step (off: BMC on the transition system only, as
-    /// [`super::linear_bmc`] uses it, where induction could prove nothing useful).
+    /// Try the induction steps, forward and (with `backward`) backward (off: BMC on the
+    /// transition system only, as [`super::linear_bmc`] uses it, where induction could
+    /// prove nothing useful).
     pub induction: bool,
 }
 

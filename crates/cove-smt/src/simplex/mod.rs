@@ -295,6 +295,11 @@ impl Simplex {
         self.basic_row[v.idx()] != NO_ROW
     }
 
+    /// Whether dirty-row tracking for [`Simplex::implied_bounds`] is on.
+    pub fn propagation(&self) -> bool {
+        self.propagation
+    }
+
     /// Turns dirty-row tracking for [`Simplex::implied_bounds`] on or off (on by default).
     pub fn set_propagation(&mut self, on: bool) {
         self.propagation = on;
