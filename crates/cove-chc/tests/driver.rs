@@ -84,6 +84,34 @@ fn the_portfolio_proves_what_needs_the_inductive_bounds() {
     assert_eq!(out.validation, Validation::Valid);
 }
 
+/// Two loops related only through `div` terms of the clauses: the Houdini engine over the
+/// clauses' own terms (`engines::terms`) proves it through the whole pipeline
+/// (preprocessing, bounds, back-translation), and its certificate checks against the input.
+#[test]
+fn houdini_over_the_clauses_terms_proves_a_div_relation() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/div-phases-safe.smt2"
+    );
+    let src = std::fs::read(path).unwrap();
+    let mut store = TermStore::new();
+    let q = parse_queries(&src, &mut store, &Control::default())
+        .unwrap()
+        .remove(0);
+    let cfg = SolveConfig {
+        engine: EngineChoice::One(EngineKind::Terms),
+        ..SolveConfig::default()
+    };
+    let out = solve(
+        &store,
+        &q,
+        &cfg,
+        &Control::default().with_timeout(Duration::from_secs(30)),
+    );
+    assert!(matches!(out.answer, ChcResult::Sat(_)), "{:?}", out.answer);
+    assert_eq!(out.validation, Validation::Valid);
+}
+
 #[test]
 fn an_interrupted_run_answers_unknown_at_once() {
     let ctl = Control::default();

@@ -135,8 +135,14 @@ pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
             // than the 0.2 slice on them; §18.3), then abstraction refinement, the
             // interpolation engines (split-TPA proves multi-phase loops TPA does not), PD-KIND
             // — and BMC with what remains (docs/benchmarks.md §7, §8, §10).
+            // On integer systems, Houdini over the clauses' own terms goes first with a small
+            // slice: it is cheap, and it proves what needs `div`/`mod` terms no other engine's
+            // lemmas contain (§22.3).
             let kind_share = if shape == Shape::LinearReal { 0.6 } else { 0.2 };
             let mut v = vec![EngineSpec::spacer("spacer", |_| {})];
+            if shape == Shape::Linear {
+                v.extend(by_name("terms").map(|e| e.with_share(0.1)));
+            }
             let sliced = [
                 ("kind", kind_share),
                 ("spacer-abs", 0.25),
@@ -161,10 +167,12 @@ pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
             // Spacer on thread 1; abstraction refinement (complementary on the measured
             // files), BMC on the linear fragment (bugs of thread-modular encodings, cheap:
             // it ends at once when the fragment has no fact or query), BMC for deep
-            // counterexamples and a second query order on thread 2.
+            // counterexamples and a second query order on thread 2; first, briefly, Houdini
+            // over the clauses' own terms (§22.3).
             // No bounds here: on the nonlinear LIA track they changed no count, and they
             // slowed spacer-abs on a tree counterexample (corpus fib: 1.8 s to over 10 s).
             let mut v = vec![EngineSpec::spacer("spacer", |_| {})];
+            v.extend(by_name("terms").map(|e| e.with_share(0.1).with_bounds(false)));
             v.extend(by_name("spacer-abs").map(|e| e.with_share(0.5).with_bounds(false)));
             v.extend(by_name("linear-bmc").map(|e| e.with_share(0.25).with_bounds(false)));
             v.push(
@@ -202,8 +210,15 @@ mod tests {
         assert_eq!(shape(lra), Shape::LinearReal);
         assert_eq!(shape(lia), Shape::Linear);
         // k-induction leads thread 2 in both, with most of the time left on real systems.
-        let share = |s| for_shape(s)[1].share;
+        // (On integer systems after the short Houdini over the clauses' terms.)
+        let share = |s: Shape| {
+            for_shape(s)
+                .into_iter()
+                .find(|e| e.kind == EngineKind::Kind)
+                .and_then(|e| e.share)
+        };
         assert_eq!(for_shape(Shape::LinearReal)[1].kind, EngineKind::Kind);
+        assert_eq!(for_shape(Shape::Linear)[1].kind, EngineKind::Terms);
         assert!(share(Shape::LinearReal) > share(Shape::Linear));
     }
 }

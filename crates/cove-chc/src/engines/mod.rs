@@ -9,6 +9,7 @@ pub mod linear_bmc;
 pub mod pdkind;
 pub mod spacer;
 pub mod split_tpa;
+pub mod terms;
 pub mod tpa;
 mod tpa_fix;
 mod ts_util;
@@ -38,6 +39,8 @@ pub enum EngineKind {
     SpacerAbs,
     /// BMC on the linear fragment of a nonlinear system (counterexamples only).
     LinearBmc,
+    /// Houdini over candidates built from the clauses' own terms.
+    Terms,
 }
 
 impl EngineKind {
@@ -53,6 +56,7 @@ impl EngineKind {
         "lawi",
         "spacer-abs",
         "linear-bmc",
+        "terms",
     ];
 
     /// Parses an engine name.
@@ -68,6 +72,7 @@ impl EngineKind {
             "lawi" => Some(EngineKind::Lawi),
             "spacer-abs" => Some(EngineKind::SpacerAbs),
             "linear-bmc" => Some(EngineKind::LinearBmc),
+            "terms" => Some(EngineKind::Terms),
             _ => None,
         }
     }
@@ -85,6 +90,7 @@ impl EngineKind {
             EngineKind::Lawi => Box::new(lawi::Lawi::default()),
             EngineKind::SpacerAbs => Box::new(abs::SpacerAbs::default()),
             EngineKind::LinearBmc => Box::new(linear_bmc::LinearBmc::default()),
+            EngineKind::Terms => Box::new(terms::TermHoudini::default()),
         }
     }
 }
