@@ -171,6 +171,11 @@ struct Ic3Stats {
     /// Predicted lemmas tried, and those that held (MIC skipped).
     predict_q: u64,
     predicted: u64,
+    /// Relative-induction and pushing queries, and the unit propagations they made (over
+    /// the whole run: the solvers' own counters restart when a solver is rebuilt). The
+    /// ratio is the cost measure an adaptive domain switch would use (§22.1).
+    frame_q: u64,
+    frame_props: u64,
 }
 
 /// Runs IC3 on `aig` (one bad property, as produced by [`crate::reduce`]).
@@ -259,7 +264,9 @@ impl<'a> Ic3<'a> {
                 cv += st.clause_visits;
             }
             eprintln!(
-                "ic3: {:?}; sat (live solvers): {conf} conflicts, {dec} decisions, {props} propagations, {wv} watcher visits, {cv} clause visits",
+                "ic3: {} queries, {} propagations per frame query; {:?}; sat (live solvers): {conf} conflicts, {dec} decisions, {props} propagations, {wv} watcher visits, {cv} clause visits",
+                self.queries,
+                self.stats.frame_props / self.stats.frame_q.max(1),
                 self.stats
             );
             let sizes: Vec<(usize, usize)> = self
@@ -472,7 +479,10 @@ impl<'a> Ic3<'a> {
         let mut assumps = Vec::with_capacity(cube.len() + 1);
         assumps.push(act);
         assumps.extend(cube.iter().map(|&c| t.plit(c)));
+        let p0 = t.s.stats().propagations;
         let r = sat(&mut t.s, &assumps, &self.limits, self.ctl);
+        self.stats.frame_q += 1;
+        self.stats.frame_props += t.s.stats().propagations - p0;
         let out = match r {
             Ok(true) => Cons::Pred(values(&t.s, &t.state), values(&t.s, &t.inputs)),
             Ok(false) => {
@@ -504,7 +514,11 @@ impl<'a> Ic3<'a> {
         t.ensure_next(self.aig, cube);
         t.focus(cube, false);
         let assumps: Vec<Lit> = cube.iter().map(|&c| t.plit(c)).collect();
-        if sat(&mut t.s, &assumps, &self.limits, self.ctl)? {
+        let p0 = t.s.stats().propagations;
+        let r = sat(&mut t.s, &assumps, &self.limits, self.ctl);
+        self.stats.frame_q += 1;
+        self.stats.frame_props += t.s.stats().propagations - p0;
+        if r? {
             return Ok(Err((values(&t.s, &t.state), values(&t.s, &t.inputs))));
         }
         let core = t.next_core();
@@ -816,6 +830,7 @@ mod tests {
         crate::cert::check_invariant(&a, &inv, true, &Control::default())
             .expect("invariant checks");
         assert!(stats.prop_q > 0);
+        assert!(stats.frame_q >= stats.prop_q && stats.frame_props > 0);
     }
 
     #[test]
