@@ -28,6 +28,7 @@ pub mod parse;
 pub mod reduce;
 pub mod sim;
 pub mod solve;
+pub mod sur;
 pub mod witness;
 pub mod write;
 

@@ -68,6 +68,12 @@ pub fn check_threads(orig: &Aig, engine: EngineKind, threads: usize, ctl: &Contr
             orig.ands.len(),
             red.const_latches.len()
         );
+        let unate = crate::sur::unate_inputs(&red.aig);
+        eprintln!(
+            "sequentially unate inputs: {} of {}",
+            unate.iter().filter(|u| u.is_some()).count(),
+            unate.len()
+        );
     }
     let res = match engine {
         EngineKind::Ic3 => crate::ic3::ic3(&red.aig, ctl),
