@@ -2,7 +2,7 @@
 //!
 //! The pipeline is: [`parse`] an AIGER 1.9 file (binary `.aig` or ASCII `.aag`) into an
 //! [`Aig`]; [`reduce`] it (structural hashing, constant propagation, cone of influence);
-//! run one engine ([`ic3`], [`bmc`] or [`kind`]) on the reduced circuit; then certify the
+//! run one engine ([`ic3`], [`bmc`], [`kind`] or [`loc`]) on the reduced circuit; then certify the
 //! answer on the *original* circuit — a counterexample is re-simulated ([`sim`]), an
 //! inductive invariant is re-checked with a fresh SAT solver ([`cert`]) — and print it in
 //! the HWMCC witness format ([`witness`]). An answer whose certificate fails becomes
@@ -23,10 +23,12 @@ pub mod cnf;
 pub mod engine;
 pub mod ic3;
 pub mod kind;
+pub mod loc;
 pub mod parse;
 pub mod reduce;
 pub mod sim;
 pub mod solve;
+pub mod sur;
 pub mod witness;
 pub mod write;
 

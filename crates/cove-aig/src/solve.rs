@@ -14,14 +14,17 @@ pub enum EngineKind {
     Bmc,
     /// k-induction.
     Kind,
-    /// IC3 and BMC interleaved with k-induction's step case, plus a second IC3 setting with
-    /// three or more cores, one thread each; the first definite answer wins.
+    /// Localization abstraction refined by BMC, IC3 on the abstractions ([`crate::loc`]).
+    Loc,
+    /// Localization then IC3 ([`crate::loc::loc_then_ic3`]) and BMC interleaved with
+    /// k-induction's step case, plus a second IC3 setting with three or more cores, one
+    /// thread each; the first definite answer wins.
     Portfolio,
 }
 
 impl EngineKind {
     /// Engine names accepted by [`EngineKind::parse`].
-    pub const NAMES: [&'static str; 4] = ["ic3", "bmc", "kind", "portfolio"];
+    pub const NAMES: [&'static str; 5] = ["ic3", "bmc", "kind", "loc", "portfolio"];
 
     /// Parses an engine name (`pdr` is accepted for `ic3`).
     pub fn parse(s: &str) -> Option<EngineKind> {
@@ -29,6 +32,7 @@ impl EngineKind {
             "ic3" | "pdr" => Some(EngineKind::Ic3),
             "bmc" => Some(EngineKind::Bmc),
             "kind" | "k-induction" => Some(EngineKind::Kind),
+            "loc" | "localization" => Some(EngineKind::Loc),
             "portfolio" | "all" => Some(EngineKind::Portfolio),
             _ => None,
         }
@@ -64,19 +68,32 @@ pub fn check_threads(orig: &Aig, engine: EngineKind, threads: usize, ctl: &Contr
             orig.ands.len(),
             red.const_latches.len()
         );
+        let unate = crate::sur::unate_inputs(&red.aig);
+        eprintln!(
+            "sequentially unate inputs: {} of {}",
+            unate.iter().filter(|u| u.is_some()).count(),
+            unate.len()
+        );
     }
     let res = match engine {
         EngineKind::Ic3 => crate::ic3::ic3(&red.aig, ctl),
         EngineKind::Bmc => crate::bmc::bmc(&red.aig, ctl, None),
         EngineKind::Kind => crate::kind::kind(&red.aig, ctl),
+        EngineKind::Loc => crate::loc::loc(&red.aig, ctl),
         EngineKind::Portfolio => portfolio(&red.aig, ctl, threads),
     };
     certify(orig, &red, res, ctl)
 }
 
-/// Runs up to three engines side by side — IC3, BMC interleaved with k-induction's step case
+/// Runs up to three engines side by side — IC3 after a time-boxed localization phase
+/// ([`crate::loc::loc_then_ic3`]), BMC interleaved with k-induction's step case
 /// ([`crate::kind::kind_bmc`]), and IC3 without lemma prediction — and the first definite
 /// answer stops the others.
+///
+/// Localization shares the first thread with IC3 rather than taking a thread of its own: on
+/// two cores a third thread slows every engine (below), and IC3 is what localization runs on
+/// each abstraction anyway; on designs whose property needs most of the state it gives up
+/// early and IC3 on the whole circuit gets the rest of the time.
 ///
 /// BMC and k-induction share a thread because k-induction's base case is BMC; the thread
 /// this frees runs a second IC3, whose different search finds proofs and counterexamples the
@@ -112,7 +129,7 @@ fn portfolio_with(aig: &Aig, ctl: &Control, threads: usize) -> EngineResult {
             let tx = tx.clone();
             scope.spawn(move || {
                 let r = match i {
-                    0 => crate::ic3::ic3(aig, c),
+                    0 => crate::loc::loc_then_ic3(aig, c),
                     1 => crate::kind::kind_bmc(aig, c),
                     _ => crate::ic3::ic3_variant(aig, c, true),
                 };

@@ -33,6 +33,7 @@ fn every_engine_gets_the_known_answer_with_a_checked_witness() {
             EngineKind::Ic3,
             EngineKind::Bmc,
             EngineKind::Kind,
+            EngineKind::Loc,
             EngineKind::Portfolio,
         ] {
             // BMC and k-induction may not terminate on safe designs.
