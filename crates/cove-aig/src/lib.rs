@@ -29,6 +29,7 @@ pub mod reduce;
 pub mod sim;
 pub mod solve;
 pub mod sur;
+mod unroll;
 pub mod witness;
 pub mod write;
 

@@ -16,7 +16,7 @@ pub enum EngineKind {
     Kind,
     /// Localization abstraction refined by BMC, IC3 on the abstractions ([`crate::loc`]).
     Loc,
-    /// Localization then IC3 ([`crate::loc::loc_then_ic3`]) and BMC interleaved with
+    /// IC3 then localization ([`crate::loc::ic3_then_loc`]) and BMC interleaved with
     /// k-induction's step case, plus a second IC3 setting with three or more cores, one
     /// thread each; the first definite answer wins.
     Portfolio,
@@ -85,15 +85,14 @@ pub fn check_threads(orig: &Aig, engine: EngineKind, threads: usize, ctl: &Contr
     certify(orig, &red, res, ctl)
 }
 
-/// Runs up to three engines side by side — IC3 after a time-boxed localization phase
-/// ([`crate::loc::loc_then_ic3`]), BMC interleaved with k-induction's step case
-/// ([`crate::kind::kind_bmc`]), and IC3 without lemma prediction — and the first definite
-/// answer stops the others.
+/// Runs up to three engines side by side — IC3 with localization abstraction for the last
+/// part of the time ([`crate::loc::ic3_then_loc`]), BMC interleaved with k-induction's step
+/// case ([`crate::kind::kind_bmc`]), and IC3 without lemma prediction — and the first
+/// definite answer stops the others.
 ///
 /// Localization shares the first thread with IC3 rather than taking a thread of its own: on
 /// two cores a third thread slows every engine (below), and IC3 is what localization runs on
-/// each abstraction anyway; on designs whose property needs most of the state it gives up
-/// early and IC3 on the whole circuit gets the rest of the time.
+/// each abstraction anyway.
 ///
 /// BMC and k-induction share a thread because k-induction's base case is BMC; the thread
 /// this frees runs a second IC3, whose different search finds proofs and counterexamples the
@@ -129,7 +128,7 @@ fn portfolio_with(aig: &Aig, ctl: &Control, threads: usize) -> EngineResult {
             let tx = tx.clone();
             scope.spawn(move || {
                 let r = match i {
-                    0 => crate::loc::loc_then_ic3(aig, c),
+                    0 => crate::loc::ic3_then_loc(aig, c),
                     1 => crate::kind::kind_bmc(aig, c),
                     _ => crate::ic3::ic3_variant(aig, c, true),
                 };
