@@ -25,57 +25,8 @@
 //! The history stores inputs because bad, constraint and next-state functions may depend on
 //! them; quantifying them instead would need Certifaiger's QBF mode.
 
-use crate::{ALit, Aig, And, FALSE, Init, Latch, SafeProof, TRUE};
-use std::collections::HashMap;
-
-/// Builds and-gates on consecutive fresh variables, with constant folding and hashing.
-struct Builder {
-    ands: Vec<And>,
-    next_var: u32,
-    table: HashMap<(ALit, ALit), ALit>,
-}
-
-impl Builder {
-    fn and(&mut self, a: ALit, b: ALit) -> ALit {
-        let (a, b) = if a < b { (b, a) } else { (a, b) };
-        if b == FALSE || a == (b ^ 1) {
-            return FALSE;
-        }
-        if b == TRUE || a == b {
-            return a;
-        }
-        if let Some(&x) = self.table.get(&(a, b)) {
-            return x;
-        }
-        let var = self.next_var;
-        self.next_var += 1;
-        self.ands.push(And {
-            var,
-            rhs0: a,
-            rhs1: b,
-        });
-        self.table.insert((a, b), 2 * var);
-        2 * var
-    }
-
-    fn or(&mut self, a: ALit, b: ALit) -> ALit {
-        self.and(a ^ 1, b ^ 1) ^ 1
-    }
-
-    fn and_all(&mut self, lits: impl IntoIterator<Item = ALit>) -> ALit {
-        lits.into_iter().fold(TRUE, |acc, l| self.and(acc, l))
-    }
-
-    fn or_all(&mut self, lits: impl IntoIterator<Item = ALit>) -> ALit {
-        lits.into_iter().fold(FALSE, |acc, l| self.or(acc, l))
-    }
-
-    fn eq(&mut self, a: ALit, b: ALit) -> ALit {
-        let both = self.and(a, b);
-        let neither = self.and(a ^ 1, b ^ 1);
-        self.or(both, neither)
-    }
-}
+use crate::strash::Strash;
+use crate::{ALit, Aig, FALSE, Init, Latch, SafeProof, TRUE};
 
 /// One copy of the model's combinational logic inside the witness.
 struct Copy {
@@ -85,7 +36,7 @@ struct Copy {
 
 impl Copy {
     /// Copies `m`'s and gates with inputs and latches already set in `map`.
-    fn new(m: &Aig, b: &mut Builder, mut map: Vec<ALit>) -> Copy {
+    fn new(m: &Aig, b: &mut Strash, mut map: Vec<ALit>) -> Copy {
         for g in &m.ands {
             let x = map[(g.rhs0 >> 1) as usize] ^ (g.rhs0 & 1);
             let y = map[(g.rhs1 >> 1) as usize] ^ (g.rhs1 & 1);
@@ -102,15 +53,15 @@ impl Copy {
         self.lit(2 * m.latches[j].var)
     }
 
-    fn bad(&self, m: &Aig, b: &mut Builder) -> ALit {
+    fn bad(&self, m: &Aig, b: &mut Strash) -> ALit {
         b.or_all(m.bad.iter().map(|&x| self.lit(x)))
     }
 
-    fn constrained(&self, m: &Aig, b: &mut Builder) -> ALit {
+    fn constrained(&self, m: &Aig, b: &mut Strash) -> ALit {
         b.and_all(m.constraints.iter().map(|&x| self.lit(x)))
     }
 
-    fn clauses(&self, cls: &[Vec<ALit>], b: &mut Builder) -> ALit {
+    fn clauses(&self, cls: &[Vec<ALit>], b: &mut Strash) -> ALit {
         let lits: Vec<ALit> = cls
             .iter()
             .map(|c| b.or_all(c.iter().map(|&l| self.lit(l))))
@@ -118,7 +69,7 @@ impl Copy {
         b.and_all(lits)
     }
 
-    fn reset(&self, m: &Aig, b: &mut Builder) -> ALit {
+    fn reset(&self, m: &Aig, b: &mut Strash) -> ALit {
         let lits: Vec<ALit> = (0..m.latches.len())
             .filter_map(|j| match m.latches[j].init {
                 Init::Zero => Some(self.latch(m, j) ^ 1),
@@ -141,11 +92,7 @@ pub fn witness_circuit(model: &Aig, proof: &SafeProof) -> Aig {
     let (ni, nl) = (model.inputs.len() as u32, model.latches.len() as u32);
     let entry = nl + ni + 1; // history latches per past step: state, inputs, validity
     let n_latches = nl + depth as u32 * entry;
-    let mut b = Builder {
-        ands: Vec::new(),
-        next_var: 1 + ni + n_latches,
-        table: HashMap::new(),
-    };
+    let mut b = Strash::new(1 + ni + n_latches);
     let nvars = model.max_var as usize + 1;
     // Copy 0: the current step, over the witness's inputs and first latches.
     let mut map = vec![FALSE; nvars];

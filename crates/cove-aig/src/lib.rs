@@ -28,6 +28,7 @@ pub mod parse;
 pub mod reduce;
 pub mod sim;
 pub mod solve;
+mod strash;
 pub mod sur;
 mod unroll;
 pub mod witness;
@@ -107,6 +108,20 @@ impl Aig {
         for a in &self.ands {
             vals[a.var as usize] = lit_val(vals, a.rhs0) && lit_val(vals, a.rhs1);
         }
+    }
+
+    /// The value of every variable in one step from latch values `state` and input values
+    /// `inputs` (missing values read as false).
+    pub fn eval_step(&self, state: &[bool], inputs: &[bool]) -> Vec<bool> {
+        let mut vals = vec![false; self.max_var as usize + 1];
+        for (l, &b) in self.latches.iter().zip(state) {
+            vals[l.var as usize] = b;
+        }
+        for (&v, &b) in self.inputs.iter().zip(inputs) {
+            vals[v as usize] = b;
+        }
+        self.eval_ands(&mut vals);
+        vals
     }
 }
 

@@ -7,9 +7,9 @@
 //! clause over original latches; latches found constant are reported so that the invariant
 //! can state their value.
 
-use crate::{ALit, Aig, And, FALSE, Init, Latch, TRUE};
+use crate::strash::Strash;
+use crate::{ALit, Aig, FALSE, Init, Latch, TRUE};
 use cove_control::{Control, UnknownReason};
-use std::collections::HashMap;
 
 /// A reduced circuit and its relation to the original.
 #[derive(Clone, Debug)]
@@ -63,37 +63,6 @@ pub fn reduce(orig: &Aig, ctl: &Control) -> Result<Reduced, UnknownReason> {
         red.aig = aig;
     }
     Ok(red)
-}
-
-/// Structural hashing with constant propagation.
-struct Strash {
-    table: HashMap<(ALit, ALit), ALit>,
-    ands: Vec<And>,
-    next_var: u32,
-}
-
-impl Strash {
-    fn and(&mut self, a: ALit, b: ALit) -> ALit {
-        let (a, b) = if a < b { (b, a) } else { (a, b) };
-        if b == FALSE || a == (b ^ 1) {
-            return FALSE;
-        }
-        if b == TRUE || a == b {
-            return a;
-        }
-        if let Some(&l) = self.table.get(&(a, b)) {
-            return l;
-        }
-        let var = self.next_var;
-        self.next_var += 1;
-        self.ands.push(And {
-            var,
-            rhs0: a,
-            rhs1: b,
-        });
-        self.table.insert((a, b), 2 * var);
-        2 * var
-    }
 }
 
 /// Rebuilds the cone of influence of the bad properties and constraints, substituting the
@@ -168,11 +137,7 @@ fn rebuild(aig: &Aig, subst: &[Option<bool>], merge_bad: bool) -> (Aig, Vec<usiz
             }
         }
     }
-    let mut st = Strash {
-        table: HashMap::new(),
-        ands: Vec::new(),
-        next_var,
-    };
+    let mut st = Strash::new(next_var);
     let ml = |map: &[ALit], l: ALit| map[(l >> 1) as usize] ^ (l & 1);
     for a in &aig.ands {
         if mark[a.var as usize] {

@@ -528,14 +528,7 @@ impl<'a> Ic3<'a> {
     /// The latch values after one step from `state` with `inputs` (by simulation).
     fn successor(&self, state: &[bool], inputs: &[bool]) -> Vec<bool> {
         let a = self.aig;
-        let mut vals = vec![false; a.max_var as usize + 1];
-        for (l, &b) in a.latches.iter().zip(state) {
-            vals[l.var as usize] = b;
-        }
-        for (&v, &b) in a.inputs.iter().zip(inputs) {
-            vals[v as usize] = b;
-        }
-        a.eval_ands(&mut vals);
+        let vals = a.eval_step(state, inputs);
         a.latches
             .iter()
             .map(|l| crate::lit_val(&vals, l.next))

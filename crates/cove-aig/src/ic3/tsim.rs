@@ -265,14 +265,7 @@ mod tests {
             for (k, &i) in free.iter().enumerate() {
                 st[i] = m >> k & 1 == 1;
             }
-            let mut vals = vec![false; aig.max_var as usize + 1];
-            for (l, &b) in aig.latches.iter().zip(&st) {
-                vals[l.var as usize] = b;
-            }
-            for (&v, &b) in aig.inputs.iter().zip(inputs) {
-                vals[v as usize] = b;
-            }
-            aig.eval_ands(&mut vals);
+            let vals = aig.eval_step(&st, inputs);
             if targets.iter().any(|&t| !crate::lit_val(&vals, t)) {
                 return false;
             }
@@ -349,14 +342,7 @@ mod tests {
             let inp: Vec<bool> = (0..ni).map(|_| rnd(2) == 1).collect();
             // Targets: the next-state literals of three latches, in the polarity the state
             // gives them.
-            let mut vals = vec![false; a.max_var as usize + 1];
-            for (l, &b) in a.latches.iter().zip(&st) {
-                vals[l.var as usize] = b;
-            }
-            for (&v, &b) in a.inputs.iter().zip(&inp) {
-                vals[v as usize] = b;
-            }
-            a.eval_ands(&mut vals);
+            let vals = a.eval_step(&st, &inp);
             let targets: Vec<ALit> = a.latches[..3]
                 .iter()
                 .map(|l| l.next ^ (!crate::lit_val(&vals, l.next)) as u32)

@@ -550,15 +550,7 @@ mod tests {
     }
 
     fn eval(aig: &Aig, inputs: &[bool], l: ALit) -> bool {
-        let mut val = vec![false; aig.max_var as usize + 1];
-        for (i, &v) in aig.inputs.iter().enumerate() {
-            val[v as usize] = inputs[i];
-        }
-        for a in &aig.ands {
-            let f = |l: ALit| val[(l >> 1) as usize] ^ (l & 1 == 1);
-            val[a.var as usize] = f(a.rhs0) && f(a.rhs1);
-        }
-        val[(l >> 1) as usize] ^ (l & 1 == 1)
+        crate::lit_val(&aig.eval_step(&[], inputs), l)
     }
 
     #[test]
@@ -616,14 +608,7 @@ mod tests {
         cube: Option<&Cube>,
         temp: bool,
     ) -> bool {
-        let mut vals = vec![false; a.max_var as usize + 1];
-        for (l, &b) in a.latches.iter().zip(st) {
-            vals[l.var as usize] = b;
-        }
-        for (&v, &b) in a.inputs.iter().zip(inp) {
-            vals[v as usize] = b;
-        }
-        a.eval_ands(&mut vals);
+        let vals = a.eval_step(st, inp);
         let in_cube =
             |c: &Cube, s: &[bool]| c.iter().all(|&x| s[(x >> 1) as usize] == (x & 1 == 0));
         let next: Vec<bool> = a
