@@ -1,8 +1,8 @@
 //! Bounded model checking: one incremental solver, the bad property assumed in the newest
 //! frame. Finds shortest counterexamples; never proves safety.
 //!
-//! The unrolling ([`crate::unroll`]) is built on demand from the literals a query needs: the
-//! bad property and the constraints of each frame.
+//! The unrolling (`unroll.rs`, shared with localization) is built on demand from the
+//! literals a query needs: the bad property and the constraints of each frame.
 
 use crate::Aig;
 use crate::engine::{EngineResult, RawTrace, sat};

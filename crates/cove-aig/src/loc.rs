@@ -43,7 +43,7 @@ const IC3_SHARE: f64 = 0.75;
 /// The portfolio's first engine: IC3 on the whole circuit, then localization, then IC3 again.
 ///
 /// IC3 answers most designs and localization only pays on large ones whose property needs
-/// little of the state, so IC3 runs first with [`IC3_SHARE`] of the remaining time (60 s
+/// little of the state, so IC3 runs first with `IC3_SHARE` (75%) of the remaining time (60 s
 /// without a deadline): every design IC3 solves in that time is solved exactly as by IC3
 /// alone. Localization then gets the rest, and gives up once the abstraction keeps half the
 /// latches (beyond that the abstract IC3 runs are nearly as hard as the concrete one); IC3
