@@ -20,9 +20,9 @@
 //! - **candidates**: every atom, and `g → a` for every guard `g` and atom `a`.
 //!
 //! Houdini (`engines::abs::invs::houdini`, shared with spacer-abs and the bounds pass)
-//! keeps the maximal inductive subset. If it excludes every query, it is the answer's invariant (checked like
-//! every other answer by the driver's independent checker); otherwise the engine answers
-//! unknown. Candidates come from syntax only and Houdini keeps only inductive ones, so the
+//! keeps the maximal inductive subset. If it excludes every query, it is the answer's
+//! invariant (checked like every other answer by the driver's independent checker);
+//! otherwise the engine answers unknown. Candidates come from syntax only and Houdini keeps only inductive ones, so the
 //! language affects which safe systems are proved, never soundness.
 
 use crate::engine::{Control, Engine, Stats};
