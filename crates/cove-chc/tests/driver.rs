@@ -56,32 +56,45 @@ fn portfolio_and_single_engines_agree_with_checked_certificates() {
     }
 }
 
-/// The swing loop of the corpus needs a bound no query mentions: the portfolio's engines
-/// that take the inductive bounds (`preprocess::bounds`) prove it, and the certificate,
-/// with the bounds conjoined, checks against the input system.
-#[test]
-fn the_portfolio_proves_what_needs_the_inductive_bounds() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../tests/corpus/swing-bounds-safe.smt2"
-    );
+/// Solves the first query of the file at `path` with `cfg` (30 s) and asserts a `sat` answer
+/// whose certificate the driver validated against the input system.
+fn assert_proved(path: &str, cfg: &SolveConfig) {
     let src = std::fs::read(path).unwrap();
     let mut store = TermStore::new();
     let q = parse_queries(&src, &mut store, &Control::default())
         .unwrap()
         .remove(0);
+    let out = solve(
+        &store,
+        &q,
+        cfg,
+        &Control::default().with_timeout(Duration::from_secs(30)),
+    );
+    assert!(
+        matches!(out.answer, ChcResult::Sat(_)),
+        "{}: {:?}",
+        out.engine,
+        out.answer
+    );
+    assert_eq!(out.validation, Validation::Valid);
+}
+
+/// The swing loop of the corpus needs a bound no query mentions: the portfolio's engines
+/// that take the inductive bounds (`preprocess::bounds`) prove it, and the certificate,
+/// with the bounds conjoined, checks against the input system.
+#[test]
+fn the_portfolio_proves_what_needs_the_inductive_bounds() {
     let cfg = SolveConfig {
         threads: 2,
         ..SolveConfig::default()
     };
-    let out = solve(
-        &store,
-        &q,
+    assert_proved(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/corpus/swing-bounds-safe.smt2"
+        ),
         &cfg,
-        &Control::default().with_timeout(Duration::from_secs(30)),
     );
-    assert!(matches!(out.answer, ChcResult::Sat(_)), "{}", out.engine);
-    assert_eq!(out.validation, Validation::Valid);
 }
 
 /// Two loops related only through `div` terms of the clauses: the Houdini engine over the
@@ -89,27 +102,17 @@ fn the_portfolio_proves_what_needs_the_inductive_bounds() {
 /// (preprocessing, bounds, back-translation), and its certificate checks against the input.
 #[test]
 fn houdini_over_the_clauses_terms_proves_a_div_relation() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/div-phases-safe.smt2"
-    );
-    let src = std::fs::read(path).unwrap();
-    let mut store = TermStore::new();
-    let q = parse_queries(&src, &mut store, &Control::default())
-        .unwrap()
-        .remove(0);
     let cfg = SolveConfig {
         engine: EngineChoice::One(EngineKind::Terms),
         ..SolveConfig::default()
     };
-    let out = solve(
-        &store,
-        &q,
+    assert_proved(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/div-phases-safe.smt2"
+        ),
         &cfg,
-        &Control::default().with_timeout(Duration::from_secs(30)),
     );
-    assert!(matches!(out.answer, ChcResult::Sat(_)), "{:?}", out.answer);
-    assert_eq!(out.validation, Validation::Valid);
 }
 
 #[test]
