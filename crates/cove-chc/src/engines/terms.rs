@@ -9,21 +9,27 @@
 //! because its lemmas reuse the clauses' terms; this engine does the same, FreqHorn / ICE
 //! style, with the language fixed in advance:
 //!
-//! - **atoms**, per predicate: every comparison in a clause constraint whose variables are
-//!   all arguments of one predicate occurrence (body or head), read over the predicate's
-//!   parameters, in both polarities; `x_i = t` for a head argument `t` that is a term over the
-//!   clause's argument variables (how facts define one argument through another:
-//!   `P(y div 10, y)`); and, from the values the facts determine, `x_i ⋈ v_i` and
-//!   `x_i − x_j ⋈ v_i − v_j` for `⋈ ∈ {=, <=, >=}` (counters that start together);
+//! - **atoms**, per predicate: every comparison in a clause constraint (also an `ite`
+//!   condition inside its arithmetic) whose variables are all arguments of one predicate
+//!   occurrence (body or head), read over the predicate's parameters, in both polarities and
+//!   as `a <= b`, `a >= b` over its two sides; `x_i = t` for a head argument `t` that is a
+//!   term over the clause's argument variables (how facts define one argument through
+//!   another: `P(y div 10, y)`); and, from the values the facts determine, `x_i ⋈ v_i` and
+//!   `x_i − x_j ⋈ v_i − v_j` for `⋈ ∈ {=, <=, >=}` (counters that start together), and
+//!   `x_i mod k = v_i mod k`, `(x_i − x_j) mod k = (v_i − v_j) mod k` for the constant
+//!   divisors `k` of the clauses' `mod`/`div` terms (counters that step together while one
+//!   of them is reduced);
 //! - **guards**: the atoms of the query clauses, both polarities (they split the state space
 //!   where the property is decided: "loop 2 finished", "loop 1 finished");
-//! - **candidates**: every atom, and `g → a` for every guard `g` and atom `a`.
+//! - **candidates**: every atom, and `g → a` for every guard `g` and every atom or other
+//!   guard `a`.
 //!
 //! Houdini (`engines::abs::invs::houdini`, shared with spacer-abs and the bounds pass)
 //! keeps the maximal inductive subset. If it excludes every query, it is the answer's
 //! invariant (checked like every other answer by the driver's independent checker);
-//! otherwise the engine answers unknown. Candidates come from syntax only and Houdini keeps only inductive ones, so the
-//! language affects which safe systems are proved, never soundness.
+//! otherwise the engine answers unknown. Candidates come from syntax only and Houdini keeps
+//! only inductive ones, so the language affects which safe systems are proved, never
+//! soundness.
 
 use crate::engine::{Control, Engine, Stats};
 use crate::engines::abs::invmap::InvMap;
@@ -31,7 +37,9 @@ use crate::engines::abs::invs::houdini;
 use crate::preprocess::bounds::initial_values;
 use crate::result::{ChcResult, UnknownReason};
 use crate::system::{ChcSystem, PredApp};
-use cove_logic::{FuncId, Op, Sort, TermId, TermStore, Value, VarId, free_vars, substitute};
+use cove_logic::{
+    FuncId, Op, Rational, Sort, TermId, TermStore, Value, VarId, free_vars, substitute,
+};
 use cove_smt::{SmtResult, SmtSolver};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -41,6 +49,8 @@ const MAX_ARITY: usize = 16;
 const MAX_ATOMS: usize = 160;
 /// At most this many guards per predicate.
 const MAX_GUARDS: usize = 12;
+/// At most this many divisors give congruence candidates.
+const MAX_MODULI: usize = 3;
 /// At most this many fact clauses are asked for initial values.
 const MAX_FACTS: usize = 16;
 /// At most this many clauses: Houdini checks every clause per round.
@@ -129,7 +139,10 @@ fn excludes_queries(
     Ok(true)
 }
 
-/// The comparisons (arithmetic `<=, <, >=, >, =, distinct`) in the Boolean structure of `t`.
+/// The comparisons (arithmetic `<=, <, >=, >, =, distinct`) in `t`: in its Boolean
+/// structure and in the conditions of `ite` terms inside its arithmetic (`D = ite(4 <= B,
+/// B mod 4, B + 1)` contributes `4 <= B`, the case split of the loop body, even though the
+/// equation itself mentions the successor `D`).
 fn comparisons(store: &TermStore, t: TermId, out: &mut Vec<TermId>) {
     let mut stack = vec![t];
     let mut seen = FxHashSet::default();
@@ -141,12 +154,51 @@ fn comparisons(store: &TermStore, t: TermId, out: &mut Vec<TermId>) {
         match store.op(t) {
             Op::Le | Op::Lt | Op::Ge | Op::Gt => out.push(t),
             Op::Eq | Op::Distinct if store.sort(args[0]).is_arith() => out.push(t),
-            Op::Not | Op::And | Op::Or | Op::Implies | Op::Xor | Op::Eq | Op::Ite => {
-                // Reversed, so that the atoms come out in the order they are written.
-                stack.extend(args.iter().rev().copied())
-            }
-            _ => {}
+            Op::Not | Op::And | Op::Or | Op::Implies | Op::Xor | Op::Eq | Op::Ite => {}
+            _ if store.sort(t).is_arith() => {}
+            _ => continue,
         }
+        // Reversed, so that the atoms come out in the order they are written.
+        stack.extend(args.iter().rev().copied())
+    }
+}
+
+/// The closed comparisons `a <= b` and `a >= b` over the two sides of a comparison `t`
+/// (none for `distinct` with more than two sides). A bound the program tests is often the
+/// bound it keeps in the other direction: a loop that runs while `B < 4` and steps by one
+/// keeps `B <= 4`, which neither `4 <= B` nor its negation states.
+fn closed_sides(store: &mut TermStore, t: TermId, out: &mut Vec<TermId>) {
+    let args = store.args(t).to_vec();
+    if args.len() == 2
+        && matches!(
+            store.op(t),
+            Op::Le | Op::Lt | Op::Ge | Op::Gt | Op::Eq | Op::Distinct
+        )
+    {
+        let le = store.mk_le(args[0], args[1]);
+        let ge = store.mk_ge(args[0], args[1]);
+        out.extend([le, ge]);
+    }
+}
+
+/// The constant divisors `k >= 2` of the `mod` and `div` terms of `t` (into `out`, without
+/// repetition).
+fn moduli(store: &TermStore, t: TermId, seen: &mut FxHashSet<TermId>, out: &mut Vec<Rational>) {
+    let mut stack = vec![t];
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t) {
+            continue;
+        }
+        let args = store.args(t);
+        if matches!(store.op(t), Op::Mod | Op::IntDiv) {
+            if let Some(k) = store.as_num(args[1]) {
+                let k = k.abs();
+                if k.is_integer() && k > Rational::from(1) && !out.contains(&k) {
+                    out.push(k);
+                }
+            }
+        }
+        stack.extend(args.iter().copied());
     }
 }
 
@@ -209,6 +261,7 @@ fn candidates(store: &mut TermStore, sys: &ChcSystem, map: &mut InvMap, ctl: &Co
                         push_both(store, &mut l.guards, t);
                     } else {
                         push_both(store, &mut l.atoms, t);
+                        closed_sides(store, t, &mut l.atoms);
                     }
                 }
             }
@@ -233,7 +286,19 @@ fn candidates(store: &mut TermStore, sys: &ChcSystem, map: &mut InvMap, ctl: &Co
             }
         }
     }
-    // Bounds and differences at the values the facts determine.
+    // The divisors the clauses compute with, for congruences.
+    let mut ks = Vec::new();
+    let mut seen = FxHashSet::default();
+    for c in &sys.clauses {
+        moduli(store, c.constraint, &mut seen, &mut ks);
+        for app in c.body.iter().chain(c.head.as_ref()) {
+            for &a in &app.args {
+                moduli(store, a, &mut seen, &mut ks);
+            }
+        }
+    }
+    ks.truncate(MAX_MODULI);
+    // Bounds, differences and congruences at the values the facts determine.
     let init = initial_values(store, sys, MAX_FACTS, ctl);
     for (&p, states) in &init {
         let params = map.params[&p].clone();
@@ -241,6 +306,8 @@ fn candidates(store: &mut TermStore, sys: &ChcSystem, map: &mut InvMap, ctl: &Co
             continue;
         }
         let l = lang.entry(p).or_default();
+        // Congruences go after the bounds and differences: the atom budget drops them first.
+        let mut congr = Vec::new();
         for s in states {
             let vals: Vec<(TermId, cove_logic::Rational)> = params
                 .iter()
@@ -261,14 +328,17 @@ fn candidates(store: &mut TermStore, sys: &ChcSystem, map: &mut InvMap, ctl: &Co
                     let d = store.mk_sub(*x, *y);
                     let mut dv = vx.clone();
                     dv -= vy;
-                    let k = store.mk_num(dv, Sort::Int);
+                    let k = store.mk_num(dv.clone(), Sort::Int);
                     let eq = store.mk_eq(d, k);
                     let le = store.mk_le(d, k);
                     let ge = store.mk_ge(d, k);
                     l.atoms.extend([eq, le, ge]);
+                    congruences(store, d, &dv, &ks, &mut congr);
                 }
+                congruences(store, *x, vx, &ks, &mut congr);
             }
         }
+        l.atoms.extend(congr);
     }
     for (p, mut l) in lang {
         dedup(&mut l.atoms);
@@ -276,9 +346,13 @@ fn candidates(store: &mut TermStore, sys: &ChcSystem, map: &mut InvMap, ctl: &Co
         l.atoms.truncate(MAX_ATOMS);
         l.guards.truncate(MAX_GUARDS);
         let mut set = l.atoms.clone();
+        // Guards are consequents too: `g → h` for two query atoms is the property itself
+        // when the query is `g ∧ ¬h`, which is often the invariant's last conjunct.
+        let consequents: Vec<TermId> = l.atoms.iter().chain(&l.guards).copied().collect();
         for &g in &l.guards {
-            for &a in &l.atoms {
-                if a != g {
+            let not_g = store.mk_not(g);
+            for &a in &consequents {
+                if a != g && a != not_g {
                     set.push(store.mk_implies(g, a));
                 }
             }
@@ -288,6 +362,24 @@ fn candidates(store: &mut TermStore, sys: &ChcSystem, map: &mut InvMap, ctl: &Co
         if !set.is_empty() {
             map.sets.insert(p, set);
         }
+    }
+}
+
+/// `t mod k = v mod k` for each divisor `k`: the residue `t` has at the facts' value `v`.
+/// Loops that step two counters by the same amount and reduce one of them (`a := (a + 1)
+/// mod 5`, `b := b + 1`) keep the counters congruent although no linear relation holds.
+fn congruences(
+    store: &mut TermStore,
+    t: TermId,
+    v: &Rational,
+    ks: &[Rational],
+    out: &mut Vec<TermId>,
+) {
+    for k in ks {
+        let kt = store.mk_num(k.clone(), Sort::Int);
+        let m = store.mk_raw(Op::Mod, &[t, kt], Sort::Int);
+        let r = store.mk_num(v.int_mod(k), Sort::Int);
+        out.push(store.mk_eq(m, r));
     }
 }
 
@@ -355,6 +447,30 @@ mod tests {
             "{PHASES}(assert (forall ((x Int) (y Int)) (=> (and (Q x y 0) (> x 0)) false)))"
         );
         assert!(matches!(solve(&src), ChcResult::Sat(_)));
+    }
+
+    /// `a` counts modulo 3, `b` counts up from -30 and wraps at 2 (`ite(b >= 2, R, b + 1)`).
+    /// Safe with `R = 0`: the proof needs the congruence `(a - b) mod 3 = 0`, the bound
+    /// `b <= 2` (the ite condition read in the other direction) and `b >= 0 → a = b`.
+    fn wrap(r: i64) -> String {
+        format!(
+            "(set-logic HORN)(declare-fun P (Int Int) Bool)
+            (assert (forall ((a Int) (b Int)) (=> (and (= a 0) (= b (- 30))) (P a b))))
+            (assert (forall ((a Int) (b Int) (c Int) (d Int))
+              (=> (and (P a b) (= c (mod (+ a 1) 3)) (= d (ite (>= b 2) {r} (+ b 1)))) (P c d))))
+            (assert (forall ((a Int) (b Int)) (=> (and (P a b) (>= b 0) (not (= a b))) false)))"
+        )
+    }
+
+    #[test]
+    fn proves_a_congruence_with_a_bound_from_an_ite_condition() {
+        assert!(matches!(solve(&wrap(0)), ChcResult::Sat(_)));
+    }
+
+    #[test]
+    fn congruence_candidates_do_not_prove_an_unsafe_wrap() {
+        // Wrapping to 1 after (2, 2) reaches (0, 1).
+        assert!(!matches!(solve(&wrap(1)), ChcResult::Sat(_)));
     }
 
     #[test]
