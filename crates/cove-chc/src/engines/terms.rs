@@ -190,13 +190,13 @@ fn moduli(store: &TermStore, t: TermId, seen: &mut FxHashSet<TermId>, out: &mut 
             continue;
         }
         let args = store.args(t);
-        if matches!(store.op(t), Op::Mod | Op::IntDiv) {
-            if let Some(k) = store.as_num(args[1]) {
-                let k = k.abs();
-                if k.is_integer() && k > Rational::from(1) && !out.contains(&k) {
-                    out.push(k);
-                }
-            }
+        if matches!(store.op(t), Op::Mod | Op::IntDiv)
+            && let Some(k) = store.as_num(args[1]).map(Rational::abs)
+            && k.is_integer()
+            && k > Rational::from(1)
+            && !out.contains(&k)
+        {
+            out.push(k);
         }
         stack.extend(args.iter().copied());
     }
