@@ -35,7 +35,7 @@ use crate::engine::{Control, Engine, Stats};
 use crate::engines::abs::invmap::InvMap;
 use crate::engines::abs::invs::houdini;
 use crate::preprocess::bounds::initial_values;
-use crate::result::{ChcResult, UnknownReason};
+use crate::result::{ChcResult, Invariants, UnknownReason};
 use crate::system::{ChcSystem, PredApp};
 use cove_logic::{
     FuncId, Op, Rational, Sort, TermId, TermStore, Value, VarId, free_vars, substitute,
@@ -51,6 +51,8 @@ const MAX_ATOMS: usize = 160;
 const MAX_GUARDS: usize = 12;
 /// At most this many divisors give congruence candidates.
 const MAX_MODULI: usize = 3;
+/// At most this many congruence atoms per predicate.
+const MAX_CONGRUENCES: usize = 48;
 /// At most this many fact clauses are asked for initial values.
 const MAX_FACTS: usize = 16;
 /// At most this many clauses: Houdini checks every clause per round.
@@ -74,12 +76,48 @@ impl Engine for TermHoudini {
         if sys.clauses.len() > MAX_CLAUSES {
             return ChcResult::Unknown(UnknownReason::Incomplete("terms: too many clauses".into()));
         }
-        let mut map = InvMap::new(store, sys);
-        candidates(store, sys, &mut map, ctl);
+        self.stats.clear();
+        // Congruence candidates (`mod` terms) make every Houdini check harder for the
+        // solver, so they come in a second round, only when the first one fails; the second
+        // round starts again from the whole language, since the candidates the first one
+        // dropped may be inductive relative to a congruence.
+        for congruences in [false, true] {
+            let mut map = InvMap::new(store, sys);
+            let added = candidates(store, sys, &mut map, congruences, ctl);
+            if congruences && added == 0 {
+                break;
+            }
+            match self.round(store, sys, map, ctl) {
+                Ok(Some(inv)) => return ChcResult::Sat(inv),
+                Ok(None) => {}
+                Err(r) => return ChcResult::Unknown(r),
+            }
+        }
+        ChcResult::Unknown(UnknownReason::Incomplete(
+            "terms: the inductive candidates do not exclude the queries".into(),
+        ))
+    }
+
+    fn stats(&self) -> Stats {
+        self.stats.clone()
+    }
+}
+
+impl TermHoudini {
+    /// Houdini on the candidates in `map`: the invariants if their inductive subset excludes
+    /// the queries.
+    fn round(
+        &mut self,
+        store: &mut TermStore,
+        sys: &ChcSystem,
+        mut map: InvMap,
+        ctl: &Control,
+    ) -> Result<Option<Invariants>, UnknownReason> {
         let start = map.size();
-        self.stats = vec![("terms-candidates".into(), start.to_string())];
+        self.stats
+            .push(("terms-candidates".into(), start.to_string()));
         if start == 0 {
-            return ChcResult::Unknown(UnknownReason::Incomplete("terms: no candidates".into()));
+            return Ok(None);
         }
         if ctl.verbosity > 2 {
             eprintln!("{}", sys.to_smtlib(store));
@@ -89,25 +127,13 @@ impl Engine for TermHoudini {
                 }
             }
         }
-        if let Err(r) = houdini(store, sys, &mut map, ctl) {
-            return ChcResult::Unknown(r);
-        }
+        houdini(store, sys, &mut map, ctl)?;
         self.stats
             .push(("terms-inductive".into(), map.size().to_string()));
         if ctl.verbosity > 0 {
             eprintln!("terms: {} of {start} candidates inductive", map.size());
         }
-        match excludes_queries(store, sys, &map, ctl) {
-            Ok(true) => ChcResult::Sat(map.invariants(store)),
-            Ok(false) => ChcResult::Unknown(UnknownReason::Incomplete(
-                "terms: the inductive candidates do not exclude the queries".into(),
-            )),
-            Err(r) => ChcResult::Unknown(r),
-        }
-    }
-
-    fn stats(&self) -> Stats {
-        self.stats.clone()
+        Ok(excludes_queries(store, sys, &map, ctl)?.then(|| map.invariants(store)))
     }
 }
 
@@ -233,6 +259,7 @@ fn over_params(store: &mut TermStore, t: TermId, m: &FxHashMap<VarId, TermId>) -
 struct Lang {
     atoms: Vec<TermId>,
     guards: Vec<TermId>,
+    congruences: Vec<TermId>,
 }
 
 fn push_both(store: &mut TermStore, out: &mut Vec<TermId>, t: TermId) {
@@ -241,7 +268,15 @@ fn push_both(store: &mut TermStore, out: &mut Vec<TermId>, t: TermId) {
 }
 
 /// Fills `map` with the candidates of every predicate of arity at most [`MAX_ARITY`].
-fn candidates(store: &mut TermStore, sys: &ChcSystem, map: &mut InvMap, ctl: &Control) {
+///
+/// Congruences only `with_congruences`; returns how many congruence atoms were added.
+fn candidates(
+    store: &mut TermStore,
+    sys: &ChcSystem,
+    map: &mut InvMap,
+    with_congruences: bool,
+    ctl: &Control,
+) -> usize {
     let mut lang: FxHashMap<FuncId, Lang> = FxHashMap::default();
     for c in &sys.clauses {
         let mut occs: Vec<&PredApp> = c.body.iter().collect();
@@ -338,13 +373,20 @@ fn candidates(store: &mut TermStore, sys: &ChcSystem, map: &mut InvMap, ctl: &Co
                 congruences(store, *x, vx, &ks, &mut congr);
             }
         }
-        l.atoms.extend(congr);
+        if with_congruences {
+            l.congruences = congr;
+        }
     }
+    let mut n_congr = 0;
     for (p, mut l) in lang {
         dedup(&mut l.atoms);
         dedup(&mut l.guards);
         l.atoms.truncate(MAX_ATOMS);
         l.guards.truncate(MAX_GUARDS);
+        dedup(&mut l.congruences);
+        l.congruences.truncate(MAX_CONGRUENCES);
+        n_congr += l.congruences.len();
+        l.atoms.append(&mut l.congruences);
         let mut set = l.atoms.clone();
         // Guards are consequents too: `g → h` for two query atoms is the property itself
         // when the query is `g ∧ ¬h`, which is often the invariant's last conjunct.
@@ -363,6 +405,7 @@ fn candidates(store: &mut TermStore, sys: &ChcSystem, map: &mut InvMap, ctl: &Co
             map.sets.insert(p, set);
         }
     }
+    n_congr
 }
 
 /// `t mod k = v mod k` for each divisor `k`: the residue `t` has at the facts' value `v`.
