@@ -64,11 +64,11 @@ const LOC_SHARE_AFTER_STALL: f64 = 0.75;
 /// little of the state, so IC3 runs first, with `IC3_SHARE` (75%) of the remaining time (60 s
 /// without a deadline): every design IC3 solves in that time without stalling is solved
 /// exactly as by IC3 alone (§22.4: localization first cost designs IC3 solves in 8–15 s).
-/// When IC3's frontier stalls ([`STALL`]) localization starts at once, with
+/// When IC3's frontier stalls (`STALL`) localization starts at once, with
 /// `LOC_SHARE_AFTER_STALL` of the remaining time; otherwise it gets the rest. It gives up once
 /// the abstraction keeps half the latches (beyond that the abstract IC3 runs are nearly as
 /// hard as the concrete one), and IC3 then continues with its frames, lemmas and obligations
-/// kept ([`Ic3::resume`]), so localization's time is all a failed attempt costs and, without
+/// kept (`Ic3::resume`), so localization's time is all a failed attempt costs and, without
 /// a deadline, the engine stays complete.
 pub fn ic3_then_loc(aig: &Aig, ctl: &Control) -> EngineResult {
     let first = share(ctl, IC3_SHARE);

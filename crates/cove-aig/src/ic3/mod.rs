@@ -26,6 +26,11 @@
 //! MIC, a blocked cube tries the lemmas predicted from failed pushes
 //! (`generalize.rs`); the transition relation is encoded with n-ary ANDs and
 //! multiplexers (`gates.rs`).
+//!
+//! A run stopped by its control can be resumed (`Ic3::resume`): the loops put back the
+//! obligation or the lemmas they hold when they stop, so frames, lemmas and queued
+//! obligations are all kept. A schedule uses this to lend IC3's time to another engine
+//! (localization, `loc.rs`) when IC3's frontier stalls (`Stall`) and to take it back.
 
 mod gates;
 mod generalize;
