@@ -23,6 +23,7 @@
 
 use crate::Aig;
 use crate::engine::{EngineResult, Proof, RawTrace, sat};
+use crate::ic3::{Ic3, Stall};
 use crate::reduce::reduce;
 use crate::unroll::{Unroll, Val};
 use cove_control::{Control, UnknownReason};
@@ -37,45 +38,81 @@ pub fn loc(aig: &Aig, ctl: &Control) -> EngineResult {
     }
 }
 
-/// Share of the remaining time IC3 gets before localization starts in [`ic3_then_loc`].
+/// Share of the remaining time IC3 gets before localization starts in [`ic3_then_loc`]
+/// unless its frontier stalls earlier.
 const IC3_SHARE: f64 = 0.75;
 
-/// The portfolio's first engine: IC3 on the whole circuit, then localization, then IC3 again.
+/// When IC3's frontier counts as stalled in [`ic3_then_loc`]: its frame has been open for
+/// three times as long as IC3 took to open it, and for at least 2 s.
+///
+/// Measured with IC3 alone at 20 s (docs/benchmarks.md §23.2): on the `zipcpu-zipmmu`
+/// designs IC3 opens its last frame within 0.2 s and never leaves it, while on the designs
+/// it proves in 5–12 s the longest frame took at most 2.3 times the time before it
+/// (`cal128`: frame 4 opened at 4.4 s, 3.1 s after frame 3).
+const STALL: Stall = Stall {
+    factor: 3.0,
+    min: Duration::from_secs(2),
+};
+
+/// Share of the remaining time localization gets once IC3 stalled; IC3 then resumes.
+const LOC_SHARE_AFTER_STALL: f64 = 0.75;
+
+/// The portfolio's first engine: IC3 on the whole circuit, then localization, then IC3
+/// resumed where it stopped.
 ///
 /// IC3 answers most designs and localization only pays on large ones whose property needs
-/// little of the state, so IC3 runs first with `IC3_SHARE` (75%) of the remaining time (60 s
-/// without a deadline): every design IC3 solves in that time is solved exactly as by IC3
-/// alone. Localization then gets the rest, and gives up once the abstraction keeps half the
-/// latches (beyond that the abstract IC3 runs are nearly as hard as the concrete one); IC3
-/// then restarts on the whole circuit, so without a deadline the engine stays complete.
-/// Measured on the HWMCC'19 sample (docs/benchmarks.md §22.4): localization first with half
-/// or a quarter of the time cost designs IC3 solves in 8–15 s; IC3 first kept them and still
-/// gained the designs localization proves within a few seconds.
+/// little of the state, so IC3 runs first, with `IC3_SHARE` (75%) of the remaining time (60 s
+/// without a deadline): every design IC3 solves in that time without stalling is solved
+/// exactly as by IC3 alone (§22.4: localization first cost designs IC3 solves in 8–15 s).
+/// When IC3's frontier stalls (`STALL`) localization starts at once, with
+/// `LOC_SHARE_AFTER_STALL` of the remaining time; otherwise it gets the rest. It gives up once
+/// the abstraction keeps half the latches (beyond that the abstract IC3 runs are nearly as
+/// hard as the concrete one), and IC3 then continues with its frames, lemmas and obligations
+/// kept (`Ic3::resume`), so localization's time is all a failed attempt costs and, without
+/// a deadline, the engine stays complete.
 pub fn ic3_then_loc(aig: &Aig, ctl: &Control) -> EngineResult {
-    let first = ctl
-        .remaining()
-        .map_or(Duration::from_secs(60), |r| r.mul_f64(IC3_SHARE));
-    staged(aig, ctl, first)
+    let first = share(ctl, IC3_SHARE);
+    staged(aig, ctl, first, STALL)
 }
 
-/// [`ic3_then_loc`] with IC3's first budget given.
-fn staged(aig: &Aig, ctl: &Control, first: Duration) -> EngineResult {
-    let r = crate::ic3::ic3(aig, &ctl.child_with_budget(first));
-    if !matches!(r, EngineResult::Unknown(_)) || ctl.should_stop().is_some() {
-        return r;
-    }
-    match run(aig, ctl, 0.5) {
+/// `part` of the remaining time (of 80 s without a deadline).
+fn share(ctl: &Control, part: f64) -> Duration {
+    ctl.remaining()
+        .unwrap_or(Duration::from_secs(80))
+        .mul_f64(part)
+}
+
+/// [`ic3_then_loc`] with IC3's first budget and stall rule given.
+fn staged(aig: &Aig, ctl: &Control, first: Duration, stall: Stall) -> EngineResult {
+    let mut ic3 = Ic3::new(aig, ctl);
+    let loc_budget = match ic3.resume_until_stall(&ctl.child_with_budget(first), stall) {
+        None => {
+            if ctl.verbosity > 0 {
+                eprintln!("loc: IC3 stalled at frame {}; localization", ic3.depth());
+            }
+            share(ctl, LOC_SHARE_AFTER_STALL)
+        }
+        Some(r) if !matches!(r, EngineResult::Unknown(_)) => return r,
+        Some(r) => {
+            if ctl.should_stop().is_some() {
+                return r;
+            }
+            share(ctl, 1.0)
+        }
+    };
+    match Loc::new(aig, 0.5).resume(&ctl.child_with_budget(loc_budget)) {
         Ok(r) => return r,
         Err(r) => {
             if ctl.verbosity > 0 {
-                eprintln!("loc: gave up ({r:?}); IC3 on the whole circuit");
+                eprintln!("loc: stopped ({r:?}); IC3 resumed");
             }
         }
     }
     if let Some(r) = ctl.should_stop() {
         return EngineResult::Unknown(r);
     }
-    crate::ic3::ic3(aig, ctl)
+    // IC3 goes on with its frames and lemmas: localization's time is all it cost.
+    ic3.resume(ctl)
 }
 
 /// Depths without refinement after which the BMC phase hands the abstraction to IC3 (the
@@ -84,102 +121,148 @@ const STABLE_DEPTHS: usize = 4;
 
 /// The CEGAR loop; gives up (`Incomplete`) once more than `max_share` of the latches are
 /// visible and the abstraction is not the whole circuit.
-///
-/// Each round has two phases. The BMC phase (Fig. 8 of the paper) runs BMC on the abstraction
-/// for increasing depths, refining on every spurious counterexample, until the abstraction
-/// has stayed unchanged for [`STABLE_DEPTHS`] depths: refinements are cheap there, while
-/// each one found by IC3 costs a whole IC3 run. Then IC3 proves the abstraction or returns
-/// an abstract counterexample, which is checked and refined the same way.
 fn run(aig: &Aig, ctl: &Control, max_share: f64) -> Result<EngineResult, UnknownReason> {
-    let n = aig.latches.len();
-    let mut visible = support_latches(aig);
-    let mut conc = Concrete::new(aig);
-    let limits = Limits::of(ctl);
-    // The abstraction has no counterexample shorter than `k` (kept as it grows).
-    let mut k = 0;
-    let mut unchanged = 0;
-    loop {
-        let too_big = |visible: &[bool]| {
-            let n_vis = visible.iter().filter(|&&v| v).count();
-            (n_vis < n && n_vis as f64 > max_share * n as f64).then(|| {
-                UnknownReason::Incomplete(format!("abstraction grew to {n_vis} of {n} latches"))
-            })
-        };
-        while unchanged < STABLE_DEPTHS {
-            if let Some(r) = ctl.should_stop().or_else(|| too_big(&visible)) {
+    Loc::new(aig, max_share).resume(ctl)
+}
+
+/// The state of localization between runs: the visible latches, the concrete unrolling and
+/// how far the abstraction is known to have no counterexample. A run stopped by its control
+/// keeps all of it (refinements happen only after a completed check), so a schedule can give
+/// localization several slices of time; only an abstract IC3 run in progress is lost.
+pub(crate) struct Loc<'a> {
+    aig: &'a Aig,
+    max_share: f64,
+    visible: Vec<bool>,
+    conc: Concrete<'a>,
+    /// The abstraction has no counterexample shorter than `k` (kept as it grows).
+    k: usize,
+    /// Depths checked in a row without a refinement.
+    unchanged: usize,
+}
+
+impl<'a> Loc<'a> {
+    pub(crate) fn new(aig: &'a Aig, max_share: f64) -> Loc<'a> {
+        Loc {
+            aig,
+            max_share,
+            visible: support_latches(aig),
+            conc: Concrete::new(aig),
+            k: 0,
+            unchanged: 0,
+        }
+    }
+
+    /// Why the abstraction is too big to go on with, if it is.
+    fn too_big(&self) -> Option<UnknownReason> {
+        let n = self.visible.len();
+        let n_vis = self.visible.iter().filter(|&&v| v).count();
+        (n_vis < n && n_vis as f64 > self.max_share * n as f64).then(|| {
+            UnknownReason::Incomplete(format!("abstraction grew to {n_vis} of {n} latches"))
+        })
+    }
+
+    /// Runs the CEGAR loop under `ctl` from where the last run stopped.
+    ///
+    /// Each round has two phases. The BMC phase (Fig. 8 of the paper) runs BMC on the
+    /// abstraction for increasing depths, refining on every spurious counterexample, until the
+    /// abstraction has stayed unchanged for [`STABLE_DEPTHS`] depths: refinements are cheap
+    /// there, while each one found by IC3 costs a whole IC3 run. Then IC3 proves the
+    /// abstraction or returns an abstract counterexample, which is checked and refined the
+    /// same way.
+    pub(crate) fn resume(&mut self, ctl: &Control) -> Result<EngineResult, UnknownReason> {
+        let aig = self.aig;
+        let n = aig.latches.len();
+        let limits = Limits::of(ctl);
+        loop {
+            while self.unchanged < STABLE_DEPTHS {
+                if let Some(r) = ctl.should_stop().or_else(|| self.too_big()) {
+                    return Err(r);
+                }
+                if !self
+                    .conc
+                    .abstract_cex(self.k, &self.visible, &limits, ctl)?
+                {
+                    self.unchanged += 1;
+                    self.k += 1;
+                    continue;
+                }
+                self.unchanged = 0;
+                match self.conc.check(self.k, &self.visible, &limits, ctl)? {
+                    Check::Real(t) => return Ok(EngineResult::Unsafe(t)),
+                    Check::Spurious(core) => refine(&mut self.visible, core, self.k, "BMC", ctl),
+                }
+            }
+            if let Some(r) = ctl.should_stop().or_else(|| self.too_big()) {
                 return Err(r);
             }
-            if !conc.abstract_cex(k, &visible, &limits, ctl)? {
-                unchanged += 1;
-                k += 1;
-                continue;
-            }
-            unchanged = 0;
-            match conc.check(k, &visible, &limits, ctl)? {
-                Check::Real(t) => return Ok(EngineResult::Unsafe(t)),
-                Check::Spurious(core) => refine(&mut visible, core, k, "BMC", ctl),
-            }
-        }
-        if let Some(r) = ctl.should_stop().or_else(|| too_big(&visible)) {
-            return Err(r);
-        }
-        let abs = abstraction(aig, &visible);
-        let red = reduce(&abs, ctl)?;
-        if ctl.verbosity > 0 {
-            eprintln!(
-                "loc: {} of {n} latches visible; abstract circuit {} latches, {} ands",
-                visible.iter().filter(|&&v| v).count(),
-                red.aig.latches.len(),
-                red.aig.ands.len()
-            );
-        }
-        match crate::ic3::ic3(&red.aig, ctl) {
-            EngineResult::Unknown(r) => return Err(r),
-            EngineResult::Safe(Proof::Invariant(clauses)) => {
-                // Reduced abstract latch → abstract latch → concrete latch variable.
-                let mut var_of = vec![u32::MAX; red.aig.max_var as usize + 1];
-                for (i, l) in red.aig.latches.iter().enumerate() {
-                    var_of[l.var as usize] = abs.latches[red.latch_orig[i]].var;
-                }
-                let mut inv = Vec::with_capacity(clauses.len() + red.const_latches.len());
-                for c in &clauses {
-                    let mut oc = Vec::with_capacity(c.len());
-                    for &l in c {
-                        match var_of.get((l >> 1) as usize) {
-                            Some(&v) if v != u32::MAX => oc.push(2 * v + (l & 1)),
-                            _ => {
-                                return Err(UnknownReason::Incomplete(format!(
-                                    "abstract invariant literal {l} is not a latch"
-                                )));
-                            }
-                        }
-                    }
-                    inv.push(oc);
-                }
-                inv.extend(
-                    red.const_latches
-                        .iter()
-                        .map(|&(i, v)| vec![2 * abs.latches[i].var + (!v) as u32]),
+            let abs = abstraction(aig, &self.visible);
+            let red = reduce(&abs, ctl)?;
+            if ctl.verbosity > 0 {
+                eprintln!(
+                    "loc: {} of {n} latches visible; abstract circuit {} latches, {} ands",
+                    self.visible.iter().filter(|&&v| v).count(),
+                    red.aig.latches.len(),
+                    red.aig.ands.len()
                 );
-                return Ok(EngineResult::Safe(Proof::Invariant(inv)));
             }
-            EngineResult::Safe(Proof::KInduction(_)) => {
-                return Err(UnknownReason::Incomplete(
-                    "IC3 returned a k-induction proof".into(),
-                ));
-            }
-            EngineResult::Unsafe(t) => {
-                let depth = t.inputs.len().saturating_sub(1);
-                match conc.check(depth, &visible, &limits, ctl)? {
-                    Check::Real(t) => return Ok(EngineResult::Unsafe(t)),
-                    Check::Spurious(core) => {
-                        refine(&mut visible, core, depth, "IC3", ctl);
-                        unchanged = 0;
+            match crate::ic3::ic3(&red.aig, ctl) {
+                EngineResult::Unknown(r) => return Err(r),
+                EngineResult::Safe(Proof::Invariant(clauses)) => {
+                    return concrete_invariant(&abs, &red, &clauses).map(EngineResult::Safe);
+                }
+                EngineResult::Safe(Proof::KInduction(_)) => {
+                    return Err(UnknownReason::Incomplete(
+                        "IC3 returned a k-induction proof".into(),
+                    ));
+                }
+                EngineResult::Unsafe(t) => {
+                    let depth = t.inputs.len().saturating_sub(1);
+                    match self.conc.check(depth, &self.visible, &limits, ctl)? {
+                        Check::Real(t) => return Ok(EngineResult::Unsafe(t)),
+                        Check::Spurious(core) => {
+                            refine(&mut self.visible, core, depth, "IC3", ctl);
+                            self.unchanged = 0;
+                        }
                     }
                 }
             }
         }
     }
+}
+
+/// An invariant of the reduced abstract circuit `red` (of `abs`) as clauses over the concrete
+/// latch variables, with the abstraction's constant latches as unit clauses.
+fn concrete_invariant(
+    abs: &Aig,
+    red: &crate::reduce::Reduced,
+    clauses: &[Vec<u32>],
+) -> Result<Proof, UnknownReason> {
+    // Reduced abstract latch → abstract latch → concrete latch variable.
+    let mut var_of = vec![u32::MAX; red.aig.max_var as usize + 1];
+    for (i, l) in red.aig.latches.iter().enumerate() {
+        var_of[l.var as usize] = abs.latches[red.latch_orig[i]].var;
+    }
+    let mut inv = Vec::with_capacity(clauses.len() + red.const_latches.len());
+    for c in clauses {
+        let mut oc = Vec::with_capacity(c.len());
+        for &l in c {
+            match var_of.get((l >> 1) as usize) {
+                Some(&v) if v != u32::MAX => oc.push(2 * v + (l & 1)),
+                _ => {
+                    return Err(UnknownReason::Incomplete(format!(
+                        "abstract invariant literal {l} is not a latch"
+                    )));
+                }
+            }
+        }
+        inv.push(oc);
+    }
+    inv.extend(
+        red.const_latches
+            .iter()
+            .map(|&(i, v)| vec![2 * abs.latches[i].var + (!v) as u32]),
+    );
+    Ok(Proof::Invariant(inv))
 }
 
 /// Makes the latches of a refutation core visible.
@@ -553,7 +636,7 @@ mod tests {
             Err(UnknownReason::Incomplete(_))
         ));
         // IC3 first with no time: localization, which gives up, then IC3 again.
-        match staged(&aig, &ctl, Duration::ZERO) {
+        match staged(&aig, &ctl, Duration::ZERO, STALL) {
             EngineResult::Unsafe(t) => assert_eq!(t.inputs.len(), 7),
             r => panic!("expected a counterexample, got {r:?}"),
         }
@@ -567,10 +650,58 @@ mod tests {
     fn localization_proves_after_ic3_runs_out_of_time() {
         // Two of 22 latches matter: with no time for the first IC3 run, localization proves it.
         let aig = noisy_safe(20);
-        match staged(&aig, &Control::default(), Duration::ZERO) {
+        match staged(&aig, &Control::default(), Duration::ZERO, STALL) {
             EngineResult::Safe(Proof::Invariant(inv)) => assert!(!inv.is_empty()),
             r => panic!("expected a proof, got {r:?}"),
         }
+    }
+
+    /// Stalls after every obligation: IC3 hands over to localization at once.
+    const ALWAYS: Stall = Stall {
+        factor: 0.0,
+        min: Duration::ZERO,
+    };
+
+    #[test]
+    fn stalled_ic3_hands_over_and_resumes_after_localization_gives_up() {
+        let ctl = Control::default();
+        let long = Duration::from_secs(60);
+        // Localization proves the 2-of-22-latch property.
+        let aig = noisy_safe(20);
+        match staged(&aig, &ctl, long, ALWAYS) {
+            EngineResult::Safe(Proof::Invariant(inv)) => {
+                crate::cert::check_invariant(&aig, &inv, true, &ctl).expect("invariant checks")
+            }
+            r => panic!("expected a proof, got {r:?}"),
+        }
+        // Localization gives up on the shift register (6 of 8 latches needed); the stalled
+        // IC3 run resumes and finds the trace.
+        let aig = noisy_shift(6, 2);
+        match staged(&aig, &ctl, long, ALWAYS) {
+            EngineResult::Unsafe(t) => assert_eq!(t.inputs.len(), 7),
+            r => panic!("expected a counterexample, got {r:?}"),
+        }
+    }
+
+    #[test]
+    fn localization_resumed_after_a_stop_keeps_its_refinements() {
+        // Stopped before any work, then resumed: same answer as one run, and the
+        // refinement found before a stop is kept.
+        let aig = noisy_safe(20);
+        let ctl = Control::default();
+        let mut l = Loc::new(&aig, 0.5);
+        let stopped = ctl.child();
+        stopped.stop();
+        assert!(matches!(
+            l.resume(&stopped),
+            Err(UnknownReason::Interrupted)
+        ));
+        assert!(matches!(
+            l.resume(&ctl),
+            Ok(EngineResult::Safe(Proof::Invariant(_)))
+        ));
+        assert!(l.visible[1], "the refinement added b");
+        assert_eq!(l.visible.iter().filter(|&&v| v).count(), 2);
     }
 
     #[test]

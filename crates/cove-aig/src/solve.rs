@@ -85,8 +85,8 @@ pub fn check_threads(orig: &Aig, engine: EngineKind, threads: usize, ctl: &Contr
     certify(orig, &red, res, ctl)
 }
 
-/// Runs up to three engines side by side — IC3 with localization abstraction for the last
-/// part of the time ([`crate::loc::ic3_then_loc`]), BMC interleaved with k-induction's step
+/// Runs up to three engines side by side — IC3 with localization abstraction once IC3
+/// stalls or for the last part of the time ([`crate::loc::ic3_then_loc`]), BMC interleaved with k-induction's step
 /// case ([`crate::kind::kind_bmc`]), and IC3 without lemma prediction — and the first
 /// definite answer stops the others.
 ///

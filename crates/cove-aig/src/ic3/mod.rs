@@ -26,6 +26,11 @@
 //! MIC, a blocked cube tries the lemmas predicted from failed pushes
 //! (`generalize.rs`); the transition relation is encoded with n-ary ANDs and
 //! multiplexers (`gates.rs`).
+//!
+//! A run stopped by its control can be resumed (`Ic3::resume`): the loops put back the
+//! obligation or the lemmas they hold when they stop, so frames, lemmas and queued
+//! obligations are all kept. A schedule uses this to lend IC3's time to another engine
+//! (localization, `loc.rs`) when IC3's frontier stalls (`Stall`) and to take it back.
 
 mod gates;
 mod generalize;
@@ -38,6 +43,7 @@ use cove_control::{Control, UnknownReason};
 use cove_sat::{Limits, Lit};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::time::{Duration, Instant};
 use tsim::TernarySim;
 use tsolver::TSolver;
 
@@ -120,7 +126,8 @@ enum Cons {
 /// The IC3 engine state.
 pub(crate) struct Ic3<'a> {
     aig: &'a Aig,
-    ctl: &'a Control,
+    /// The current run's control; [`Ic3::resume`] replaces it (with `limits`).
+    ctl: Control,
     limits: Limits,
     init: Vec<Option<bool>>,
     frames: Vec<Vec<Lemma>>,
@@ -138,6 +145,27 @@ pub(crate) struct Ic3<'a> {
     params: generalize::GenParams,
     /// Obligations queued so far (the newest of a level is taken first).
     ticks: usize,
+    /// A frame was opened and its propagation has not finished (it was stopped): a resumed
+    /// run propagates before blocking again.
+    propagating: bool,
+    /// Running time of the finished runs (a resumed run adds to it).
+    active: Duration,
+    /// When the current run started.
+    run_start: Instant,
+    /// Running time at which the frontier frame was opened.
+    frontier_opened: Duration,
+    /// When to stop on a stall, if ever ([`Ic3::resume_until_stall`]).
+    stall: Option<Stall>,
+}
+
+/// A stall of the frontier: the frontier frame has been open for more than `factor` times
+/// the running time it took to open it, and for at least `min`. IC3's frames usually take
+/// longer and longer; one that takes much longer than all before it together suggests the
+/// run is stuck on that frame, which is when a schedule gives another engine its turn.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Stall {
+    pub(crate) factor: f64,
+    pub(crate) min: Duration,
 }
 
 /// Work counters by phase (printed with `-v`).
@@ -197,7 +225,67 @@ pub fn ic3_variant(aig: &Aig, ctl: &Control, plain: bool) -> EngineResult {
 }
 
 impl<'a> Ic3<'a> {
-    fn new(aig: &'a Aig, ctl: &'a Control) -> Ic3<'a> {
+    /// Continues the run under `ctl` where the last one stopped. A run stopped by its
+    /// control leaves every frame, lemma and queued obligation in place (the blocking and
+    /// propagation loops put back what they hold when they stop), so a schedule can give
+    /// IC3 several slices of time without losing its work. Once the run answered, resuming
+    /// it again is not meaningful.
+    pub(crate) fn resume(&mut self, ctl: &Control) -> EngineResult {
+        self.ctl = ctl.clone();
+        self.limits = Limits::of(ctl);
+        self.run_start = Instant::now();
+        let r = self.run();
+        self.active += self.run_start.elapsed();
+        match r {
+            Ok(r) => r,
+            Err(r) => EngineResult::Unknown(r),
+        }
+    }
+
+    /// [`Ic3::resume`] that also stops once the frontier stalls as `stall` says: `None`
+    /// then (the run can be resumed). Only the blocking phase stops for a stall, after an
+    /// obligation, so no SAT query is cut short and every run handles at least one
+    /// obligation.
+    pub(crate) fn resume_until_stall(
+        &mut self,
+        ctl: &Control,
+        stall: Stall,
+    ) -> Option<EngineResult> {
+        self.stall = Some(stall);
+        let r = self.resume(ctl);
+        let stalled =
+            matches!(r, EngineResult::Unknown(_)) && ctl.should_stop().is_none() && self.stalled();
+        self.stall = None;
+        (!stalled).then_some(r)
+    }
+
+    /// The frontier level (the number of frames opened so far).
+    pub(crate) fn depth(&self) -> usize {
+        self.k()
+    }
+
+    /// Running time over every run so far.
+    fn running(&self) -> Duration {
+        self.active + self.run_start.elapsed()
+    }
+
+    /// Whether the frontier has stalled by the current [`Stall`] rule (never without one).
+    fn stalled(&self) -> bool {
+        self.stall.is_some_and(|st| {
+            let open = self.running().saturating_sub(self.frontier_opened);
+            open >= st.min && open.as_secs_f64() > st.factor * self.frontier_opened.as_secs_f64()
+        })
+    }
+
+    /// Why the run must stop now: its control, or a stall.
+    fn should_stop(&self) -> Option<UnknownReason> {
+        self.ctl.should_stop().or_else(|| {
+            self.stalled()
+                .then(|| UnknownReason::Incomplete(format!("IC3 stalled at frame {}", self.k())))
+        })
+    }
+
+    pub(crate) fn new(aig: &'a Aig, ctl: &Control) -> Ic3<'a> {
         let init = aig
             .latches
             .iter()
@@ -209,7 +297,7 @@ impl<'a> Ic3<'a> {
             .collect();
         Ic3 {
             aig,
-            ctl,
+            ctl: ctl.clone(),
             limits: Limits::of(ctl),
             init,
             frames: vec![Vec::new()],
@@ -225,6 +313,11 @@ impl<'a> Ic3<'a> {
             stats: Ic3Stats::default(),
             params: generalize::GenParams::default(),
             ticks: 0,
+            propagating: false,
+            active: Duration::ZERO,
+            run_start: Instant::now(),
+            frontier_opened: Duration::ZERO,
+            stall: None,
         }
     }
 
@@ -280,19 +373,26 @@ impl<'a> Ic3<'a> {
     }
 
     fn run_inner(&mut self) -> Result<EngineResult, UnknownReason> {
-        self.solvers.push(self.new_solver(0));
-        // A bad initial state?
-        if let Some(t) = self.bad_state(0)? {
-            return Ok(EngineResult::Unsafe(t));
+        // Frame 1 is opened once the initial states are known not to be bad (a resumed run
+        // whose first slice stopped in that check repeats it).
+        if self.frames.len() == 1 {
+            if self.solvers.is_empty() {
+                self.solvers.push(self.new_solver(0));
+            }
+            // A bad initial state?
+            if let Some(t) = self.bad_state(0)? {
+                return Ok(EngineResult::Unsafe(t));
+            }
+            self.frames.push(Vec::new());
+            self.solvers.push(self.new_solver(1));
         }
-        self.frames.push(Vec::new());
-        self.solvers.push(self.new_solver(1));
         loop {
             if let Some(r) = self.ctl.should_stop() {
                 return Err(r);
             }
-            // Blocking phase at the frontier.
-            loop {
+            // Blocking phase at the frontier (skipped by a resumed run that stopped while
+            // propagating: the frontier frame is open already).
+            while !self.propagating {
                 let k = self.k();
                 match self.bad_state(k)? {
                     Some(t) => return Ok(EngineResult::Unsafe(t)),
@@ -308,21 +408,27 @@ impl<'a> Ic3<'a> {
                 }
             }
             // Propagation phase.
-            self.frames.push(Vec::new());
+            if !self.propagating {
+                self.frames.push(Vec::new());
+                let k = self.k();
+                self.solvers.push(self.new_solver(k));
+                self.propagating = true;
+                self.frontier_opened = self.running();
+            }
             let k = self.k();
-            self.solvers.push(self.new_solver(k));
             if self.ctl.verbosity > 0 {
                 let sizes: Vec<usize> = self.frames[1..].iter().map(Vec::len).collect();
 
                 eprintln!("ic3: frame {k}, lemmas {sizes:?}, {} queries", self.queries);
             }
             let (t0, q0) = (std::time::Instant::now(), self.queries);
-            let r = self.propagate()?;
+            let r = self.propagate();
             self.stats.prop_t += t0.elapsed().as_secs_f64();
             self.stats.prop_q += self.queries - q0;
-            if let Some(inv) = r {
+            if let Some(inv) = r? {
                 return Ok(EngineResult::Safe(Proof::Invariant(inv)));
             }
+            self.propagating = false;
         }
     }
 
@@ -335,7 +441,7 @@ impl<'a> Ic3<'a> {
         let bad = self.solvers[level].bad(self.aig);
         self.solvers[level].focus(&Vec::new(), true);
         self.queries += 1;
-        if !sat(&mut self.solvers[level].s, &[bad], &self.limits, self.ctl)? {
+        if !sat(&mut self.solvers[level].s, &[bad], &self.limits, &self.ctl)? {
             return Ok(None);
         }
         let t = &self.solvers[level];
@@ -403,56 +509,76 @@ impl<'a> Ic3<'a> {
 
     /// Processes the obligation queue until it is empty or a counterexample is found.
     fn block(&mut self) -> Result<Option<RawTrace>, UnknownReason> {
-        while let Some(Reverse((level, _, id))) = self.queue.pop() {
-            if let Some(r) = self.ctl.should_stop() {
+        while let Some(Reverse((level, key, id))) = self.queue.pop() {
+            // A stopped run keeps the obligation queued: every error below happens before
+            // the obligation is queued again, so it is never queued twice.
+            let r = self.block_one(level, id);
+            if r.is_err() {
+                self.queue.push(Reverse((level, key, id)));
+            }
+            if let Some(t) = r? {
+                return Ok(Some(t));
+            }
+            // Checked after an obligation, never before: every run makes progress.
+            if let Some(r) = self.should_stop() {
                 return Err(r);
             }
-            self.stats.obligations += 1;
-            let cube = self.obligations[id].cube.clone();
-            // Already excluded from `F_level` by a lemma found meanwhile (ABC's containment
-            // check): a predecessor search would chase states the frame no longer has.
-            if let Some(j) = self.blocked_at(level, &cube) {
-                self.stats.contained += 1;
+        }
+        Ok(None)
+    }
+
+    /// Works on obligation `id` at `level` (just popped): queues a predecessor, or blocks
+    /// it with a lemma and queues it one level up; returns the counterexample when a
+    /// predecessor meets the initial states.
+    fn block_one(&mut self, level: usize, id: usize) -> Result<Option<RawTrace>, UnknownReason> {
+        if let Some(r) = self.ctl.should_stop() {
+            return Err(r);
+        }
+        self.stats.obligations += 1;
+        let cube = self.obligations[id].cube.clone();
+        // Already excluded from `F_level` by a lemma found meanwhile (ABC's containment
+        // check): a predecessor search would chase states the frame no longer has.
+        if let Some(j) = self.blocked_at(level, &cube) {
+            self.stats.contained += 1;
+            if j < self.k() {
+                let key = self.tick();
+                self.queue.push(Reverse((j + 1, key, id)));
+            }
+            return Ok(None);
+        }
+        match self.consecution(level - 1, &cube)? {
+            Cons::Pred(st, inp) => {
+                let p = self.lift(&st, &inp, Some(&cube))?;
+                if let Some(t) = self.add_obligation(p, inp, Some(id), level - 1) {
+                    return Ok(Some(t));
+                }
+                let key = self.tick();
+                self.queue.push(Reverse((level, key, id)));
+            }
+            Cons::Blocked(core) => {
+                let q0 = self.queries;
+                self.stats.mic_calls += 1;
+                self.stats.mic_in += core.len() as u64;
+                let mut g = match self.predict(&core, level - 1)? {
+                    Some(g) => g,
+                    None => self.mic(core, level - 1, 1)?,
+                };
+                self.stats.mic_out += g.len() as u64;
+                self.stats.mic_q += self.queries - q0;
+                let mut j = level;
+                while j < self.k() {
+                    match self.consecution(j, &g)? {
+                        Cons::Blocked(c) => {
+                            g = c;
+                            j += 1;
+                        }
+                        Cons::Pred(..) => break,
+                    }
+                }
+                self.add_lemma(g, j);
                 if j < self.k() {
                     let key = self.tick();
                     self.queue.push(Reverse((j + 1, key, id)));
-                }
-                continue;
-            }
-            match self.consecution(level - 1, &cube)? {
-                Cons::Pred(st, inp) => {
-                    let p = self.lift(&st, &inp, Some(&cube))?;
-                    if let Some(t) = self.add_obligation(p, inp, Some(id), level - 1) {
-                        return Ok(Some(t));
-                    }
-                    let key = self.tick();
-                    self.queue.push(Reverse((level, key, id)));
-                }
-                Cons::Blocked(core) => {
-                    let q0 = self.queries;
-                    self.stats.mic_calls += 1;
-                    self.stats.mic_in += core.len() as u64;
-                    let mut g = match self.predict(&core, level - 1)? {
-                        Some(g) => g,
-                        None => self.mic(core, level - 1, 1)?,
-                    };
-                    self.stats.mic_out += g.len() as u64;
-                    self.stats.mic_q += self.queries - q0;
-                    let mut j = level;
-                    while j < self.k() {
-                        match self.consecution(j, &g)? {
-                            Cons::Blocked(c) => {
-                                g = c;
-                                j += 1;
-                            }
-                            Cons::Pred(..) => break,
-                        }
-                    }
-                    self.add_lemma(g, j);
-                    if j < self.k() {
-                        let key = self.tick();
-                        self.queue.push(Reverse((j + 1, key, id)));
-                    }
                 }
             }
         }
@@ -480,7 +606,7 @@ impl<'a> Ic3<'a> {
         assumps.push(act);
         assumps.extend(cube.iter().map(|&c| t.plit(c)));
         let p0 = t.s.stats().propagations;
-        let r = sat(&mut t.s, &assumps, &self.limits, self.ctl);
+        let r = sat(&mut t.s, &assumps, &self.limits, &self.ctl);
         self.stats.frame_q += 1;
         self.stats.frame_props += t.s.stats().propagations - p0;
         let out = match r {
@@ -515,7 +641,7 @@ impl<'a> Ic3<'a> {
         t.focus(cube, false);
         let assumps: Vec<Lit> = cube.iter().map(|&c| t.plit(c)).collect();
         let p0 = t.s.stats().propagations;
-        let r = sat(&mut t.s, &assumps, &self.limits, self.ctl);
+        let r = sat(&mut t.s, &assumps, &self.limits, &self.ctl);
         self.stats.frame_q += 1;
         self.stats.frame_props += t.s.stats().propagations - p0;
         if r? {
@@ -631,7 +757,7 @@ impl<'a> Ic3<'a> {
                 .map(|(&l, &b)| if b { l } else { !l }),
         );
         self.queries += 1;
-        let r = sat(&mut t.s, &assumps, &self.limits, self.ctl);
+        let r = sat(&mut t.s, &assumps, &self.limits, &self.ctl);
         let cube = match r {
             Ok(false) => {
                 let mut c: Cube =
@@ -683,9 +809,13 @@ impl<'a> Ic3<'a> {
     fn propagate(&mut self) -> Result<Option<Vec<Vec<ALit>>>, UnknownReason> {
         let k = self.k();
         for i in 1..k {
-            let lemmas = std::mem::take(&mut self.frames[i]);
-            for mut c in lemmas {
+            let mut lemmas = std::mem::take(&mut self.frames[i]).into_iter();
+            while let Some(mut c) = lemmas.next() {
+                // A stopped run puts back the lemmas it holds: a frame missing some would
+                // look inductive to a resumed run.
                 if let Some(r) = self.ctl.should_stop() {
+                    self.frames[i].push(c);
+                    self.frames[i].extend(lemmas);
                     return Err(r);
                 }
                 // Subsumed meanwhile by a lemma pushed from this level?
@@ -708,9 +838,14 @@ impl<'a> Ic3<'a> {
                         continue;
                     }
                 }
-                match self.push_query(i, &c.cube)? {
-                    Ok(core) => self.add_lemma(core, i + 1),
-                    Err((st, inp)) => {
+                match self.push_query(i, &c.cube) {
+                    Err(r) => {
+                        self.frames[i].push(c);
+                        self.frames[i].extend(lemmas);
+                        return Err(r);
+                    }
+                    Ok(Ok(core)) => self.add_lemma(core, i + 1),
+                    Ok(Err((st, inp))) => {
                         if self.params.predict {
                             c.ctp = Some(BitState::new(&self.successor(&st, &inp)));
                         }
@@ -887,6 +1022,158 @@ mod tests {
                 bad_index: 0,
             };
             crate::sim::check_trace(&bad, &mut t).expect("the trace simulates");
+        }
+    }
+
+    /// A 4-bit counter that wraps from 11 to 0 (reset 0); bad: the value 13, unreachable.
+    /// IC3 needs several frames and many obligations.
+    fn mod12() -> Aig {
+        // Latches x0..x3 (vars 1..4). inc = x + 1; wrap when x = 11 (x0 ∧ x1 ∧ ¬x2 ∧ x3).
+        let mut a = Aig::default();
+        let x = [1u32, 2, 3, 4];
+        let mut v = 5;
+        let mut and = |a: &mut Aig, l: u32, r: u32| {
+            a.ands.push(crate::And {
+                var: v,
+                rhs0: l,
+                rhs1: r,
+            });
+            v += 1;
+            2 * (v - 1)
+        };
+        let xor = |a: &mut Aig, and: &mut dyn FnMut(&mut Aig, u32, u32) -> u32, l: u32, r: u32| {
+            let p = and(a, l, r ^ 1);
+            let q = and(a, l ^ 1, r);
+            and(a, p ^ 1, q ^ 1) ^ 1
+        };
+        let w01 = and(&mut a, 2 * x[0], 2 * x[1]);
+        let w3 = and(&mut a, 2 * x[2] + 1, 2 * x[3]);
+        let wrap = and(&mut a, w01, w3);
+        // Sum bits: s0 = ¬x0, s1 = x1 ⊕ x0, s2 = x2 ⊕ (x0 ∧ x1), s3 = x3 ⊕ (x0 ∧ x1 ∧ x2).
+        let c1 = 2 * x[0];
+        let s1 = xor(&mut a, &mut and, 2 * x[1], c1);
+        let c2 = w01;
+        let s2 = xor(&mut a, &mut and, 2 * x[2], c2);
+        let c3 = and(&mut a, c2, 2 * x[2]);
+        let s3 = xor(&mut a, &mut and, 2 * x[3], c3);
+        let nexts: Vec<u32> = [2 * x[0] + 1, s1, s2, s3]
+            .into_iter()
+            .map(|s| and(&mut a, s, wrap ^ 1))
+            .collect();
+        for (i, n) in nexts.into_iter().enumerate() {
+            a.latches.push(crate::Latch {
+                var: x[i],
+                next: n,
+                init: Init::Zero,
+            });
+        }
+        // 13 = x0 ∧ ¬x1 ∧ x2 ∧ x3.
+        let b0 = and(&mut a, 2 * x[0], 2 * x[1] + 1);
+        let b1 = and(&mut a, 2 * x[2], 2 * x[3]);
+        let bad = and(&mut a, b0, b1);
+        a.bad.push(bad);
+        a.max_var = v - 1;
+        a
+    }
+
+    #[test]
+    fn resumed_runs_stalled_after_every_obligation_reach_the_same_answers() {
+        // A zero stall rule stops the run after every obligation; resuming until an answer
+        // must give a certified invariant (no lemma lost) or a simulating trace.
+        let ctl = Control::default();
+        let always = Stall {
+            factor: 0.0,
+            min: Duration::ZERO,
+        };
+        let safe = [
+            aig(SHIFT),
+            aig(include_str!("../../tests/data/mod6_safe.aag")),
+            mod12(),
+        ];
+        for a in &safe {
+            let mut e = Ic3::new(a, &ctl);
+            let mut stops = 0;
+            let r = loop {
+                match e.resume_until_stall(&ctl, always) {
+                    None => stops += 1,
+                    Some(r) => break r,
+                }
+                assert!(stops < 10_000, "no progress");
+            };
+            let EngineResult::Safe(Proof::Invariant(inv)) = r else {
+                panic!("expected an invariant, got {r:?}");
+            };
+            crate::cert::check_invariant(a, &inv, true, &ctl).expect("invariant checks");
+            assert!(stops > 0);
+            assert!(!e.stalled(), "no stall rule outside resume_until_stall");
+        }
+        assert!(matches!(run(&mod12()).0, EngineResult::Safe(_)));
+        let bad = aig(include_str!("../../tests/data/mod6_unsafe.aag"));
+        let mut e = Ic3::new(&bad, &ctl);
+        let raw = loop {
+            match e.resume_until_stall(&ctl, always) {
+                None => {}
+                Some(EngineResult::Unsafe(raw)) => break raw,
+                r => panic!("expected a counterexample, got {r:?}"),
+            }
+        };
+        let mut t = crate::Trace {
+            init: raw.init,
+            inputs: raw.inputs,
+            bad_index: 0,
+        };
+        crate::sim::check_trace(&bad, &mut t).expect("the trace simulates");
+    }
+
+    #[test]
+    fn stall_rule_compares_the_open_frame_with_the_time_before_it() {
+        let a = aig(SHIFT);
+        let ctl = Control::default();
+        let mut e = Ic3::new(&a, &ctl);
+        let s = |secs| Duration::from_secs(secs);
+        e.active = s(10);
+        e.frontier_opened = s(1);
+        assert!(!e.stalled(), "no rule, no stall");
+        e.stall = Some(Stall {
+            factor: 3.0,
+            min: s(2),
+        });
+        assert!(e.stalled(), "open 9 s > 3 × 1 s");
+        e.frontier_opened = s(5);
+        assert!(!e.stalled(), "open 5 s < 3 × 5 s");
+        e.active = s(2);
+        e.frontier_opened = s(0);
+        assert!(e.stalled(), "open 2 s ≥ min");
+        e.active = s(1);
+        assert!(!e.stalled(), "open 1 s < min");
+    }
+
+    #[test]
+    fn stopped_propagation_keeps_every_lemma() {
+        // x0' = 1, x1' = x1, both reset to 0; bad: x1. Two lemmas in F_1; a stopped
+        // propagation must leave both in place (a frame that lost them would look
+        // inductive), and the resumed run still proves the property.
+        let a = aig("aag 2 0 2 0 0 1\n2 1\n4 4\n4\n");
+        let ctl = Control::default();
+        let mut e = Ic3::new(&a, &ctl);
+        e.solvers.push(e.new_solver(0));
+        for l in 1..=2 {
+            e.frames.push(Vec::new());
+            e.solvers.push(e.new_solver(l));
+        }
+        e.add_lemma(vec![2], 1); // ¬x1
+        e.add_lemma(vec![0, 2], 1); // ¬(x0 ∧ x1)
+        let stopped = ctl.child();
+        stopped.stop();
+        e.ctl = stopped;
+        assert!(e.propagate().is_err());
+        assert_eq!(e.frames[1].len(), 2);
+        e.propagating = true;
+        match e.resume(&ctl) {
+            EngineResult::Safe(Proof::Invariant(inv)) => {
+                crate::cert::check_invariant(&a, &inv, true, &ctl).expect("invariant checks")
+            }
+            r => panic!("expected an invariant, got {r:?}"),
         }
     }
 
