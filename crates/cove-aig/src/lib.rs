@@ -24,6 +24,7 @@ pub mod engine;
 pub mod ic3;
 pub mod kind;
 pub mod loc;
+pub mod merge;
 pub mod parse;
 pub mod reduce;
 pub mod sim;

@@ -6,6 +6,12 @@
 //! and latches came from. Latches are never merged, so a clause over reduced latches is a
 //! clause over original latches; latches found constant are reported so that the invariant
 //! can state their value.
+//!
+//! Optionally ([`Options::merge_inputs`]), inputs that can be fixed without changing any
+//! cut's range are merged to constants ([`crate::merge`]) after these reductions, and the
+//! reductions run again so that constant propagation, the cone of influence and the constant
+//! latches see the constants. Merged inputs are reported with their constant for trace
+//! reconstruction.
 
 use crate::strash::Strash;
 use crate::{ALit, Aig, FALSE, Init, Latch, TRUE};
@@ -22,25 +28,86 @@ pub struct Reduced {
     pub latch_orig: Vec<usize>,
     /// Original latches proven constant, with their value.
     pub const_latches: Vec<(usize, bool)>,
+    /// Original inputs merged to a constant, with the constant (a trace of the reduced
+    /// circuit is one of the original with these values).
+    pub const_inputs: Vec<(usize, bool)>,
+    /// Statistics of the input merging pass, when it ran.
+    pub merged: Option<crate::merge::Merged>,
+}
+
+/// Most rounds of input merging.
+const MERGE_ROUNDS: usize = 4;
+
+/// Optional reductions.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Merge inputs to constants ([`crate::merge`]).
+    pub merge_inputs: bool,
+}
+
+/// Reduces `orig` (see the module documentation) with the default options.
+pub fn reduce(orig: &Aig, ctl: &Control) -> Result<Reduced, UnknownReason> {
+    reduce_with(orig, &Options::default(), ctl)
 }
 
 /// Reduces `orig` (see the module documentation).
-pub fn reduce(orig: &Aig, ctl: &Control) -> Result<Reduced, UnknownReason> {
-    let n_latch = orig.latches.len();
+pub fn reduce_with(orig: &Aig, opts: &Options, ctl: &Control) -> Result<Reduced, UnknownReason> {
     let mut red = Reduced {
         aig: orig.clone(),
         input_orig: (0..orig.inputs.len()).collect(),
-        latch_orig: (0..n_latch).collect(),
+        latch_orig: (0..orig.latches.len()).collect(),
         const_latches: Vec::new(),
+        const_inputs: Vec::new(),
+        merged: None,
     };
-    // The single bad literal first (disjunction), then alternate rebuilds and constant
-    // latch detection until nothing changes.
-    let mut subst: Vec<Option<bool>> = vec![None; n_latch];
+    simplify(&mut red, &[], true, ctl)?;
+    if opts.merge_inputs {
+        // Rounds until one merges nothing: constant propagation after a round simplifies
+        // the regions of the next (the paper iterates the same way).
+        let cfg = crate::merge::Config::default();
+        let mctl = crate::merge::pass_control(&cfg, ctl);
+        let mut stats: Option<crate::merge::Merged> = None;
+        for _ in 0..MERGE_ROUNDS {
+            let m = crate::merge::merge_inputs(&red.aig, &cfg, &mctl);
+            let k = m.count();
+            for (i, c) in m.consts.iter().enumerate() {
+                if let Some(c) = c {
+                    red.const_inputs.push((red.input_orig[i], *c));
+                }
+            }
+            if k > 0 {
+                simplify(&mut red, &m.consts, false, ctl)?;
+            }
+            match &mut stats {
+                None => stats = Some(m),
+                Some(s) => s.absorb(&m),
+            }
+            if k == 0 || mctl.should_stop().is_some() {
+                break;
+            }
+        }
+        red.merged = stats;
+    }
+    Ok(red)
+}
+
+/// Rebuilds `red` with the inputs of `inputs_subst` (indexed like `red.aig.inputs`; may be
+/// empty) replaced by constants, then alternates rebuilds and constant latch detection until
+/// nothing changes. With `merge_bad`, the bad properties become one disjunction first.
+fn simplify(
+    red: &mut Reduced,
+    inputs_subst: &[Option<bool>],
+    merge_bad: bool,
+    ctl: &Control,
+) -> Result<(), UnknownReason> {
+    let mut subst: Vec<Option<bool>> = vec![None; red.aig.latches.len()];
+    let mut in_subst = inputs_subst.to_vec();
     for round in 0..4 {
         if let Some(r) = ctl.should_stop() {
             return Err(r);
         }
-        let (aig, inputs, latches) = rebuild(&red.aig, &subst, round == 0);
+        let (aig, inputs, latches) = rebuild(&red.aig, &subst, &in_subst, merge_bad && round == 0);
+        in_subst.clear();
         red.input_orig = inputs.iter().map(|&i| red.input_orig[i]).collect();
         red.latch_orig = latches.iter().map(|&i| red.latch_orig[i]).collect();
         red.aig = aig;
@@ -57,18 +124,24 @@ pub fn reduce(orig: &Aig, ctl: &Control) -> Result<Reduced, UnknownReason> {
         }
     }
     if subst.iter().any(|c| c.is_some()) {
-        let (aig, inputs, latches) = rebuild(&red.aig, &subst, false);
+        let (aig, inputs, latches) = rebuild(&red.aig, &subst, &[], false);
         red.input_orig = inputs.iter().map(|&i| red.input_orig[i]).collect();
         red.latch_orig = latches.iter().map(|&i| red.latch_orig[i]).collect();
         red.aig = aig;
     }
-    Ok(red)
+    Ok(())
 }
 
 /// Rebuilds the cone of influence of the bad properties and constraints, substituting the
-/// latches of `subst` by constants. Returns the circuit and the old indices of its inputs
-/// and latches. With `merge_bad`, the bad properties become one disjunction.
-fn rebuild(aig: &Aig, subst: &[Option<bool>], merge_bad: bool) -> (Aig, Vec<usize>, Vec<usize>) {
+/// latches of `subst` and the inputs of `in_subst` (empty: none) by constants. Returns the
+/// circuit and the old indices of its inputs and latches. With `merge_bad`, the bad
+/// properties become one disjunction.
+fn rebuild(
+    aig: &Aig,
+    subst: &[Option<bool>],
+    in_subst: &[Option<bool>],
+    merge_bad: bool,
+) -> (Aig, Vec<usize>, Vec<usize>) {
     let m = aig.max_var as usize;
     // Where each variable is defined.
     const NONE: u32 = u32::MAX;
@@ -111,7 +184,9 @@ fn rebuild(aig: &Aig, subst: &[Option<bool>], merge_bad: bool) -> (Aig, Vec<usiz
     let mut next_var = 1u32;
     let mut out = Aig::default();
     for (i, &v) in aig.inputs.iter().enumerate() {
-        if mark[v as usize] {
+        if let Some(&Some(c)) = in_subst.get(i) {
+            map[v as usize] = if c { TRUE } else { FALSE };
+        } else if mark[v as usize] {
             map[v as usize] = 2 * next_var;
             out.inputs.push(next_var);
             inputs.push(i);

@@ -67,7 +67,10 @@ pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
         .lock()
         .unwrap_or_else(|e| e.into_inner()) = 1;
     let ctl: Control = args.limits.control(args.verbose as u32);
-    let mut verdict = cove_aig::solve::check_threads(&aig, engine, args.threads, &ctl);
+    let opts = cove_aig::reduce::Options {
+        merge_inputs: !args.no_merge_inputs,
+    };
+    let mut verdict = cove_aig::solve::check_opts(&aig, engine, args.threads, &opts, &ctl);
     if let (Some(path), Verdict::Safe(proof)) = (&args.certificate, &verdict)
         && let Err(e) = write_certificate(path, &args.file, &src, proof, &ctl)
     {

@@ -99,6 +99,11 @@ pub struct SolveArgs {
     /// FILE ends in `.aig`, ASCII otherwise. Nothing is written for other answers.
     #[arg(long, value_name = "FILE")]
     pub certificate: Option<PathBuf>,
+    /// AIGER input: do not merge inputs to constants before the engines run (by default,
+    /// inputs whose constant keeps the range of a cut are merged, FMCAD'19 Alg. 2; see
+    /// docs/benchmarks.md §23.1).
+    #[arg(long)]
+    pub no_merge_inputs: bool,
     /// Progress messages on stderr.
     #[arg(short, long, action = clap::ArgAction::Count)]
     pub verbose: u8,
