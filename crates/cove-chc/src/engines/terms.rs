@@ -81,9 +81,11 @@ impl Engine for TermHoudini {
         // solver, so they come in a second round, only when the first one fails; the second
         // round starts again from the whole language, since the candidates the first one
         // dropped may be inductive relative to a congruence.
+        let base = InvMap::new(store, sys);
+        let lang = language(store, sys, &base.params, ctl);
         for congruences in [false, true] {
-            let mut map = InvMap::new(store, sys);
-            let added = candidates(store, sys, &mut map, congruences, ctl);
+            let mut map = base.clone();
+            let added = fill(store, &lang, &mut map, congruences);
             if congruences && added == 0 {
                 break;
             }
@@ -254,7 +256,7 @@ fn over_params(store: &mut TermStore, t: TermId, m: &FxHashMap<VarId, TermId>) -
     (!vs.is_empty() && vs.iter().all(|v| m.contains_key(v))).then(|| substitute(store, t, m))
 }
 
-/// Per predicate: its atoms and guards (see the module doc).
+/// Per predicate: its atoms, guards and congruence atoms (see the module doc).
 #[derive(Default)]
 struct Lang {
     atoms: Vec<TermId>,
@@ -267,16 +269,14 @@ fn push_both(store: &mut TermStore, out: &mut Vec<TermId>, t: TermId) {
     out.extend([t, n]);
 }
 
-/// Fills `map` with the candidates of every predicate of arity at most [`MAX_ARITY`].
-///
-/// Congruences only `with_congruences`; returns how many congruence atoms were added.
-fn candidates(
+/// The language of every predicate of arity at most [`MAX_ARITY`] (`params`: each
+/// predicate's parameters), deduplicated and within the budgets.
+fn language(
     store: &mut TermStore,
     sys: &ChcSystem,
-    map: &mut InvMap,
-    with_congruences: bool,
+    params: &FxHashMap<FuncId, Vec<VarId>>,
     ctl: &Control,
-) -> usize {
+) -> FxHashMap<FuncId, Lang> {
     let mut lang: FxHashMap<FuncId, Lang> = FxHashMap::default();
     for c in &sys.clauses {
         let mut occs: Vec<&PredApp> = c.body.iter().collect();
@@ -284,7 +284,7 @@ fn candidates(
         let mut cmps = Vec::new();
         comparisons(store, c.constraint, &mut cmps);
         for app in occs {
-            let params = map.params[&app.pred].clone();
+            let params = params[&app.pred].clone();
             if params.len() > MAX_ARITY {
                 continue;
             }
@@ -336,13 +336,11 @@ fn candidates(
     // Bounds, differences and congruences at the values the facts determine.
     let init = initial_values(store, sys, MAX_FACTS, ctl);
     for (&p, states) in &init {
-        let params = map.params[&p].clone();
+        let params = params[&p].clone();
         if params.len() > MAX_ARITY {
             continue;
         }
         let l = lang.entry(p).or_default();
-        // Congruences go after the bounds and differences: the atom budget drops them first.
-        let mut congr = Vec::new();
         for s in states {
             let vals: Vec<(TermId, cove_logic::Rational)> = params
                 .iter()
@@ -368,29 +366,42 @@ fn candidates(
                     let le = store.mk_le(d, k);
                     let ge = store.mk_ge(d, k);
                     l.atoms.extend([eq, le, ge]);
-                    congruences(store, d, &dv, &ks, &mut congr);
+                    congruences(store, d, &dv, &ks, &mut l.congruences);
                 }
-                congruences(store, *x, vx, &ks, &mut congr);
+                congruences(store, *x, vx, &ks, &mut l.congruences);
             }
         }
-        if with_congruences {
-            l.congruences = congr;
-        }
     }
-    let mut n_congr = 0;
-    for (p, mut l) in lang {
+    for l in lang.values_mut() {
         dedup(&mut l.atoms);
         dedup(&mut l.guards);
+        dedup(&mut l.congruences);
         l.atoms.truncate(MAX_ATOMS);
         l.guards.truncate(MAX_GUARDS);
-        dedup(&mut l.congruences);
         l.congruences.truncate(MAX_CONGRUENCES);
-        n_congr += l.congruences.len();
-        l.atoms.append(&mut l.congruences);
-        let mut set = l.atoms.clone();
+    }
+    lang
+}
+
+/// Fills `map` with the candidates of `lang` (congruences only `with_congruences`); returns
+/// how many congruence atoms took part.
+fn fill(
+    store: &mut TermStore,
+    lang: &FxHashMap<FuncId, Lang>,
+    map: &mut InvMap,
+    with_congruences: bool,
+) -> usize {
+    let mut n_congr = 0;
+    for (&p, l) in lang {
+        let mut atoms = l.atoms.clone();
+        if with_congruences {
+            n_congr += l.congruences.len();
+            atoms.extend(&l.congruences);
+        }
+        let mut set = atoms.clone();
         // Guards are consequents too: `g → h` for two query atoms is the property itself
         // when the query is `g ∧ ¬h`, which is often the invariant's last conjunct.
-        let consequents: Vec<TermId> = l.atoms.iter().chain(&l.guards).copied().collect();
+        let consequents: Vec<TermId> = atoms.iter().chain(&l.guards).copied().collect();
         for &g in &l.guards {
             let not_g = store.mk_not(g);
             for &a in &consequents {
