@@ -21,6 +21,7 @@ pub mod certcheck;
 pub mod certificate;
 pub mod cnf;
 pub mod engine;
+mod fanout;
 pub mod ic3;
 pub mod kind;
 pub mod loc;

@@ -58,6 +58,7 @@
 //! not tried again. The whole pass has a wall-clock cap ([`Config::time`]) on top of the
 //! run's [`Control`]: it is preprocessing and must not eat the engines' time.
 
+use crate::fanout::Fanouts;
 use crate::{ALit, Aig};
 use cove_control::Control;
 use cove_sat::{Limits, Lit, NoTheory, SolveResult, Solver};
@@ -150,15 +151,12 @@ pub fn pass_control(cfg: &Config, ctl: &Control) -> Control {
     ctl.child_with_budget(budget)
 }
 
-const NONE: u32 = u32::MAX;
+const NONE: u32 = Fanouts::NONE;
 
 /// The combinational graph: fanouts, roots, post-dominator tree.
 struct Graph {
-    /// Index in `aig.ands` of the gate defining each variable (`NONE` otherwise).
-    and_of: Vec<u32>,
-    /// Fanout gates of each variable (CSR).
-    fo_start: Vec<u32>,
-    fo: Vec<u32>,
+    /// The gate defining each variable and the gates reading it.
+    fan: Fanouts,
     /// Whether the variable is read by a root.
     root: Vec<bool>,
     /// Immediate post-dominator (`sink` = the virtual sink, `NONE` = reaches no root).
@@ -174,26 +172,7 @@ impl Graph {
     fn new(aig: &Aig) -> Graph {
         let m = aig.max_var as usize;
         let sink = (m + 1) as u32;
-        let mut and_of = vec![NONE; m + 1];
-        let mut count = vec![0u32; m + 2];
-        for (i, a) in aig.ands.iter().enumerate() {
-            and_of[a.var as usize] = i as u32;
-            count[(a.rhs0 >> 1) as usize] += 1;
-            count[(a.rhs1 >> 1) as usize] += 1;
-        }
-        let mut fo_start = vec![0u32; m + 2];
-        for v in 0..=m {
-            fo_start[v + 1] = fo_start[v] + count[v];
-        }
-        let mut fill = fo_start.clone();
-        let mut fo = vec![0u32; fo_start[m + 1] as usize];
-        for a in &aig.ands {
-            for r in [a.rhs0, a.rhs1] {
-                let v = (r >> 1) as usize;
-                fo[fill[v] as usize] = a.var;
-                fill[v] += 1;
-            }
-        }
+        let fan = Fanouts::new(aig);
         let mut root = vec![false; m + 1];
         let roots = aig.latches.iter().map(|l| l.next);
         for l in roots
@@ -217,7 +196,7 @@ impl Graph {
         for v in order {
             let vu = v as usize;
             let mut d = if root[vu] { sink } else { NONE };
-            for &w in &fo[fo_start[vu] as usize..fo_start[vu + 1] as usize] {
+            for &w in fan.of(vu) {
                 if idom[w as usize] == NONE {
                     continue;
                 }
@@ -268,9 +247,7 @@ impl Graph {
             }
         }
         Graph {
-            and_of,
-            fo_start,
-            fo,
+            fan,
             root,
             idom,
             tin,
@@ -280,7 +257,7 @@ impl Graph {
     }
 
     fn fanouts(&self, v: usize) -> &[u32] {
-        &self.fo[self.fo_start[v] as usize..self.fo_start[v + 1] as usize]
+        self.fan.of(v)
     }
 
     /// Nodes post-dominated by `g` (including `g`).
@@ -337,9 +314,9 @@ fn region(
     let mut inside: HashSet<u32> = HashSet::with_capacity(vars.len());
     let mut gates = Vec::new();
     for &v in vars {
-        if g.and_of[v as usize] != NONE {
+        if g.fan.and_of(v as usize) != NONE {
             inside.insert(v);
-            gates.push(g.and_of[v as usize]);
+            gates.push(g.fan.and_of(v as usize));
         }
     }
     gates.sort_unstable();

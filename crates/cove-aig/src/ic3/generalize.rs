@@ -160,17 +160,7 @@ impl Ic3<'_> {
                 && let Cons::Blocked(core) = self.consecution(level - 1, &ctg)?
             {
                 ctgs += 1;
-                let mut g = core;
-                let mut j = level;
-                while j < self.k() {
-                    match self.consecution(j, &g)? {
-                        Cons::Blocked(c) => {
-                            g = c;
-                            j += 1;
-                        }
-                        Cons::Pred(..) => break,
-                    }
-                }
+                let (g, j) = self.push_forward(core, level)?;
                 let g = self.mic(g, j - 1, depth + 1)?;
                 self.add_lemma(g, j);
                 continue;

@@ -507,6 +507,23 @@ impl<'a> Ic3<'a> {
             .all(|&c| self.init[(c >> 1) as usize].is_none_or(|b| b == (c & 1 == 0)))
     }
 
+    /// Lifts cube `g`, relatively inductive to `F_{level - 1}`, to the highest frame up to
+    /// the frontier where it stays relatively inductive, shrinking it to each blocking core
+    /// on the way; returns the cube and the frame it blocks.
+    fn push_forward(&mut self, mut g: Cube, level: usize) -> Result<(Cube, usize), UnknownReason> {
+        let mut j = level;
+        while j < self.k() {
+            match self.consecution(j, &g)? {
+                Cons::Blocked(c) => {
+                    g = c;
+                    j += 1;
+                }
+                Cons::Pred(..) => break,
+            }
+        }
+        Ok((g, j))
+    }
+
     /// Processes the obligation queue until it is empty or a counterexample is found.
     fn block(&mut self) -> Result<Option<RawTrace>, UnknownReason> {
         while let Some(Reverse((level, key, id))) = self.queue.pop() {
@@ -559,22 +576,13 @@ impl<'a> Ic3<'a> {
                 let q0 = self.queries;
                 self.stats.mic_calls += 1;
                 self.stats.mic_in += core.len() as u64;
-                let mut g = match self.predict(&core, level - 1)? {
+                let g = match self.predict(&core, level - 1)? {
                     Some(g) => g,
                     None => self.mic(core, level - 1, 1)?,
                 };
                 self.stats.mic_out += g.len() as u64;
                 self.stats.mic_q += self.queries - q0;
-                let mut j = level;
-                while j < self.k() {
-                    match self.consecution(j, &g)? {
-                        Cons::Blocked(c) => {
-                            g = c;
-                            j += 1;
-                        }
-                        Cons::Pred(..) => break,
-                    }
-                }
+                let (g, j) = self.push_forward(g, level)?;
                 self.add_lemma(g, j);
                 if j < self.k() {
                     let key = self.tick();
@@ -911,6 +919,18 @@ mod tests {
         parse_aiger(src.as_bytes()).expect("valid aag")
     }
 
+    /// An engine on `a` with frames `F_0..F_n` open and empty (as a run leaves them before
+    /// its lemmas), for tests of single queries.
+    fn with_frames<'a>(a: &'a Aig, ctl: &Control, n: usize) -> Ic3<'a> {
+        let mut e = Ic3::new(a, ctl);
+        e.solvers.push(e.new_solver(0));
+        for l in 1..=n {
+            e.frames.push(Vec::new());
+            e.solvers.push(e.new_solver(l));
+        }
+        e
+    }
+
     /// A shift register `x0' = 1, x_{i+1}' = x_i` from all zeros; bad: `x3 ∧ ¬x0`
     /// (unreachable: the ones enter at `x0` and never leave).
     const SHIFT: &str = "aag 5 0 4 0 1 1\n2 1\n4 2\n6 4\n8 6\n10\n10 8 3\n";
@@ -1155,12 +1175,7 @@ mod tests {
         // inductive), and the resumed run still proves the property.
         let a = aig("aag 2 0 2 0 0 1\n2 1\n4 4\n4\n");
         let ctl = Control::default();
-        let mut e = Ic3::new(&a, &ctl);
-        e.solvers.push(e.new_solver(0));
-        for l in 1..=2 {
-            e.frames.push(Vec::new());
-            e.solvers.push(e.new_solver(l));
-        }
+        let mut e = with_frames(&a, &ctl, 2);
         e.add_lemma(vec![2], 1); // ¬x1
         e.add_lemma(vec![0, 2], 1); // ¬(x0 ∧ x1)
         let stopped = ctl.child();
@@ -1184,10 +1199,7 @@ mod tests {
         // leads to x0.
         let a = aig("aag 2 0 2 0 0 1\n2 1\n4 4\n2\n");
         let ctl = Control::default();
-        let mut e = Ic3::new(&a, &ctl);
-        e.solvers.push(e.new_solver(0));
-        e.frames.push(Vec::new());
-        e.solvers.push(e.new_solver(1));
+        let mut e = with_frames(&a, &ctl, 1);
         e.add_lemma(vec![2], 1); // ¬x1
         match e.push_query(1, &vec![2]).unwrap() {
             Ok(core) => assert_eq!(core, vec![2]),
@@ -1203,12 +1215,7 @@ mod tests {
     fn obligations_already_blocked_are_found_by_subsumption() {
         let a = aig("aag 2 0 2 0 0 1\n2 1\n4 4\n2\n");
         let ctl = Control::default();
-        let mut e = Ic3::new(&a, &ctl);
-        e.solvers.push(e.new_solver(0));
-        for l in 1..=3 {
-            e.frames.push(Vec::new());
-            e.solvers.push(e.new_solver(l));
-        }
+        let mut e = with_frames(&a, &ctl, 3);
         e.add_lemma(vec![2], 2); // ¬x1 in F_1, F_2
         assert_eq!(e.blocked_at(1, &vec![1, 2]), Some(2));
         assert_eq!(e.blocked_at(3, &vec![1, 2]), None);
@@ -1221,12 +1228,7 @@ mod tests {
         // (every state leads to x0), stopped by a predecessor whose successor is x0 ∧ ¬x1.
         let a = aig("aag 2 0 2 0 0 1\n2 1\n4 4\n2\n");
         let ctl = Control::default();
-        let mut e = Ic3::new(&a, &ctl);
-        e.solvers.push(e.new_solver(0));
-        for l in 1..=2 {
-            e.frames.push(Vec::new());
-            e.solvers.push(e.new_solver(l));
-        }
+        let mut e = with_frames(&a, &ctl, 2);
         e.add_lemma(vec![0], 1); // ¬x0
         e.add_lemma(vec![2], 1); // ¬x1
         e.frames[1][0].ctp = Some(BitState::new(&[true, false]));

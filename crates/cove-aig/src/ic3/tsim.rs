@@ -15,6 +15,7 @@
 //! cubes are phrased in the latches the lemmas already use, which is what the lemmas found
 //! when blocking them can generalise over. It also costs no SAT call.
 
+use crate::fanout::Fanouts;
 use crate::{ALit, Aig};
 
 const F: u8 = 0;
@@ -23,13 +24,10 @@ const X: u8 = 2;
 
 /// Ternary simulator over one AIG (the structure is built once; each lift reuses buffers).
 pub(super) struct TernarySim {
-    /// Per variable: its and gate (index into `aig.ands`), `u32::MAX` if none.
-    and_of: Vec<u32>,
+    /// Per variable: its defining gate and its fanout gates.
+    fan: Fanouts,
     /// Per variable: its latch index, `u32::MAX` if none.
     latch_of: Vec<u32>,
-    /// Fanout and gates of each variable (CSR: `fan_start[v]..fan_start[v + 1]`).
-    fan_start: Vec<u32>,
-    fanouts: Vec<u32>,
     /// Current ternary value per variable.
     val: Vec<u8>,
     /// `cone[v] == stamp`: variable `v` is in the current target cone.
@@ -48,35 +46,13 @@ pub(super) struct TernarySim {
 impl TernarySim {
     pub fn new(aig: &Aig) -> TernarySim {
         let n = aig.max_var as usize + 1;
-        let mut and_of = vec![u32::MAX; n];
-        let mut deg = vec![0u32; n + 1];
-        for (i, a) in aig.ands.iter().enumerate() {
-            and_of[a.var as usize] = i as u32;
-            deg[(a.rhs0 >> 1) as usize] += 1;
-            deg[(a.rhs1 >> 1) as usize] += 1;
-        }
-        let mut fan_start = vec![0u32; n + 1];
-        for v in 0..n {
-            fan_start[v + 1] = fan_start[v] + deg[v];
-        }
-        let mut fill = fan_start.clone();
-        let mut fanouts = vec![0u32; fan_start[n] as usize];
-        for a in &aig.ands {
-            for r in [a.rhs0, a.rhs1] {
-                let v = (r >> 1) as usize;
-                fanouts[fill[v] as usize] = a.var;
-                fill[v] += 1;
-            }
-        }
         let mut latch_of = vec![u32::MAX; n];
         for (i, l) in aig.latches.iter().enumerate() {
             latch_of[l.var as usize] = i as u32;
         }
         TernarySim {
-            and_of,
+            fan: Fanouts::new(aig),
             latch_of,
-            fan_start,
-            fanouts,
             val: vec![F; n],
             cone: vec![0; n],
             target: vec![0; n],
@@ -99,7 +75,7 @@ impl TernarySim {
 
     #[inline]
     fn eval(&self, aig: &Aig, v: u32) -> u8 {
-        let g = aig.ands[self.and_of[v as usize] as usize];
+        let g = aig.ands[self.fan.and_of(v as usize) as usize];
         match (self.lit(g.rhs0), self.lit(g.rhs1)) {
             (F, _) | (_, F) => F,
             (T, T) => T,
@@ -127,8 +103,8 @@ impl TernarySim {
                     continue;
                 }
                 self.cone[v as usize] = self.stamp;
-                let a = self.and_of[v as usize];
-                if a == u32::MAX {
+                let a = self.fan.and_of(v as usize);
+                if a == Fanouts::NONE {
                     if self.latch_of[v as usize] != u32::MAX {
                         self.latches.push(v);
                     }
@@ -159,12 +135,8 @@ impl TernarySim {
         }
         self.work.push(v);
         while let Some(u) = self.work.pop() {
-            let (s, e) = (
-                self.fan_start[u as usize] as usize,
-                self.fan_start[u as usize + 1] as usize,
-            );
-            for k in s..e {
-                let g = self.fanouts[k];
+            for k in self.fan.range(u as usize) {
+                let g = self.fan.nth(k);
                 if self.cone[g as usize] != self.stamp || self.val[g as usize] == X {
                     continue;
                 }
