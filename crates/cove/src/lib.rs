@@ -11,6 +11,7 @@
 //! | [`chc`] | clause systems, front ends, preprocessing, engines, the certificate checker, the [`driver`] |
 //! | [`logic`] | terms ([`TermStore`]), sorts, rationals, models, SMT-LIB2 reading and printing |
 //! | [`smt`], [`sat`] | the SMT (LRA/LIA) and SAT cores |
+//! | [`aig`] | hardware model checking of AIGER circuits (IC3/PDR, BMC, k-induction, localization) |
 //! | [`prob`] | probabilistic systems: simulation, counterexamples, AGAR |
 //! | [`control`] | limits and interruption ([`Control`]) |
 //!
@@ -89,6 +90,9 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+/// Hardware model checking of AIGER circuits: IC3/PDR, BMC, k-induction, localization,
+/// witnesses and certificates.
+pub use cove_aig as aig;
 /// Constrained Horn clauses: systems, front ends, preprocessing, engines, certificates, and
 /// the solving [`driver`].
 pub use cove_chc as chc;
