@@ -326,8 +326,8 @@ fn clip(s: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::answer::Answer;
-    use crate::bench::command::find_program;
+    use crate::answer::Answer;
+    use crate::command::find_program;
 
     fn limits(timeout_ms: u64, memory_mb: u64, limiter: MemLimiter) -> Limits {
         Limits {

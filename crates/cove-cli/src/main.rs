@@ -13,7 +13,6 @@
 //! `cove sat` follows the SAT competition: 10 = satisfiable, 20 = unsatisfiable, 0 = unknown.
 
 mod aiger;
-mod bench;
 mod limits;
 mod solve;
 
@@ -61,7 +60,7 @@ enum Command {
     /// Validate a witness (invariants or a derivation) against a CHC system.
     Check(solve::CheckArgs),
     /// Run a benchmark manifest (`track<TAB>path<TAB>expected`) side by side with a reference solver.
-    Bench(bench::BenchArgs),
+    Bench(cove_bench::BenchArgs),
     /// Solve a DIMACS CNF file with Cove's SAT core.
     Sat(SatArgs),
     /// Run an SMT-LIB2 script (QF_LIA/QF_LRA) with Cove's SMT core.
@@ -288,7 +287,7 @@ fn run(cli: Cli) -> ExitCode {
         Command::Smt(args) => run_smt(&args),
         Command::Unroll(args) => run_unroll(&args),
         Command::Prob(cmd) => run_prob(&cmd),
-        Command::Bench(args) => bench::run(&args).map(|c| c as u8).map_err(|e| {
+        Command::Bench(args) => cove_bench::run(&args).map(|c| c as u8).map_err(|e| {
             eprintln!("error: {e:#}");
             ExitCodeOf(EXIT_USAGE)
         }),

@@ -170,7 +170,7 @@ fn summarize_where(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::answer::{Answer, Outcome};
+    use crate::answer::{Answer, Outcome};
 
     fn side(verdict: Verdict, secs: f64) -> SideResult {
         SideResult {

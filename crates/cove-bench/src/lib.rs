@@ -1,4 +1,7 @@
-//! `cove bench`: runs a benchmark manifest through Cove and, optionally, a reference solver,
+//! The benchmark harness behind `cove bench`, kept in its own crate so that a library user of
+//! `cove` compiles none of its dependencies (plotting, progress bars, process control).
+//!
+//! It runs a benchmark manifest through Cove and, optionally, a reference solver,
 //! under the same time and memory limits, and compares both against the known answers.
 //!
 //! Every instance is solved in a fresh child process (see [`runner`] for how limits and peak
@@ -15,6 +18,10 @@
 //! At cluster scale, `--shard I/N` runs one deterministic part of the selection ([`shard`])
 //! and `--merge` combines the parts' `results.json` files into one report ([`merge`]); with
 //! a reference solver the report adds a scatter plot of per-instance times.
+
+/// Exit code when Cove failed on every instance (the manifest or the flags are likely wrong):
+/// the same code as `cove`'s "bad input".
+pub const EXIT_ALL_ERRORED: i32 = 2;
 
 pub mod answer;
 pub mod command;
@@ -301,7 +308,7 @@ fn report_and_write(
     eprintln!("results written to {}/", args.out.display());
     if report::all_cove_errored(results) {
         eprintln!("error: cove failed on every instance (see results.csv for the messages)");
-        return Ok(crate::EXIT_BAD_INPUT as i32);
+        return Ok(EXIT_ALL_ERRORED);
     }
     Ok(if report::any_cove_wrong(results) {
         1

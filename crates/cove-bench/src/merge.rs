@@ -224,9 +224,9 @@ pub fn combine(parts: Vec<Part>) -> anyhow::Result<(RunConfig, Vec<InstanceResul
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::report::render_json;
-    use crate::bench::shard::{Shard, ShardInfo};
-    use crate::bench::stats::summarize;
+    use crate::report::render_json;
+    use crate::shard::{Shard, ShardInfo};
+    use crate::stats::summarize;
 
     fn config(shard: Option<ShardInfo>) -> RunConfig {
         RunConfig {
