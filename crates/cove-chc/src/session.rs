@@ -150,6 +150,11 @@ pub struct Session {
     /// `clauses.len()` at each open `push`.
     scopes: Vec<usize>,
     next_id: u64,
+    /// Commands that give later text its context: the predicate declarations and the
+    /// accepted `define-fun`, `define-sort` and `declare-var` commands, verbatim, in order.
+    prelude: String,
+    /// The number of commands in `prelude`.
+    prelude_cmds: usize,
     memory: Memory,
     incremental: bool,
     last: Reuse,
@@ -170,6 +175,8 @@ impl Session {
             clauses: vec![],
             scopes: vec![],
             next_id: 0,
+            prelude: String::new(),
+            prelude_cmds: 0,
             memory: Memory::default(),
             incremental: true,
             last: Reuse::default(),
@@ -201,6 +208,12 @@ impl Session {
             ));
         }
         s.preds = q.system.preds;
+        for &p in &s.preds {
+            s.prelude
+                .push_str(&cove_logic::print::declare_fun(&s.store, p));
+            s.prelude.push('\n');
+            s.prelude_cmds += 1;
+        }
         for c in q.system.clauses {
             s.push_clause(c);
         }
@@ -395,7 +408,88 @@ impl Session {
     /// methods). All or nothing: on an error nothing is added. Returns the number of clauses
     /// added.
     pub fn add_smtlib(&mut self, text: &str) -> Result<usize, SessionError> {
-        self.add_commands(text, "", "", None)
+        let n = self.add_commands(text, "", "", None)?;
+        for cmd in split_commands(text) {
+            if matches!(
+                cmd.head,
+                "declare-fun" | "declare-rel" | "define-fun" | "define-sort" | "declare-var"
+            ) {
+                self.prelude.push_str(cmd.text);
+                self.prelude.push('\n');
+                self.prelude_cmds += 1;
+            }
+        }
+        Ok(n)
+    }
+
+    /// Replays an SMT-LIB2 CHC script on this session: declarations and assertions are
+    /// added, `push`/`pop` open and close scopes, and at every `(check-sat)` (and every
+    /// fixedpoint `(query q)`, which asks about `q` alone as in z3) `on_question` is called
+    /// with the session — typically to [`Session::solve`] it. Returns what each call returned,
+    /// in order; errors are located in `text`.
+    pub fn replay<R>(
+        &mut self,
+        text: &str,
+        mut on_question: impl FnMut(&mut Session) -> R,
+    ) -> Result<Vec<R>, SessionError> {
+        let mut answers = vec![];
+        for cmd in split_commands(text) {
+            let at = |e: SessionError| match e {
+                SessionError::Parse(p) => {
+                    let col = if p.line == 1 {
+                        cmd.col + p.col - 1
+                    } else {
+                        p.col
+                    };
+                    SessionError::Parse(ParseError::new(
+                        Pos::new(cmd.line + p.line - 1, col),
+                        p.kind,
+                        p.message,
+                    ))
+                }
+                SessionError::Invalid(m) => {
+                    SessionError::Invalid(format!("{}:{}: {m}", cmd.line, cmd.col))
+                }
+            };
+            match cmd.head {
+                "push" | "pop" => {
+                    let arg = cmd.text[1..cmd.text.len() - 1].trim()[cmd.head.len()..].trim();
+                    let k: usize = if arg.is_empty() {
+                        1
+                    } else {
+                        arg.parse().map_err(|_| {
+                            at(SessionError::Invalid(format!(
+                                "bad {} level '{arg}'",
+                                cmd.head
+                            )))
+                        })?
+                    };
+                    if cmd.head == "push" {
+                        for _ in 0..k {
+                            self.push();
+                        }
+                    } else {
+                        self.pop(k).map_err(at)?;
+                    }
+                }
+                "check-sat" => answers.push(on_question(self)),
+                "query" => {
+                    self.push();
+                    let added = self.add_smtlib(cmd.text).map_err(at);
+                    if added.is_ok() {
+                        answers.push(on_question(self));
+                    }
+                    self.pop(1).expect("the scope pushed above");
+                    added?;
+                }
+                "exit" => break,
+                "get-model" | "get-info" | "get-proof" | "get-value" | "echo" => {}
+                _ => {
+                    self.add_smtlib(cmd.text).map_err(at)?;
+                }
+            }
+        }
+        Ok(answers)
     }
 
     /// Adds the clause `formula` (SMT-LIB2, e.g. `(=> (and (inv x) (< x 10)) (inv (+ x 1)))`)
@@ -476,15 +570,9 @@ impl Session {
         close: &str,
         expect_asserts: Option<usize>,
     ) -> Result<usize, SessionError> {
-        let mut prelude = String::new();
-        for &p in &self.preds {
-            prelude.push_str(&cove_logic::print::declare_fun(&self.store, p));
-            prelude.push('\n');
-        }
-        prelude.push_str(open);
-        let offset = prelude.matches('\n').count() as u32;
-        let src = format!("{prelude}{text}{close}");
-        let known = self.preds.len();
+        let offset = (self.prelude.matches('\n').count() + open.matches('\n').count()) as u32;
+        let src = format!("{}{open}{text}{close}", self.prelude);
+        let known = self.prelude_cmds;
         let mut preds = self.preds.clone();
         let mut clauses: Vec<Clause> = vec![];
         let mut asserts = 0usize;
@@ -510,12 +598,11 @@ impl Session {
                         format!("{what} is not accepted here: use the session's own calls"),
                     )))
                 };
+                if seen <= known {
+                    // The prelude: accepted before.
+                    continue;
+                }
                 match cmd {
-                    // The prelude's declarations of known predicates.
-                    Command::DeclareFun {
-                        decl: Declared::Pred(_),
-                        ..
-                    } if seen <= known => {}
                     Command::DeclareFun {
                         decl: Declared::Pred(f),
                         ..
@@ -1060,6 +1147,95 @@ fn topological(d: &Derivation) -> Vec<usize> {
         }
     }
     order
+}
+
+/// One top-level command of a script: its text, head symbol and position.
+struct CommandText<'a> {
+    text: &'a str,
+    head: &'a str,
+    line: u32,
+    col: u32,
+}
+
+/// The top-level parenthesized commands of `src` (comments, strings and quoted symbols
+/// skipped), each with its head symbol. Text outside parentheses becomes a command of its
+/// own with an empty head, and an unbalanced tail runs to the end: the reader then reports
+/// the error.
+fn split_commands(src: &str) -> Vec<CommandText<'_>> {
+    let bytes = src.as_bytes();
+    let mut out = vec![];
+    let (mut i, mut line, mut col) = (0usize, 1u32, 1u32);
+    let advance = |i: &mut usize, line: &mut u32, col: &mut u32| {
+        if bytes[*i] == b'\n' {
+            *line += 1;
+            *col = 1;
+        } else if (bytes[*i] & 0xC0) != 0x80 {
+            *col += 1;
+        }
+        *i += 1;
+    };
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c.is_ascii_whitespace() {
+            advance(&mut i, &mut line, &mut col);
+            continue;
+        }
+        if c == b';' {
+            while i < bytes.len() && bytes[i] != b'\n' {
+                advance(&mut i, &mut line, &mut col);
+            }
+            continue;
+        }
+        let (start, sl, sc) = (i, line, col);
+        let mut depth = 0i64;
+        let (mut quote, mut string) = (false, false);
+        while i < bytes.len() {
+            let b = bytes[i];
+            if quote {
+                quote = b != b'|';
+            } else if string {
+                string = b != b'"';
+            } else if b == b';' {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    advance(&mut i, &mut line, &mut col);
+                }
+                continue;
+            } else if depth == 0 && i > start && (b.is_ascii_whitespace() || b == b'(') {
+                // The end of a top-level atom.
+                break;
+            } else {
+                match b {
+                    b'|' => quote = true,
+                    b'"' => string = true,
+                    b'(' => depth += 1,
+                    b')' => depth -= 1,
+                    _ => {}
+                }
+            }
+            advance(&mut i, &mut line, &mut col);
+            if depth <= 0 && !quote && !string && b == b')' {
+                break;
+            }
+        }
+        let text = &src[start..i];
+        let head = text
+            .strip_prefix('(')
+            .map(|t| {
+                let t = t.trim_start();
+                let end = t
+                    .find(|ch: char| ch.is_whitespace() || ch == '(' || ch == ')')
+                    .unwrap_or(t.len());
+                &t[..end]
+            })
+            .unwrap_or("");
+        out.push(CommandText {
+            text,
+            head,
+            line: sl,
+            col: sc,
+        });
+    }
+    out
 }
 
 /// Refuses text that is not one balanced S-expression or atom (so that a sort or formula

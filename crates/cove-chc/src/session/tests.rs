@@ -169,3 +169,50 @@ fn text_errors_are_located_and_atomic() {
     assert_eq!(s.len(), 0);
     assert!(Session::from_smtlib("(set-logic HORN)(check-sat)(check-sat)").is_err());
 }
+
+#[test]
+fn commands_are_split_at_top_level() {
+    let src = "; c\n(set-logic HORN)\n(assert (forall ((|a b| Int)) (=> (= |a b| \"(\") p)))\n  (push 1) x (pop)";
+    let cmds = split_commands(src);
+    let heads: Vec<&str> = cmds.iter().map(|c| c.head).collect();
+    assert_eq!(heads, ["set-logic", "assert", "push", "", "pop"]);
+    assert_eq!((cmds[1].line, cmds[1].col), (3, 1));
+    assert_eq!((cmds[2].line, cmds[2].col), (4, 3));
+    assert_eq!(cmds[3].text, "x");
+    assert_eq!(cmds[4].text, "(pop)");
+}
+
+#[test]
+fn replay_answers_each_question_like_the_driver() {
+    let script = format!(
+        "{RULES}
+(define-fun lim () Int 20)
+(push 1)
+(assert (forall ((x Int) (y Int)) (=> (and (inv x y) (> y lim)) false)))
+(check-sat)
+(pop 1)
+(push 1)
+(assert (forall ((x Int) (y Int)) (=> (and (inv x y) (= x 3)) false)))
+(check-sat)
+(pop 1)
+(check-sat)"
+    );
+    let mut s = Session::new();
+    let got = s
+        .replay(&script, |s| s.solve(&spacer(), &ctl()).answer.verdict())
+        .unwrap();
+    assert_eq!(got, ["sat", "unsat", "sat"]);
+    let mut store = TermStore::new();
+    let want: Vec<&str> = crate::frontend::parse_queries(script.as_bytes(), &mut store, &ctl())
+        .unwrap()
+        .iter()
+        .map(|q| driver::solve(&store, q, &spacer(), &ctl()).answer.verdict())
+        .collect();
+    assert_eq!(got, want);
+    // Errors are located in the script.
+    let bad = format!("{RULES}\n(push 1)\n(assert (inv 1 true))");
+    let Err(SessionError::Parse(e)) = Session::new().replay(&bad, |_| ()) else {
+        panic!("expected a sort error")
+    };
+    assert_eq!(e.line, 6, "{e}");
+}
