@@ -68,7 +68,7 @@ const MAX_FACTS: usize = 20_000;
 /// disjunction over them).
 const MAX_FACTS_PER_ATOM: usize = 2_000;
 /// At most this many lemmas are kept; a lemma set that grows past it is cut (keeping the
-/// most recent), which only weakens what is reused.
+/// most recent) and re-checked before its next use.
 const MAX_LEMMAS: usize = 5_000;
 
 /// Why a session refused a call.
@@ -863,11 +863,12 @@ impl Session {
                         }
                     }
                 }
-                if self.memory.lemmas.len() > MAX_LEMMAS {
-                    let cut = self.memory.lemmas.len() - MAX_LEMMAS;
-                    self.memory.lemmas.drain(..cut);
-                }
-                self.memory.inductive_for = (checked && lemmas_known).then_some(sys_rules);
+                // A subset of an inductive set need not be inductive: a cut set is checked
+                // again (Houdini) before it is used.
+                let cut = self.memory.lemmas.len().saturating_sub(MAX_LEMMAS);
+                self.memory.lemmas.drain(..cut);
+                self.memory.inductive_for =
+                    (checked && lemmas_known && cut == 0).then_some(sys_rules);
             }
             ChcResult::Unsat(d) if out.validation.is_valid() => {
                 if self.memory.facts.len() + d.steps.len() > MAX_FACTS {
