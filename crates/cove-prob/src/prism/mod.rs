@@ -69,6 +69,9 @@ pub struct PrismError {
     pub col: usize,
     /// What is wrong.
     pub message: String,
+    /// Set when the build did not fail but was stopped by [`BuildOptions::control`] (time,
+    /// memory, interruption): the reason, read when the stop happened.
+    pub stop: Option<cove_control::UnknownReason>,
 }
 
 impl PrismError {
@@ -77,6 +80,7 @@ impl PrismError {
             line: p.line,
             col: p.col,
             message: message.into(),
+            stop: None,
         }
     }
 }
