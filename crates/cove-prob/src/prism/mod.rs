@@ -42,7 +42,7 @@
 //! probability sums and several initial states.
 //!
 //! Checked against Storm on the 50 PRISM files bundled with stormpy 2.0
-//! (`scripts/storm_compare.py`): every model both tools build has the same number of
+//! (`scripts/prob/storm-compare.py`): every model both tools build has the same number of
 //! states, and every DTMC the same number of matrix entries.
 //!
 //! # Errors
