@@ -30,7 +30,7 @@ const WATCHDOG_SLACK: Duration = Duration::from_millis(600);
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Seconds(pub Option<Duration>);
 
-fn parse_secs(s: &str) -> Result<Seconds, String> {
+pub(crate) fn parse_secs(s: &str) -> Result<Seconds, String> {
     cove_control::parse_seconds(s).map(Seconds)
 }
 
@@ -38,7 +38,7 @@ fn parse_secs(s: &str) -> Result<Seconds, String> {
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Megabytes(pub Option<u64>);
 
-fn parse_mb(s: &str) -> Result<Megabytes, String> {
+pub(crate) fn parse_mb(s: &str) -> Result<Megabytes, String> {
     cove_control::parse_megabytes(s).map(Megabytes)
 }
 

@@ -14,6 +14,7 @@
 
 mod aiger;
 mod limits;
+mod prob;
 mod solve;
 
 use clap::{Parser, Subcommand};
@@ -76,28 +77,26 @@ enum Command {
 /// `cove prob …`.
 #[derive(Subcommand)]
 enum ProbCommand {
-    /// Does IMPL conform to SPEC by strong simulation? Prints `holds` or a counterexample tree.
-    Simulate(cove_prob::cli::SimulateArgs),
-    /// Verify a parallel composition of components against a specification.
-    Verify(cove_prob::cli::VerifyArgs),
-    /// Reproduce the thesis's Table 6.1/6.2 shape on the bundled families.
-    Bench(cove_prob::cli::BenchArgs),
+    /// Does IMPL conform to SPEC by strong simulation? Prints `holds`, `fails` and a
+    /// counterexample tree, or `unknown (reason)` when `--timeout`/`--memory-mb` end the run.
+    Simulate(prob::SimulateArgs),
+    /// Verify a parallel composition of components against a specification (`holds`,
+    /// `fails` with a checked counterexample, or `unknown (reason)` at a limit).
+    Verify(prob::VerifyArgs),
+    /// Reproduce the thesis's Table 6.1/6.2 shape on the bundled families (`--timeout` and
+    /// `--memory-mb` hold per run).
+    Bench(prob::BenchArgs),
     /// Build a model and write it as `.lpts`, Storm DRN or DOT (e.g. to cross-check with Storm).
-    Export(cove_prob::cli::ExportArgs),
+    Export(prob::ExportArgs),
 }
 
 fn run_prob(cmd: &ProbCommand) -> Result<u8, ExitCodeOf> {
-    let mut out = std::io::stdout().lock();
-    let r = match cmd {
-        ProbCommand::Simulate(a) => cove_prob::cli::simulate(a, &mut out),
-        ProbCommand::Verify(a) => cove_prob::cli::verify(a, &mut out),
-        ProbCommand::Bench(a) => cove_prob::cli::bench(a, &mut out),
-        ProbCommand::Export(a) => cove_prob::cli::export(a, &mut out),
-    };
-    r.map_err(|e| {
-        eprintln!("{e}");
-        ExitCodeOf(e.exit_code())
-    })
+    match cmd {
+        ProbCommand::Simulate(a) => prob::simulate(a),
+        ProbCommand::Verify(a) => prob::verify(a),
+        ProbCommand::Bench(a) => prob::bench(a),
+        ProbCommand::Export(a) => prob::export(a),
+    }
 }
 
 /// Arguments of `cove unroll`.

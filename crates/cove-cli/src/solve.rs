@@ -101,7 +101,7 @@ pub struct SolveArgs {
     pub certificate: Option<PathBuf>,
     /// AIGER input: do not merge inputs to constants before the engines run (by default,
     /// inputs whose constant keeps the range of a cut are merged, FMCAD'19 Alg. 2; see
-    /// docs/benchmarks.md §23.1).
+    /// docs/decisions.md#hardware-input-merging).
     #[arg(long)]
     pub no_merge_inputs: bool,
     /// Progress messages on stderr.

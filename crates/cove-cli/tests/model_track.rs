@@ -2,7 +2,7 @@
 //! `define-fun` per predicate declared in the *input* file (also for predicates that
 //! preprocessing removed), in SMT-LIB2 that other solvers read: quoted symbols kept quoted,
 //! negative numbers as `(- n)`, Real constants as decimals. The competition's own check
-//! (z3/cvc5 on the negated clauses) is scripts/validate-models.py; here Cove's independent
+//! (z3/cvc5 on the negated clauses) is scripts/chc/validate-models.py; here Cove's independent
 //! checker re-reads the printed model.
 
 use std::path::{Path, PathBuf};
