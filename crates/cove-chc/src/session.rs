@@ -585,11 +585,11 @@ impl Session {
             SessionError::Parse(ParseError::new(pos, e.kind, e.message))
         };
         {
-            let mut p = Parser::new(src.as_bytes(), &mut self.store, Dialect::Chc)
-                .map_err(|e| located(e))?;
+            let mut p =
+                Parser::new(src.as_bytes(), &mut self.store, Dialect::Chc).map_err(&located)?;
             let mut cl = Clausifier::default();
             let mut seen = 0usize;
-            while let Some((cmd, pos)) = p.next_command().map_err(|e| located(e))? {
+            while let Some((cmd, pos)) = p.next_command().map_err(&located)? {
                 seen += 1;
                 let refuse = |what: &str| {
                     Err(located(ParseError::new(
@@ -630,12 +630,12 @@ impl Session {
                     Command::Assert { term, .. } | Command::Rule { term, .. } => {
                         asserts += 1;
                         cl.clausify(&mut p, term, true, pos, pos, &mut clauses)
-                            .map_err(|e| located(e))?;
+                            .map_err(&located)?;
                     }
                     Command::Query(q) => {
                         asserts += 1;
                         cl.clausify(&mut p, q, false, pos, pos, &mut clauses)
-                            .map_err(|e| located(e))?;
+                            .map_err(&located)?;
                     }
                     Command::Push(_) => return refuse("push"),
                     Command::Pop(_) => return refuse("pop"),
