@@ -19,7 +19,7 @@
 //! per-clause universally quantified variable would be wrong (the driver decides such queries
 //! exactly, see `driver::constants`). Z3's `declare-var` is different: a variable of each rule.
 
-mod clausify;
+pub(crate) mod clausify;
 
 use crate::engine::Control;
 use crate::system::{ChcSystem, Pos};

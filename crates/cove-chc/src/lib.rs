@@ -11,6 +11,7 @@ pub mod frontend;
 pub mod preprocess;
 pub mod print;
 pub mod result;
+pub mod session;
 pub mod share;
 pub mod system;
 pub mod ts;

@@ -1,15 +1,17 @@
 //! Python bindings for Cove: the `cove` module.
 //!
-//! The bindings are a thin layer over [`cove_chc::driver::solve`], so a Python caller gets
+//! The bindings are a thin layer over Cove's embedding layer, [`Session`] (the C API wraps
+//! the same type), and over [`cove_chc::driver::solve`] for text: a Python caller gets
 //! exactly what `cove solve` does — preprocessing, the engine or portfolio, limits, and the
 //! independent certificate check (an answer whose certificate fails is never returned).
 //!
-//! Systems cross the boundary as SMT-LIB2 `HORN` text: [`System`] either wraps a parsed file
-//! or accumulates declarations and clauses given as SMT-LIB2 formulas, and every addition is
-//! parsed at once so errors point at the offending call. Answers come back as plain Python
-//! data: invariants as `define-fun` text and as nested lists (`["<=", "x0", 10]`), the
-//! counterexample as derivation steps with concrete values (`int`, `fractions.Fraction`,
-//! `bool`).
+//! [`System`] is a session: it wraps a parsed file or accumulates declarations and clauses
+//! given as SMT-LIB2 formulas (each addition is parsed at once, so errors point at the
+//! offending call), has `push`/`pop` scopes, and solves incrementally: facts and lemmas of
+//! earlier answers are reused as the session's documentation explains. Answers come back as
+//! plain Python data: invariants as `define-fun` text and as nested lists (`["<=", "x0",
+//! 10]`), the counterexample as derivation steps with concrete values (`int`,
+//! `fractions.Fraction`, `bool`).
 //!
 //! Solving releases the GIL and runs on a helper thread while the calling thread checks for
 //! signals every 50 ms, so Ctrl-C stops a long solve (through the run's [`Control`]
@@ -20,8 +22,9 @@
 mod convert;
 
 use convert::{term_to_py, value_to_py};
-use cove_chc::driver::{EngineChoice, Outcome, SolveConfig, solve};
+use cove_chc::driver::{Outcome, SolveConfig, solve};
 use cove_chc::frontend::{Query, parse_queries};
+use cove_chc::session::{Session, SessionError, SolveOptions};
 use cove_chc::witness::{print_derivation, print_invariants};
 use cove_chc::{ChcResult, Control};
 use cove_logic::TermStore;
@@ -44,54 +47,26 @@ fn parse(src: &[u8], store: &mut TermStore) -> PyResult<Vec<Query>> {
     parse_queries(src, store, &Control::default()).map_err(|e| ParseError::new_err(e.to_string()))
 }
 
-/// A CHC system, as SMT-LIB2 `HORN` text.
+/// A session error as a Python exception: `cove.ParseError` for text Cove cannot read,
+/// `ValueError` otherwise.
+fn session_err(e: SessionError) -> PyErr {
+    match e {
+        SessionError::Parse(p) => ParseError::new_err(p.to_string()),
+        SessionError::Invalid(m) => PyValueError::new_err(m),
+    }
+}
+
+/// A CHC system being built and solved, incrementally.
 ///
-/// `System.parse(text)` wraps a file; `System()` starts an empty one that `declare` and
-/// `add_clause` extend. Either way the text is parsed on every change, so an error is
-/// raised by the call that caused it.
+/// `System.parse(text)` reads a file's system; `System()` starts an empty one that
+/// `declare`, `add_clause` and `add` extend. `push()`/`pop()` open and close scopes of
+/// clauses; `solve()` may be called after any change and reuses what earlier solves proved
+/// (`incremental = False` turns that off). Every change is parsed at once, so an error is
+/// raised by the call that caused it, and nothing of a failed call is kept.
 #[pyclass(module = "cove")]
 #[derive(Clone, Default)]
 pub struct System {
-    /// Commands before `(check-sat)`.
-    commands: Vec<String>,
-    /// Whether the text came from `parse` (then it is kept verbatim).
-    parsed: Option<String>,
-}
-
-impl System {
-    fn text(&self) -> String {
-        if let Some(t) = &self.parsed {
-            return t.clone();
-        }
-        let mut s = String::from("(set-logic HORN)\n");
-        for c in &self.commands {
-            s.push_str(c);
-            s.push('\n');
-        }
-        s.push_str("(check-sat)\n");
-        s
-    }
-
-    /// Parses the current text; `Err` is a `cove.ParseError`.
-    fn check(&self) -> PyResult<(TermStore, Vec<Query>)> {
-        let mut store = TermStore::new();
-        let q = parse(self.text().as_bytes(), &mut store)?;
-        Ok((store, q))
-    }
-
-    fn push_checked(&mut self, command: String) -> PyResult<()> {
-        if self.parsed.is_some() {
-            return Err(PyValueError::new_err(
-                "a parsed system is kept verbatim; build systems with System() to extend them",
-            ));
-        }
-        self.commands.push(command);
-        if let Err(e) = self.check() {
-            self.commands.pop();
-            return Err(e);
-        }
-        Ok(())
-    }
+    session: Session,
 }
 
 /// Reads the `vars` argument of `add_clause`: a dict `{name: sort}` or a list of pairs.
@@ -110,23 +85,22 @@ fn vars_arg(vars: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<(String, String)>> 
 
 #[pymethods]
 impl System {
-    /// An empty system (`(set-logic HORN)`), to be filled with `declare` and `add_clause`.
+    /// An empty system, to be filled with `declare`, `add_clause` and `add`.
     #[new]
     fn new() -> Self {
         System::default()
     }
 
-    /// Wraps CHC text (SMT-LIB2 `HORN` as in CHC-COMP, or Z3's fixedpoint format).
-    /// Raises `cove.ParseError` if Cove cannot read it.
+    /// Reads CHC text (SMT-LIB2 `HORN` as in CHC-COMP, or Z3's fixedpoint format) with at
+    /// most one question. Raises `cove.ParseError` if Cove cannot read it, `ValueError` for
+    /// text with several questions or declared constants (solve such text with
+    /// `cove.solve`/`cove.solve_all`).
     #[staticmethod]
     fn parse(text: &Bound<'_, PyAny>) -> PyResult<Self> {
         let text = text_arg(text)?;
-        let s = System {
-            commands: vec![],
-            parsed: Some(text),
-        };
-        s.check()?;
-        Ok(s)
+        Ok(System {
+            session: Session::from_smtlib(&text).map_err(session_err)?,
+        })
     }
 
     /// Reads a CHC file (see `parse`).
@@ -137,52 +111,87 @@ impl System {
         })?;
         let text = String::from_utf8(bytes)
             .map_err(|_| ParseError::new_err(format!("{}: not UTF-8 text", path.display())))?;
-        let s = System {
-            commands: vec![],
-            parsed: Some(text),
-        };
-        s.check().map_err(|e| {
-            Python::with_gil(|py| {
-                ParseError::new_err(format!("{}:{}", path.display(), e.value(py)))
-            })
+        let session = Session::from_smtlib(&text).map_err(|e| match e {
+            SessionError::Parse(p) => ParseError::new_err(format!("{}:{p}", path.display())),
+            SessionError::Invalid(m) => PyValueError::new_err(format!("{}: {m}", path.display())),
         })?;
-        Ok(s)
+        Ok(System { session })
     }
 
-    /// Declares a predicate `name` with argument sorts (`"Int"`, `"Real"`, `"Bool"`).
-    /// Returns `name`, for use in clauses.
+    /// Declares a predicate `name` with argument sorts (`"Int"`, `"Real"`, `"Bool"`,
+    /// `"(Array Int Int)"`). Returns `name`, for use in clauses. Declarations are not scoped.
     fn declare(&mut self, name: &str, sorts: Vec<String>) -> PyResult<String> {
-        let cmd = format!("(declare-fun {} ({}) Bool)", symbol(name), sorts.join(" "));
-        self.push_checked(cmd)?;
+        let sorts: Vec<&str> = sorts.iter().map(String::as_str).collect();
+        self.session.declare(name, &sorts).map_err(session_err)?;
         Ok(name.to_string())
     }
 
     /// Adds the clause `formula` (SMT-LIB2, e.g. `"(=> (and (inv x) (< x 10)) (inv (+ x
     /// 1)))"`), universally quantified over `vars` (`{"x": "Int"}` or `[("x", "Int")]`).
+    /// Returns the number of clauses added.
     #[pyo3(signature = (formula, vars = None))]
-    fn add_clause(&mut self, formula: &str, vars: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+    fn add_clause(&mut self, formula: &str, vars: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
         let vars = vars_arg(vars)?;
-        let cmd = if vars.is_empty() {
-            format!("(assert {formula})")
-        } else {
-            let decls: Vec<String> = vars
-                .iter()
-                .map(|(n, s)| format!("({} {s})", symbol(n)))
-                .collect();
-            format!("(assert (forall ({}) {formula}))", decls.join(" "))
-        };
-        self.push_checked(cmd)
+        let vars: Vec<(&str, &str)> = vars.iter().map(|(n, s)| (n.as_str(), s.as_str())).collect();
+        self.session
+            .add_clause_text(formula, &vars)
+            .map_err(session_err)
+    }
+
+    /// Adds SMT-LIB2 commands (`declare-fun`, `assert`, Z3's `rule`/`query`, …; not
+    /// `push`/`pop`/`check-sat`: use the methods). Returns the number of clauses added.
+    fn add(&mut self, text: &str) -> PyResult<usize> {
+        self.session.add_smtlib(text).map_err(session_err)
+    }
+
+    /// Opens a scope: `pop()` removes the clauses added after it.
+    fn push(&mut self) {
+        self.session.push();
+    }
+
+    /// Closes the `n` innermost scopes, removing their clauses.
+    #[pyo3(signature = (n = 1))]
+    fn pop(&mut self, n: usize) -> PyResult<()> {
+        self.session.pop(n).map_err(session_err)
+    }
+
+    /// The number of open scopes.
+    #[getter]
+    fn scopes(&self) -> usize {
+        self.session.scopes()
+    }
+
+    /// Whether `solve` reuses what earlier solves proved (default `True`).
+    #[getter]
+    fn get_incremental(&self) -> bool {
+        self.session.incremental()
+    }
+
+    #[setter]
+    fn set_incremental(&mut self, on: bool) {
+        self.session.set_incremental(on);
+    }
+
+    /// What the last `solve` reused: `{"lemmas": n, "lemmas_inductive": n, "houdini": bool,
+    /// "facts": n, "answered_by": "lemmas" | "facts" | None}`.
+    #[getter]
+    fn last_reuse<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let r = self.session.last_reuse();
+        let d = PyDict::new(py);
+        d.set_item("lemmas", r.lemmas_offered)?;
+        d.set_item("lemmas_inductive", r.lemmas_inductive)?;
+        d.set_item("houdini", r.houdini)?;
+        d.set_item("facts", r.facts_alive)?;
+        d.set_item("answered_by", r.answered_by)?;
+        Ok(d)
     }
 
     /// The predicates: a list of `(name, [sorts])`.
     #[getter]
-    fn predicates(&self) -> PyResult<Vec<(String, Vec<String>)>> {
-        let (store, queries) = self.check()?;
-        let Some(q) = queries.last() else {
-            return Ok(vec![]);
-        };
-        Ok(q.system
-            .preds
+    fn predicates(&self) -> Vec<(String, Vec<String>)> {
+        let store = self.session.store();
+        self.session
+            .predicates()
             .iter()
             .map(|&p| {
                 let d = store.func(p);
@@ -191,41 +200,50 @@ impl System {
                     d.args.iter().map(|s| s.to_string()).collect(),
                 )
             })
-            .collect())
+            .collect()
     }
 
-    /// The number of clauses.
-    fn __len__(&self) -> PyResult<usize> {
-        let (_, queries) = self.check()?;
-        Ok(queries.last().map_or(0, |q| q.system.clauses.len()))
+    /// The number of clauses in force.
+    fn __len__(&self) -> usize {
+        self.session.len()
     }
 
     /// The system as SMT-LIB2 text (what `cove solve` would read).
     fn to_smtlib(&self) -> String {
-        self.text()
+        self.session.to_smtlib()
     }
 
-    /// Solves the system; see `cove.solve`.
-    #[pyo3(signature = (*, engine = "portfolio", timeout = None, threads = 0, preprocess = true, validate = true))]
+    /// Solves the clauses in force, reusing what earlier solves of this system proved; see
+    /// `cove.solve` for the options.
+    #[pyo3(signature = (*, engine = "portfolio", timeout = None, threads = 0, preprocess = true, validate = true, memory_mb = None))]
+    #[allow(clippy::too_many_arguments)]
     fn solve(
-        &self,
+        &mut self,
         py: Python<'_>,
         engine: &str,
         timeout: Option<f64>,
         threads: usize,
         preprocess: bool,
         validate: bool,
+        memory_mb: Option<u64>,
     ) -> PyResult<Result> {
-        let cfg = config(engine, threads, preprocess, validate)?;
-        solve_one(py, self.text().into_bytes(), cfg, timeout)
+        let opts = options(engine, timeout, threads, preprocess, validate, memory_mb)?;
+        let cfg = opts.config().map_err(PyValueError::new_err)?;
+        let ctl = opts.control(Default::default());
+        let session = &mut self.session;
+        let (out, sys) = run_interruptibly(py, &ctl, || {
+            let out = session.solve(&cfg, &ctl);
+            (out, session.system())
+        })?;
+        Result::new(py, out, &sys)
     }
 
-    fn __repr__(&self) -> PyResult<String> {
-        Ok(format!("<cove.System: {} clauses>", self.__len__()?))
+    fn __repr__(&self) -> String {
+        format!("<cove.System: {} clauses>", self.session.len())
     }
 }
 
-/// Text from `str` or `bytes`.
+/// Text from `str` or `bytes` (or a `cove.System`'s SMT-LIB2 text).
 fn text_arg(v: &Bound<'_, PyAny>) -> PyResult<String> {
     if let Ok(s) = v.downcast::<PyString>() {
         return s.extract::<String>();
@@ -235,61 +253,64 @@ fn text_arg(v: &Bound<'_, PyAny>) -> PyResult<String> {
             .map_err(|_| ParseError::new_err("input is not UTF-8 text"));
     }
     if let Ok(s) = v.extract::<PyRef<'_, System>>() {
-        return Ok(s.text());
+        return Ok(s.session.to_smtlib());
     }
     Err(pyo3::exceptions::PyTypeError::new_err(
         "expected a cove.System, str or bytes",
     ))
 }
 
-fn config(engine: &str, threads: usize, preprocess: bool, validate: bool) -> PyResult<SolveConfig> {
-    let Some(choice) = EngineChoice::parse(engine) else {
-        return Err(PyValueError::new_err(format!(
-            "unknown engine '{engine}' (available: {})",
-            EngineChoice::names().join(", ")
-        )));
-    };
-    Ok(SolveConfig {
-        engine: choice,
-        threads,
-        preprocess,
-        validate,
-        ..SolveConfig::default()
-    })
-}
-
-/// Runs the driver on every question of `src` with the GIL released, polling for signals.
-fn solve_all_queries(
-    py: Python<'_>,
-    src: Vec<u8>,
-    cfg: SolveConfig,
+/// The solve options of the keyword arguments (engine names are checked by the caller).
+fn options(
+    engine: &str,
     timeout: Option<f64>,
-) -> PyResult<Vec<Result>> {
-    let mut ctl = Control::default();
-    if let Some(t) = timeout {
-        if !(t > 0.0 && t.is_finite()) {
+    threads: usize,
+    preprocess: bool,
+    validate: bool,
+    memory_mb: Option<u64>,
+) -> PyResult<SolveOptions> {
+    let timeout = match timeout {
+        None => None,
+        Some(t) if t > 0.0 && t.is_finite() => Some(
+            Duration::try_from_secs_f64(t)
+                .map_err(|_| PyValueError::new_err("timeout is out of range"))?,
+        ),
+        Some(_) => {
             return Err(PyValueError::new_err(
                 "timeout must be a positive number of seconds",
             ));
         }
-        ctl = ctl.with_timeout(Duration::from_secs_f64(t));
+    };
+    if memory_mb == Some(0) {
+        return Err(PyValueError::new_err(
+            "memory_mb must be a positive number of MiB",
+        ));
     }
-    let mut store = TermStore::new();
-    let queries = parse(&src, &mut store)?;
+    Ok(SolveOptions {
+        engine: engine.to_string(),
+        threads,
+        timeout,
+        memory_mb,
+        preprocess,
+        validate,
+    })
+}
+
+/// Runs `work` on a helper thread with the GIL released, checking for signals every 50 ms:
+/// a signal handler's exception (Ctrl-C's `KeyboardInterrupt`) stops the run through
+/// `ctl`, waits for it, and is raised.
+fn run_interruptibly<T: Send>(
+    py: Python<'_>,
+    ctl: &Control,
+    work: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
     let stop = ctl.clone();
-    let outcomes = py.allow_threads(|| {
+    let outcome = py.allow_threads(|| {
         std::thread::scope(|s| {
-            let worker = s.spawn(|| {
-                queries
-                    .iter()
-                    .map(|q| (solve(&store, q, &cfg, &ctl), q.system.clone()))
-                    .collect::<Vec<_>>()
-            });
+            let worker = s.spawn(work);
             while !worker.is_finished() {
                 std::thread::sleep(Duration::from_millis(50));
                 if let Err(e) = Python::with_gil(|py| py.check_signals()) {
-                    // Ctrl-C (or another signal handler raising): stop the run, wait for
-                    // the solver to notice, and raise the handler's exception.
                     stop.stop();
                     let _ = worker.join();
                     return Err(Some(e));
@@ -298,24 +319,33 @@ fn solve_all_queries(
             worker.join().map_err(|_| None)
         })
     });
-    let outcomes = match outcomes {
-        Ok(o) => o,
-        Err(Some(signal)) => return Err(signal),
-        Err(None) => return Err(PyRuntimeError::new_err("internal error in the solver")),
-    };
+    match outcome {
+        Ok(o) => Ok(o),
+        Err(Some(signal)) => Err(signal),
+        Err(None) => Err(PyRuntimeError::new_err("internal error in the solver")),
+    }
+}
+
+/// Runs the driver on every question of `src` with the GIL released, polling for signals.
+fn solve_all_queries(py: Python<'_>, src: Vec<u8>, opts: SolveOptions) -> PyResult<Vec<Result>> {
+    let cfg: SolveConfig = opts.config().map_err(PyValueError::new_err)?;
+    let ctl = opts.control(Default::default());
+    let mut store = TermStore::new();
+    let queries = parse(&src, &mut store)?;
+    let outcomes = run_interruptibly(py, &ctl, || {
+        queries
+            .iter()
+            .map(|q| (solve(&store, q, &cfg, &ctl), q.system.clone()))
+            .collect::<Vec<_>>()
+    })?;
     outcomes
         .into_iter()
         .map(|(out, sys)| Result::new(py, out, &sys))
         .collect()
 }
 
-fn solve_one(
-    py: Python<'_>,
-    src: Vec<u8>,
-    cfg: SolveConfig,
-    timeout: Option<f64>,
-) -> PyResult<Result> {
-    let mut all = solve_all_queries(py, src, cfg, timeout)?;
+fn solve_one(py: Python<'_>, src: Vec<u8>, opts: SolveOptions) -> PyResult<Result> {
+    let mut all = solve_all_queries(py, src, opts)?;
     match all.len() {
         1 => Ok(all.remove(0)),
         0 => Err(PyValueError::new_err("the input asks no question")),
@@ -326,14 +356,16 @@ fn solve_one(
 }
 
 /// Solves a CHC system (`cove.System`, or SMT-LIB2/Z3-fixedpoint text as `str` or `bytes`)
-/// with one question.
+/// with one question, from scratch (`System.solve` solves incrementally).
 ///
 /// `engine`: `"portfolio"` (default), `"spacer"`, `"bmc"`, … (`cove.ENGINES`);
-/// `timeout`: seconds (default none); `threads`: portfolio threads (0 = all cores);
-/// `preprocess`, `validate`: as `cove solve` (`--no-preprocess`, `--no-validate`).
-/// Returns a `cove.Result`. Raises `cove.ParseError` for input Cove cannot read.
+/// `timeout`: seconds (default none); `memory_mb`: memory limit in MiB (default none);
+/// `threads`: portfolio threads (0 = all cores); `preprocess`, `validate`: as `cove solve`
+/// (`--no-preprocess`, `--no-validate`). Returns a `cove.Result`. Raises `cove.ParseError`
+/// for input Cove cannot read.
 #[pyfunction(name = "solve")]
-#[pyo3(signature = (system, *, engine = "portfolio", timeout = None, threads = 0, preprocess = true, validate = true))]
+#[pyo3(signature = (system, *, engine = "portfolio", timeout = None, threads = 0, preprocess = true, validate = true, memory_mb = None))]
+#[allow(clippy::too_many_arguments)]
 fn py_solve(
     py: Python<'_>,
     system: &Bound<'_, PyAny>,
@@ -342,15 +374,17 @@ fn py_solve(
     threads: usize,
     preprocess: bool,
     validate: bool,
+    memory_mb: Option<u64>,
 ) -> PyResult<Result> {
-    let cfg = config(engine, threads, preprocess, validate)?;
-    solve_one(py, text_arg(system)?.into_bytes(), cfg, timeout)
+    let opts = options(engine, timeout, threads, preprocess, validate, memory_mb)?;
+    solve_one(py, text_arg(system)?.into_bytes(), opts)
 }
 
 /// Like `solve`, for inputs with several questions (`push`/`pop`, several `check-sat`):
-/// one `cove.Result` per question, in order; the timeout applies to all together.
+/// one `cove.Result` per question, in order; the limits apply to all together.
 #[pyfunction]
-#[pyo3(signature = (system, *, engine = "portfolio", timeout = None, threads = 0, preprocess = true, validate = true))]
+#[pyo3(signature = (system, *, engine = "portfolio", timeout = None, threads = 0, preprocess = true, validate = true, memory_mb = None))]
+#[allow(clippy::too_many_arguments)]
 fn solve_all(
     py: Python<'_>,
     system: &Bound<'_, PyAny>,
@@ -359,9 +393,10 @@ fn solve_all(
     threads: usize,
     preprocess: bool,
     validate: bool,
+    memory_mb: Option<u64>,
 ) -> PyResult<Vec<Result>> {
-    let cfg = config(engine, threads, preprocess, validate)?;
-    solve_all_queries(py, text_arg(system)?.into_bytes(), cfg, timeout)
+    let opts = options(engine, timeout, threads, preprocess, validate, memory_mb)?;
+    solve_all_queries(py, text_arg(system)?.into_bytes(), opts)
 }
 
 /// The invariant of one predicate in a `sat` answer.
@@ -617,7 +652,10 @@ fn cove_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(py_solve, m)?)?;
     m.add_function(wrap_pyfunction!(solve_all, m)?)?;
     m.add("ParseError", m.py().get_type::<ParseError>())?;
-    m.add("ENGINES", PyList::new(m.py(), EngineChoice::names())?)?;
+    m.add(
+        "ENGINES",
+        PyList::new(m.py(), SolveOptions::engine_names())?,
+    )?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

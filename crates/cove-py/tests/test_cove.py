@@ -192,3 +192,104 @@ def test_ctrl_c_stops_a_running_solve():
         timer.cancel()
         signal.signal(signal.SIGINT, previous)
     assert time.monotonic() - start < 30
+
+
+def test_push_pop_and_solving_again():
+    s = counter_system(11)
+    assert s.solve(engine="spacer", timeout=30).answer == "sat"
+    s.push()
+    assert s.scopes == 1
+    s.add_clause("(=> (and (inv x) (= x 4)) false)", {"x": "Int"})
+    assert len(s) == 4
+    r = s.solve(engine="spacer", timeout=30)
+    assert r.answer == "unsat" and r.validation == "valid"
+    s.pop()
+    assert len(s) == 3 and s.scopes == 0
+    # Back to the first system: the invariant found first answers without an engine.
+    r = s.solve(engine="spacer", timeout=30)
+    assert r.answer == "sat" and r.validation == "valid"
+    assert s.last_reuse["answered_by"] == "lemmas"
+    assert r.engine == "session:lemmas"
+    # Commands as text; refused commands and bad pops raise.
+    assert s.add("(assert (forall ((x Int)) (=> (and (inv x) (< x 0)) false)))") == 1
+    with pytest.raises(ValueError):
+        s.pop()
+    with pytest.raises(cove.ParseError):
+        s.add("(check-sat)")
+    with pytest.raises(ValueError, match="solve_all"):
+        cove.System.parse(COUNTER + "(check-sat)\n")
+
+
+# A contract's state (supply s, balances a and b, transaction count n), two transfer
+# functions, then mint and burn added later; assertions checked one by one as the Solidity
+# SMTChecker does. (violation, expected answer)
+STATE = {"s": "Int", "a": "Int", "b": "Int", "n": "Int"}
+STEP = dict(STATE, s2="Int", a2="Int", b2="Int", n2="Int", k="Int")
+ASSERTIONS = [
+    ("(not (= (+ a b) s))", "sat"), ("(< a 0)", "sat"), ("(< b 0)", "sat"),
+    ("(< s 0)", "sat"), ("(> a s)", "sat"), ("(> b s)", "sat"), ("(< n 0)", "sat"),
+    ("(< s 100)", "sat"), ("(= b 50)", "unsat"), ("(>= n 3)", "unsat"),
+    ("(> s 120)", "sat"), ("(= a 0)", "unsat"), ("(< (+ a b) 0)", "sat"),
+    ("(and (= b 7) (= n 1))", "unsat"), ("(= (+ a b 1) s)", "sat"),
+    ("(and (= n 0) (> b 0))", "sat"), ("(> (+ a b) s)", "sat"),
+    ("(and (= a 30) (= b 70))", "unsat"), ("(< s b)", "sat"),
+    ("(and (= n 0) (not (= s 100)))", "sat"),
+]
+RECHECKED = [0, 1, 2, 7, 10]
+GROWING = [
+    ("(< 0 k) (<= k 10) (= a2 (+ a k)) (= s2 (+ s k)) (= b2 b) (= n2 (+ n 1))",
+     ["sat", "sat", "sat", "sat", "unsat"]),
+    ("(< 0 k) (<= k b) (= b2 (- b k)) (= s2 (- s k)) (= a2 a) (= n2 (+ n 1))",
+     ["sat", "sat", "sat", "unsat", "unsat"]),
+]
+
+
+def transition(s, tx):
+    s.add_clause(f"(=> (and (state s a b n) {tx}) (state s2 a2 b2 n2))", STEP)
+
+
+def check(s, bad):
+    """One assertion checked on its own: incrementally, and from scratch on the same system."""
+    s.push()
+    s.add_clause(f"(=> (and (state s a b n) {bad}) false)", STATE)
+    inc = s.solve(engine="spacer", timeout=60)
+    scratch = cove.solve(s.to_smtlib(), engine="spacer", timeout=60)
+    s.pop()
+    assert inc.validation == "valid"
+    return inc.answer, scratch.answer, s.last_reuse["answered_by"], s.last_reuse["houdini"]
+
+
+def test_incremental_answers_match_solving_from_scratch():
+    s = cove.System()
+    s.declare("state", ["Int", "Int", "Int", "Int"])
+    s.add_clause("(=> (and (= s 100) (= a 100) (= b 0) (= n 0)) (state s a b n))", STATE)
+    transition(s, "(< 0 k) (<= k a) (= a2 (- a k)) (= b2 (+ b k)) (= s2 s) (= n2 (+ n 1))")
+    transition(s, "(< 0 k) (<= k b) (= b2 (- b k)) (= a2 (+ a k)) (= s2 s) (= n2 (+ n 1))")
+    runs, expected = [], []
+    for bad, want in ASSERTIONS:
+        runs.append(check(s, bad))
+        expected.append(want)
+    for tx, wants in GROWING:
+        transition(s, tx)
+        for i, want in zip(RECHECKED, wants):
+            runs.append(check(s, ASSERTIONS[i][0]))
+            expected.append(want)
+    assert len(runs) == 30
+    assert [r[0] for r in runs] == [r[1] for r in runs] == expected
+    reused = [r[2] for r in runs]
+    assert reused.count("lemmas") >= 5 and reused.count("facts") >= 1
+    assert sum(1 for r in runs if r[3]) >= 2  # lemmas re-checked after each added rule
+    # With reuse off, the same answers from the engine alone.
+    s.incremental = False
+    assert not s.incremental
+    s.push()
+    s.add_clause("(=> (and (state s a b n) (< s 0)) false)", STATE)
+    r = s.solve(engine="spacer", timeout=60)
+    assert r.answer == "sat" and s.last_reuse["answered_by"] is None
+    s.pop()
+
+
+def test_memory_limit_is_accepted_and_checked():
+    assert cove.solve(COUNTER, engine="spacer", memory_mb=4096).answer == "sat"
+    with pytest.raises(ValueError, match="memory_mb"):
+        cove.solve(COUNTER, memory_mb=0)

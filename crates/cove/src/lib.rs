@@ -85,8 +85,15 @@
 //! assert_eq!(values, six_to_zero);
 //! ```
 //!
+//! To ask many questions about one system — add clauses and queries after a solve,
+//! `push`/`pop` clause sets, solve again — use a [`Session`]: it reuses the facts of checked
+//! counterexamples and the checked invariant lemmas of earlier answers where they stay sound
+//! (the rule is in [`chc::session`]), and checks every answer against the clauses in force.
+//! The C API (`cove-capi`) and the Python bindings wrap the same type.
+//!
 //! Runnable programs are in `crates/cove/examples/` (`cargo run --release --example
-//! build_and_solve`, `counterexample`, `solve_file`).
+//! build_and_solve`, `counterexample`, `solve_file`, and `incremental`, which compares a
+//! session with solving each question from scratch).
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -111,6 +118,7 @@ pub use cove_smt as smt;
 pub use cove_chc::driver;
 pub use cove_chc::driver::{EngineChoice, Outcome, SolveConfig, Validation, solve};
 pub use cove_chc::frontend::{Query, parse_queries};
+pub use cove_chc::session::{Session, SolveOptions};
 pub use cove_chc::{ChcResult, ChcSystem, Clause, Derivation, Invariants, PredApp};
 pub use cove_control::{Control, UnknownReason};
 pub use cove_logic::{Model, Rational, Sort, TermStore, Value};

@@ -42,6 +42,7 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 pub use constants::instantiate as instantiate_constants;
+pub(crate) use run::validate;
 pub use schedule::EngineSpec;
 
 /// Which engine(s) to run.

@@ -388,3 +388,35 @@ pub(crate) fn apply(
         }
     }
 }
+
+/// The term the SMT-LIB2 application `(name args…)` of a built-in operator denotes (`true`
+/// and `false` with no arguments), with the surface forms of the reader: chains, n-ary
+/// forms, Int/Real promotion. `None` when `name` is not a built-in operator; `Err` names an
+/// arity or sort error. This is how an API that builds terms by operator name (the C API)
+/// gets exactly the meaning the reader gives the same text.
+pub fn apply_by_name(
+    store: &mut TermStore,
+    name: &str,
+    args: &[TermId],
+) -> Option<Result<TermId, String>> {
+    if matches!(name, "true" | "false") {
+        return Some(if args.is_empty() {
+            Ok(store.mk_bool(name == "true"))
+        } else {
+            Err(format!("'{name}' takes no arguments"))
+        });
+    }
+    let b = Builtin::from_name(name)?;
+    let n = args.len();
+    if let Some(k) = b.arity() {
+        if n != k {
+            return Some(Err(format!("'{name}' expects {k} arguments, got {n}")));
+        }
+    } else if n < b.min_args() {
+        return Some(Err(format!(
+            "'{name}' expects at least {} arguments, got {n}",
+            b.min_args()
+        )));
+    }
+    Some(apply(store, b, args.to_vec(), name).map_err(|(_, m)| m))
+}

@@ -20,6 +20,7 @@ mod error;
 mod parser;
 mod sexp;
 
+pub use builtins::apply_by_name;
 pub use command::{Command, Declared, Script};
 pub use error::{ErrorKind, ParseError, Pos};
 pub use parser::{Dialect, Parser, parse_script};

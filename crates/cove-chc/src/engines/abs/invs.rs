@@ -93,7 +93,7 @@ pub(crate) fn houdini(
 }
 
 /// Whether `inv` refutes every query clause of `sys` (then it is a safety proof).
-pub(super) fn blocks_queries(
+pub(crate) fn blocks_queries(
     store: &mut TermStore,
     sys: &ChcSystem,
     inv: &InvMap,
