@@ -163,7 +163,10 @@ impl Blaster {
     pub fn bool_lit(&mut self, store: &TermStore, t: TermId) -> GLit {
         debug_assert_eq!(store.sort(t), Sort::Bool);
         self.run(store, t);
-        self.bools[&t]
+        match self.bools.get(&t) {
+            Some(&g) => g,
+            None => self.bool_leaves[&t],
+        }
     }
 
     /// The bits of the bit-vector term `t`, least significant first.
@@ -176,8 +179,8 @@ impl Blaster {
     fn run(&mut self, store: &TermStore, root: TermId) {
         let mut stack = vec![(root, false)];
         while let Some((t, expanded)) = stack.pop() {
-            // Only a Boolean root is blasted even when it would be a leaf below a root.
-            let is_root = t == root && store.sort(t) == Sort::Bool;
+            // In atom mode a Boolean root is blasted although it is a leaf below a root.
+            let is_root = t == root && store.sort(t) == Sort::Bool && self.atom_mode;
             if self.done(store, t, is_root) {
                 continue;
             }
