@@ -4,8 +4,8 @@
 //! independent checker accepts.
 
 use cove_chc::cert::{check_derivation, check_invariants};
-use cove_chc::engines::EngineKind;
 use cove_chc::driver::{SolveConfig, Validation};
+use cove_chc::engines::EngineKind;
 use cove_chc::frontend::{parse_chc, parse_queries};
 use cove_chc::{ChcResult, Control};
 use cove_logic::TermStore;
@@ -84,7 +84,12 @@ fn bmc_finds_bit_vector_counterexamples() {
 #[test]
 fn the_driver_schedules_bit_vector_systems() {
     for threads in [1, 2] {
-        for (src, want) in [(EVEN, "sat"), (WRAP, "unsat"), (TWO, "sat"), (TWO_BAD, "unsat")] {
+        for (src, want) in [
+            (EVEN, "sat"),
+            (WRAP, "unsat"),
+            (TWO, "sat"),
+            (TWO_BAD, "unsat"),
+        ] {
             let mut store = TermStore::new();
             let qs = parse_queries(src.as_bytes(), &mut store, &Control::default()).unwrap();
             let cfg = SolveConfig {

@@ -245,3 +245,66 @@ fn wide_arithmetic_is_exact() {
         Some(&Value::Bv(BvValue::from_u64(64, 0xaaaa_aaaa_aaaa_aaab)))
     );
 }
+
+/// Model-based projection of bit-vector variables: the model satisfies the projection and
+/// the projection implies `∃x·φ` (checked by enumeration at widths 1 to 3).
+#[test]
+fn projection_of_bit_vectors_is_sound_and_keeps_the_model() {
+    let mut rng = Rng::new(99);
+    let mut defined = 0;
+    for round in 0..300 {
+        let w = 1 + rng.below(3) as u32;
+        let mut st = TermStore::new();
+        let vars: Vec<VarId> = (0..3)
+            .map(|i| st.var(&format!("x{i}"), Sort::BitVec(w)))
+            .collect();
+        let vts: Vec<TermId> = vars.iter().map(|&v| st.mk_var(v)).collect();
+        let mut atoms: Vec<TermId> = (0..1 + rng.below(3))
+            .map(|_| random_atom(&mut st, &mut rng, w, &vts, 2))
+            .collect();
+        if rng.flip() {
+            // A definition of x0 the word-level rule can use.
+            let t = random_term(&mut st, &mut rng, w, &vts[1..], 2);
+            atoms.push(st.mk_eq(vts[0], t));
+        }
+        let phi = st.mk_and(&atoms);
+        let mut s = limited();
+        s.assert(&mut st, phi);
+        if s.check(&mut st) != SmtResult::Sat {
+            continue;
+        }
+        let m = s.model(&st);
+        let r = cove_smt::mbp::mbp(&mut st, &m, phi, &vars[..1]).expect("projects");
+        assert!(r.kept.is_empty(), "round {round}");
+        assert_eq!(
+            m.eval(&st, r.formula),
+            Ok(Value::Bool(true)),
+            "round {round}"
+        );
+        // ψ ⇒ ∃x0·φ: every (x1, x2) satisfying ψ extends to a model of φ.
+        for bits in 0..1u64 << (2 * w) {
+            let mut m2 = Model::new();
+            m2.complete = true;
+            m2.set(
+                vars[1],
+                Value::Bv(BvValue::from_u64(w, bits & ((1 << w) - 1))),
+            );
+            m2.set(vars[2], Value::Bv(BvValue::from_u64(w, bits >> w)));
+            if !m2.eval_bool(&st, r.formula).unwrap() {
+                continue;
+            }
+            let extends = (0..1u64 << w).any(|x| {
+                m2.set(vars[0], Value::Bv(BvValue::from_u64(w, x)));
+                m2.eval_bool(&st, phi).unwrap()
+            });
+            assert!(
+                extends,
+                "round {round}: projection admits a point without witness"
+            );
+        }
+        if !cove_logic::free_vars(&st, r.formula).is_empty() {
+            defined += 1;
+        }
+    }
+    assert!(defined > 20, "{defined} projections kept variables");
+}

@@ -147,12 +147,17 @@ pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
     };
     match shape {
         // Bit-vectors: the engines whose reasoning is exact over them (the others assume
-        // arithmetic). Thread 1 blasts linear systems onto IC3; thread 2 unrolls (BMC).
+        // arithmetic). Thread 1 blasts linear systems onto IC3; thread 2 runs Spacer over
+        // bit-blasted queries with word-level projection; BMC takes a freed thread.
         Shape::LinearBv => vec![
             by_name("hw").expect("hw exists").with_bounds(false),
+            EngineSpec::spacer("spacer", |_| {}),
             by_name("bmc").expect("bmc exists").with_bounds(false),
         ],
-        Shape::NonlinearBv => vec![by_name("bmc").expect("bmc exists").with_bounds(false)],
+        Shape::NonlinearBv => vec![
+            EngineSpec::spacer("spacer", |_| {}),
+            by_name("bmc").expect("bmc exists").with_bounds(false),
+        ],
         Shape::Linear | Shape::LinearReal => {
             // Thread 1: Spacer for the whole run. Thread 2 (and more): the other engines in
             // turn, each with a slice of the time left — k-induction first (strongest on the
