@@ -45,9 +45,9 @@ const IC3_SHARE: f64 = 0.75;
 /// When IC3's frontier counts as stalled in [`ic3_then_loc`]: its frame has been open for
 /// three times as long as IC3 took to open it, and for at least 2 s.
 ///
-/// Measured with IC3 alone at 20 s (docs/benchmarks.md §23.2): on the `zipcpu-zipmmu`
-/// designs IC3 opens its last frame within 0.2 s and never leaves it, while on the designs
-/// it proves in 5–12 s the longest frame took at most 2.3 times the time before it
+/// Measured with IC3 alone at 20 s (docs/decisions.md#hardware-localization-on-stall): on the
+/// `zipcpu-zipmmu` designs IC3 opens its last frame within 0.2 s and never leaves it, while on
+/// the designs it proves in 5–12 s the longest frame took at most 2.3 times the time before it
 /// (`cal128`: frame 4 opened at 4.4 s, 3.1 s after frame 3).
 const STALL: Stall = Stall {
     factor: 3.0,
@@ -63,9 +63,10 @@ const LOC_SHARE_AFTER_STALL: f64 = 0.75;
 /// IC3 answers most designs and localization only pays on large ones whose property needs
 /// little of the state, so IC3 runs first, with `IC3_SHARE` (75%) of the remaining time (60 s
 /// without a deadline): every design IC3 solves in that time without stalling is solved
-/// exactly as by IC3 alone (§22.4: localization first cost designs IC3 solves in 8–15 s).
-/// When IC3's frontier stalls (`STALL`) localization starts at once, with
-/// `LOC_SHARE_AFTER_STALL` of the remaining time; otherwise it gets the rest. It gives up once
+/// exactly as by IC3 alone (docs/decisions.md#hardware-ic3-then-localization: localization
+/// first cost designs IC3 solves in 8–15 s). When IC3's frontier stalls (`STALL`) localization
+/// starts at once, with `LOC_SHARE_AFTER_STALL` of the remaining time; otherwise it gets the
+/// rest. It gives up once
 /// the abstraction keeps half the latches (beyond that the abstract IC3 runs are nearly as
 /// hard as the concrete one), and IC3 then continues with its frames, lemmas and obligations
 /// kept (`Ic3::resume`), so localization's time is all a failed attempt costs and, without

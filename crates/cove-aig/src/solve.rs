@@ -56,9 +56,9 @@ pub fn check_threads(orig: &Aig, engine: EngineKind, threads: usize, ctl: &Contr
 }
 
 /// The driver's reductions: inputs are merged to constants ([`crate::merge`]; measured in
-/// docs/benchmarks.md §23.1: 844 of 22,893 inputs on the HWMCC'19 sample, `usb_phy_1` 4×
-/// faster, nothing lost). [`Options::default`] (used inside engines, e.g. on localization's
-/// abstractions) merges nothing.
+/// docs/decisions.md#hardware-input-merging: 844 of 22,893 inputs on the HWMCC'19 sample,
+/// `usb_phy_1` 4× faster, nothing lost). [`Options::default`] (used inside engines, e.g. on
+/// localization's abstractions) merges nothing.
 pub const DRIVER_OPTIONS: Options = Options { merge_inputs: true };
 
 /// [`check_threads`] with explicit reductions (`opts`).
@@ -144,9 +144,9 @@ pub fn check_opts(
 /// this frees runs a second IC3, whose different search finds proofs and counterexamples the
 /// first misses within the time limit (IC3 answers most designs). The second IC3 runs only
 /// with at least three cores: on two, three threads leave each engine two thirds of a core,
-/// and the designs that need one engine's full time lose (session 9, §20.3: on the 20-design
-/// subset with two threads the same 17 solved, PAR-2 165 s instead of 190 s, `exit.5` 8.1 s
-/// instead of 19.7 s).
+/// and the designs that need one engine's full time lose
+/// (docs/decisions.md#hardware-portfolio-threads: on the 20-design subset with two threads the same
+/// 17 solved, PAR-2 165 s instead of 190 s, `exit.5` 8.1 s instead of 19.7 s).
 ///
 /// `threads` is the caller's budget (0 = the machine's cores). With 0 on a one-core machine
 /// the portfolio still runs two threads (as before: BMC finds the deep counterexamples IC3

@@ -23,10 +23,11 @@ use crate::cex::{
     Counterexample, Node, SimAnswer, build_counterexample, check_simulation_stoppable,
     child_transition, to_lpts,
 };
-use crate::compose::{Product, TooLarge, compose_limited};
+use crate::compose::{Product, TooLarge, compose_polled};
 use crate::lpts::{Lpts, StateId};
 use crate::partition::{Partition, quotient};
 use crate::sim::{ActionIndex, Relation, Simulation};
+use cove_control::{Control, UnknownReason};
 use std::time::{Duration, Instant};
 
 /// Errors (resource limits and internal inconsistencies) of the compositional algorithms.
@@ -45,27 +46,34 @@ pub enum AgarError {
     /// The deadline passed (an honest "unknown").
     #[error("time limit reached")]
     TimeLimit,
-    /// The process's resident memory passed the limit (an honest "unknown").
+    /// The memory limit was reached (an honest "unknown").
     #[error("memory limit reached")]
     MemoryLimit,
+    /// The run was stopped from outside ([`Control::stop`], Ctrl-C).
+    #[error("interrupted")]
+    Interrupted,
     /// No components were given.
     #[error("no components")]
     NoComponents,
 }
 
 /// Resource limits of one run.
+///
+/// The time limit, the memory limit and cancellation come in one [`Control`], the same value
+/// that limits a CHC run (`cove_control`): a deadline, a memory limit in bytes (measured by
+/// [`cove_control::memory::usage`]: exact under the `cove` binary's counting allocator, the
+/// resident set size otherwise) and an interruption flag that another thread may set
+/// ([`Control::stop`]). Every phase polls it: composition, simulation checks, refinement and
+/// learning iterations, and the SAT/SMT calls of the learner.
 #[derive(Clone, Debug)]
 pub struct Budget {
     /// Maximum states of any composed LPTS.
     pub max_states: usize,
     /// Maximum nodes of a counterexample tree.
     pub max_tree_nodes: usize,
-    /// Give up (with [`AgarError::TimeLimit`]) after this instant; checked between
-    /// refinement iterations.
-    pub deadline: Option<Instant>,
-    /// Give up (with [`AgarError::MemoryLimit`]) when the resident memory of the process
-    /// exceeds this many MiB; polled with the deadline, also inside simulation checks.
-    pub memory_mb: Option<u64>,
+    /// Deadline, memory limit and interruption; reaching one ends the run with
+    /// [`AgarError::TimeLimit`], [`AgarError::MemoryLimit`] or [`AgarError::Interrupted`].
+    pub control: Control,
 }
 
 impl Default for Budget {
@@ -73,31 +81,38 @@ impl Default for Budget {
         Budget {
             max_states: 2_000_000,
             max_tree_nodes: 1_000_000,
-            deadline: None,
-            memory_mb: None,
+            control: Control::new(),
         }
     }
 }
 
-/// The resident memory of this process in KiB (`VmRSS`), where `/proc` has it.
-pub fn rss_kib() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = s.lines().find(|l| l.starts_with("VmRSS:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
+impl AgarError {
+    /// The error for a stop that [`Control::should_stop`] reported.
+    pub fn stopped(reason: UnknownReason) -> AgarError {
+        match reason {
+            UnknownReason::Timeout => AgarError::TimeLimit,
+            UnknownReason::Memory => AgarError::MemoryLimit,
+            _ => AgarError::Interrupted,
+        }
+    }
 }
 
 impl Budget {
-    /// `Err` once the deadline or the memory limit is passed.
+    /// `Err` once the deadline or the memory limit is passed, or the run was interrupted.
     pub fn check(&self) -> Result<(), AgarError> {
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            return Err(AgarError::TimeLimit);
+        match self.control.should_stop() {
+            None => Ok(()),
+            Some(r) => Err(AgarError::stopped(r)),
         }
-        if let Some(mb) = self.memory_mb
-            && rss_kib().is_some_and(|k| k > mb * 1024)
-        {
-            return Err(AgarError::MemoryLimit);
+    }
+
+    /// `L1 ∥ L2` under this budget's state limit, polling the control while it grows.
+    pub fn compose(&self, l1: &Lpts, l2: &Lpts) -> Result<Product, AgarError> {
+        let stop = || self.control.should_stop().is_some();
+        match compose_polled(l1, l2, self.max_states, &stop)? {
+            Some(p) => Ok(p),
+            None => Err(self.check().err().unwrap_or(AgarError::Interrupted)),
         }
-        Ok(())
     }
 
     /// A strong-simulation check under this budget.
@@ -173,7 +188,7 @@ pub enum Analysis {
 /// for both at once; [`Refinement::Coarse`] splits the children's classes only and the
 /// node's class only when that splits nothing, so it never splits less than needed for
 /// progress: when the children split nothing it falls back to Fig. 6.2's split (Lemma 27).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Refinement {
     /// Fig. 6.2: split the node's class and every child's class.
     #[default]
@@ -183,12 +198,30 @@ pub enum Refinement {
 }
 
 impl Refinement {
+    /// Both strategies.
+    pub const ALL: [Refinement; 2] = [Refinement::Full, Refinement::Coarse];
+
     /// Name used on the command line and in tables.
     pub fn name(self) -> &'static str {
         match self {
             Refinement::Full => "full",
             Refinement::Coarse => "coarse",
         }
+    }
+}
+
+impl std::str::FromStr for Refinement {
+    type Err = String;
+
+    /// Parses a name as printed by [`Refinement::name`].
+    fn from_str(s: &str) -> Result<Refinement, String> {
+        Refinement::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Refinement::ALL.iter().map(|m| m.name()).collect();
+                format!("unknown refinement `{s}` (one of {})", names.join(", "))
+            })
     }
 }
 
@@ -331,7 +364,7 @@ pub fn obtain_cex_with_mapping(c: &Lpts, l: &Lpts, r: &Relation) -> Counterexamp
 pub fn mono(comps: &[Lpts], spec: &Lpts, budget: &Budget) -> Result<(Verdict, Stats), AgarError> {
     let start = Instant::now();
     let mut stats = Stats::default();
-    let sys = compose_all(comps, budget.max_states, &mut stats)?;
+    let sys = compose_all(comps, budget, &mut stats)?;
     stats.iterations = 1;
     // On the bisimulation quotient, with the counterexample lifted back (`crate::bisim`).
     let stop = || budget.check().is_err();
@@ -345,11 +378,11 @@ pub fn mono(comps: &[Lpts], spec: &Lpts, budget: &Budget) -> Result<(Verdict, St
 }
 
 /// The composition of all components, left to right.
-pub fn compose_all(comps: &[Lpts], limit: usize, stats: &mut Stats) -> Result<Lpts, AgarError> {
+pub fn compose_all(comps: &[Lpts], budget: &Budget, stats: &mut Stats) -> Result<Lpts, AgarError> {
     let (first, rest) = comps.split_first().ok_or(AgarError::NoComponents)?;
     let mut sys = first.clone();
     for c in rest {
-        sys = compose_limited(&sys, c, limit)?.lpts;
+        sys = budget.compose(&sys, c)?.lpts;
         stats.largest_composed = stats.largest_composed.max(sys.num_states());
     }
     stats.largest_composed = stats.largest_composed.max(sys.num_states());
@@ -381,7 +414,7 @@ pub fn agar_with(
         budget.check()?;
         let a = quotient(l2, &part);
         stats.largest_assumption = stats.largest_assumption.max(a.num_states());
-        let prod = compose_limited(l1, &a, budget.max_states)?;
+        let prod = budget.compose(l1, &a)?;
         stats.largest_composed = stats.largest_composed.max(prod.lpts.num_states());
         stats.iterations += 1;
         let sim = budget.simulation(&prod.lpts, spec)?;
@@ -461,7 +494,7 @@ fn level(
 ) -> Result<Level, AgarError> {
     // L = L_k ∥ A_k (or L_k alone at the top).
     let prod: Option<Product> = match a_in {
-        Some(a) => Some(compose_limited(&comps[k], a, budget.max_states)?),
+        Some(a) => Some(budget.compose(&comps[k], a)?),
         None => None,
     };
     let l: &Lpts = prod.as_ref().map_or(&comps[k], |p| &p.lpts);

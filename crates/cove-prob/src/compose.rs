@@ -37,6 +37,18 @@ pub fn compose(l1: &Lpts, l2: &Lpts) -> Product {
 
 /// `L1 ∥ L2`, reachable part; fails once more than `limit` states would be built.
 pub fn compose_limited(l1: &Lpts, l2: &Lpts, limit: usize) -> Result<Product, TooLarge> {
+    Ok(compose_polled(l1, l2, limit, &|| false)?.expect("never stopped"))
+}
+
+/// [`compose_limited`], polling `stop` every 4096 product states; `Ok(None)` when it
+/// returned true (a time or memory limit, or an interruption: products reach millions of
+/// states, so a limit must hold while one is built).
+pub fn compose_polled(
+    l1: &Lpts,
+    l2: &Lpts,
+    limit: usize,
+    stop: &dyn Fn() -> bool,
+) -> Result<Option<Product>, TooLarge> {
     let name = |s1: StateId, s2: StateId| format!("{}|{}", l1.state_name(s1), l2.state_name(s2));
     let (i1, i2) = (l1.initial(), l2.initial());
     let mut lpts = Lpts::new(name(i1, i2));
@@ -63,6 +75,9 @@ pub fn compose_limited(l1: &Lpts, l2: &Lpts, limit: usize) -> Result<Product, To
         let (s1, s2) = pairs[next];
         let src = next;
         next += 1;
+        if next.is_multiple_of(4096) && stop() {
+            return Ok(None);
+        }
         let mut moves: Vec<(usize, Option<TransId>, Option<TransId>)> = Vec::new();
         for &t1 in l1.outgoing(s1) {
             let (pa, shared) = a1[l1.transition(t1).action];
@@ -105,9 +120,9 @@ pub fn compose_limited(l1: &Lpts, l2: &Lpts, limit: usize) -> Result<Product, To
             }
         }
     }
-    Ok(Product {
+    Ok(Some(Product {
         lpts,
         pairs,
         origin,
-    })
+    }))
 }

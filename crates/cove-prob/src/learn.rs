@@ -96,7 +96,7 @@ use crate::bisim::bisimulation;
 use crate::cex::{
     Counterexample, SimAnswer, build_counterexample, build_rich_counterexample, lift_counterexample,
 };
-use crate::compose::{TooLarge, compose_limited};
+use crate::compose::TooLarge;
 use crate::lpts::{Dist, Lpts, StateId, TransId};
 use crate::partition::{Partition, quotient};
 use crate::sim::{ActionIndex, Simulation, simulates};
@@ -125,6 +125,9 @@ pub enum LearnError {
     /// The memory limit was reached (an honest "unknown").
     #[error("memory limit reached")]
     MemoryLimit,
+    /// The run was stopped from outside (`Control::stop`, Ctrl-C).
+    #[error("interrupted")]
+    Interrupted,
     /// A composition exceeded the state limit.
     #[error(transparent)]
     TooLarge(#[from] TooLarge),
@@ -143,13 +146,14 @@ impl From<AgarError> for LearnError {
             AgarError::Cex(c) => LearnError::Cex(c),
             AgarError::MemoryLimit => LearnError::MemoryLimit,
             AgarError::TimeLimit => LearnError::TimeLimit,
+            AgarError::Interrupted => LearnError::Interrupted,
             other => LearnError::ModelRejected(other.to_string()),
         }
     }
 }
 
 /// How FINDCONSISTENT searches for a conjecture.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum FindConsistent {
     /// Least ordinary partition of the positive samples (Sec. 5.2.1): SAT with blocking
     /// clauses; converges for true conformances (Theorem 15).
@@ -167,6 +171,13 @@ pub enum FindConsistent {
 }
 
 impl FindConsistent {
+    /// Every procedure.
+    pub const ALL: [FindConsistent; 3] = [
+        FindConsistent::Partition,
+        FindConsistent::Mapped,
+        FindConsistent::Stochastic,
+    ];
+
     /// Name used on the command line and in tables.
     pub fn name(self) -> &'static str {
         match self {
@@ -174,6 +185,24 @@ impl FindConsistent {
             FindConsistent::Mapped => "mapped",
             FindConsistent::Stochastic => "stochastic",
         }
+    }
+}
+
+impl std::str::FromStr for FindConsistent {
+    type Err = String;
+
+    /// Parses a name as printed by [`FindConsistent::name`].
+    fn from_str(s: &str) -> Result<FindConsistent, String> {
+        FindConsistent::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = FindConsistent::ALL.iter().map(|m| m.name()).collect();
+                format!(
+                    "unknown FINDCONSISTENT procedure `{s}` (one of {})",
+                    names.join(", ")
+                )
+            })
     }
 }
 
@@ -196,7 +225,7 @@ pub struct LearnOptions {
 }
 
 /// The positive samples the teacher hands out when `L2 ⪯ A` fails.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Positives {
     /// Until the first negative sample, counterexamples with every failing transition at
     /// each node; ordinary ones afterwards. Far fewer conjectures
@@ -207,6 +236,37 @@ pub enum Positives {
     Rich,
     /// Always the ordinary counterexample (Theorem 10's construction).
     Plain,
+}
+
+impl Positives {
+    /// Both kinds.
+    pub const ALL: [Positives; 2] = [Positives::Rich, Positives::Plain];
+
+    /// Name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Positives::Rich => "rich",
+            Positives::Plain => "plain",
+        }
+    }
+}
+
+impl std::str::FromStr for Positives {
+    type Err = String;
+
+    /// Parses a name as printed by [`Positives::name`].
+    fn from_str(s: &str) -> Result<Positives, String> {
+        Positives::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Positives::ALL.iter().map(|m| m.name()).collect();
+                format!(
+                    "unknown kind of positive samples `{s}` (one of {})",
+                    names.join(", ")
+                )
+            })
+    }
 }
 
 impl Default for LearnOptions {
@@ -437,16 +497,17 @@ fn simulation_support(
     Some(out)
 }
 
+/// A control with only `deadline` (the learner's entry points that take a deadline).
+fn until(deadline: Option<Instant>) -> cove_control::Control {
+    cove_control::Control {
+        deadline,
+        ..cove_control::Control::new()
+    }
+}
+
 /// SAT/SMT limits that follow the budget's deadline and memory limit inside a call.
 fn sat_limits(budget: &Budget) -> cove_sat::Limits {
-    let mut c = cove_control::Control::new();
-    if let Some(d) = budget.deadline {
-        c = c.with_timeout(d.saturating_duration_since(Instant::now()));
-    }
-    if let Some(mb) = budget.memory_mb {
-        c = c.with_memory_limit(mb * 1024 * 1024);
-    }
-    cove_sat::Limits::of(&c)
+    cove_sat::Limits::of(&budget.control)
 }
 
 /// The limit that stopped a solver call, if one did.
@@ -476,7 +537,7 @@ pub fn find_consistent_until(
         s.add_positive(p);
     }
     let budget = Budget {
-        deadline,
+        control: until(deadline),
         ..Budget::default()
     };
     let q = s.next(neg, &budget)?;
@@ -496,7 +557,7 @@ pub fn find_consistent_stochastic(
         s.add_positive(p);
     }
     let budget = Budget {
-        deadline,
+        control: until(deadline),
         ..Budget::default()
     };
     let q = s.next(neg, &budget)?;
@@ -1344,8 +1405,7 @@ pub fn learn_asym(
         budget: Budget {
             max_states: limit,
             max_tree_nodes: tree_limit,
-            deadline,
-            memory_mb: None,
+            control: until(deadline),
         },
         max_iterations,
         trace: std::env::var_os("COVE_LEARN_TRACE").is_some(),
@@ -1391,7 +1451,7 @@ pub fn learn_asym_with(
         // Premise 1: L1 ∥ A ⪯ P.
         let neg_before = neg.len();
         let t = Instant::now();
-        let prod = compose_limited(l1, &a, budget.max_states)?;
+        let prod = budget.compose(l1, &a)?;
         stats.largest_composed = stats.largest_composed.max(prod.lpts.num_states());
         let sim = budget.simulation(&prod.lpts, spec)?;
         if !sim.related(prod.lpts.initial(), spec.initial()) {

@@ -15,7 +15,9 @@
 //! * [`learn`]: assumption learning with a SAT-based least consistent partition (Ch. 5).
 //! * [`prism`]: the PRISM-language subset front end.
 //! * [`bench`](mod@bench): the CS1/CSN/MER/SN benchmark families and the table of Sec. 6.4.
-//! * [`cli`]: the `cove prob simulate|verify|bench` entry points.
+//! * [`driver`]: a check as a whole — building models, running a method under a
+//!   [`cove_control::Control`] (time, memory, cancellation), checking counterexamples; what
+//!   `cove prob simulate|verify` run.
 //!
 //! Every probability is a [`cove_logic::Rational`]; nothing is ever normalized.
 //!
@@ -38,9 +40,9 @@ pub mod agar;
 pub mod bench;
 pub mod bisim;
 pub mod cex;
-pub mod cli;
 pub mod compose;
 pub mod dot;
+pub mod driver;
 pub mod drn;
 pub mod flow;
 pub mod format;

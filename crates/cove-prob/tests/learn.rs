@@ -313,7 +313,10 @@ fn learner_limits_give_an_honest_unknown() {
         let past = LearnOptions {
             find,
             budget: Budget {
-                deadline: Some(std::time::Instant::now()),
+                control: cove_control::Control {
+                    deadline: Some(std::time::Instant::now()),
+                    ..Default::default()
+                },
                 ..Budget::default()
             },
             ..LearnOptions::default()
@@ -324,7 +327,7 @@ fn learner_limits_give_an_honest_unknown() {
         let mem = LearnOptions {
             find,
             budget: Budget {
-                memory_mb: Some(1),
+                control: cove_control::Control::new().with_memory_limit(1 << 20),
                 ..Budget::default()
             },
             ..LearnOptions::default()

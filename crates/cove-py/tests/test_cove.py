@@ -1,5 +1,5 @@
 """Tests of the Python bindings (module `cove`). Run with pytest after building the module
-(scripts/python-bindings.sh does both). Everything they need is in the repository."""
+(scripts/python/bindings.sh does both). Everything they need is in the repository."""
 
 import pathlib
 from fractions import Fraction

@@ -10,9 +10,9 @@
 //! CTG. Recursion is bounded by [`GenParams::max_depth`], not by the input.
 //!
 //! The defaults are ABC's: every literal is tried once, no CTG, no join. On the quick subset
-//! of session 7 (docs/benchmarks.md §18.4) IC3ref's setting (3 CTGs, joins, and MIC giving up
-//! after 3 consecutive failed drops) took more frames and 1.5–5x the time on most safe
-//! designs (e.g. 125 frames instead of 20 on `analog_estimation_convergence`).
+//! of 2026-11-24 (docs/decisions.md#ic3-generalization-abc-defaults) IC3ref's setting (3 CTGs,
+//! joins, and MIC giving up after 3 consecutive failed drops) took more frames and 1.5–5x the time
+//! on most safe designs (e.g. 125 frames instead of 20 on `analog_estimation_convergence`).
 
 use super::{Cons, Cube, Ic3};
 use cove_control::UnknownReason;

@@ -92,8 +92,8 @@ impl BitState {
 
 /// How a predecessor state is widened to an obligation cube.
 ///
-/// Ternary simulation is the default: on the session-9 subset (docs/benchmarks.md §20.3) it
-/// proves `zipcpu-pfcache-p16` in 2.3 s where SAT lifting needs over 10 s (IC3 alone), and
+/// Ternary simulation is the default: on a 20-design subset (docs/decisions.md#ic3-ternary-lifting)
+/// it proves `zipcpu-pfcache-p16` in 2.3 s where SAT lifting needs over 10 s (IC3 alone), and
 /// is neutral elsewhere. SAT lifting stays as the fallback and for tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Lift {
@@ -201,7 +201,8 @@ struct Ic3Stats {
     predicted: u64,
     /// Relative-induction and pushing queries, and the unit propagations they made (over
     /// the whole run: the solvers' own counters restart when a solver is rebuilt). The
-    /// ratio is the cost measure an adaptive domain switch would use (§22.1).
+    /// ratio is the cost measure an adaptive domain switch would use
+    /// (docs/decisions.md#ic3-domain-restriction).
     frame_q: u64,
     frame_props: u64,
 }
@@ -213,8 +214,8 @@ pub fn ic3(aig: &Aig, ctl: &Control) -> EngineResult {
 
 /// Runs IC3 with lemma prediction off when `plain` (the portfolio's second IC3 thread): the
 /// runs of one design vary a lot with small changes of the search, and the two settings
-/// each solve designs the other misses within 20 s (session 8: `zipcpu-pfcache-p16` needs
-/// prediction, `zipcpu-pfcache-p05` is faster without).
+/// each solve designs the other misses within 20 s (docs/decisions.md#hardware-portfolio-threads:
+/// `zipcpu-pfcache-p16` needs prediction, `zipcpu-pfcache-p05` is faster without).
 pub fn ic3_variant(aig: &Aig, ctl: &Control, plain: bool) -> EngineResult {
     let mut e = Ic3::new(aig, ctl);
     e.params.predict = !plain;
@@ -471,7 +472,8 @@ impl<'a> Ic3<'a> {
         }
         // Within a level the newest obligation first (ABC's order): a predecessor is
         // chased before its siblings, and an obligation pushed to a higher level is retried
-        // there before older ones, so chains grow toward long counterexamples. Session 8:
+        // there before older ones, so chains grow toward long counterexamples
+        // (docs/decisions.md#ic3-newest-obligation-first):
         // `frogs.2` (16 steps) in 0.6 s instead of unknown at 20 s with the earlier
         // deepest-first order; `rether.4` 7.0 → 3.3 s; neutral on the safe designs.
         let key = self.tick();

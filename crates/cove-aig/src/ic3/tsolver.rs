@@ -32,11 +32,11 @@ use cove_sat::{Config, Lit, Solver};
 /// proved in 13.5 s instead of unknown at 30 s) and changed the search for the worse on
 /// smaller designs with counterexamples (`frogs.2`, 8.5k ands: 0.2 s to 7.9 s;
 /// `telephony.6`, 4.5k: 3.5 s to unknown; `rether.4`, 8.0k: 2.0 s to 4.9 s). The bound sits
-/// between the two groups of this sample (§21.2). A switch on measured query cost does not
-/// separate them (§22.1): over the first 256 frame queries `cal128` averages 3.5k
-/// propagations, `frogs.2` 7.4k and `rether.4` 4.1k — the designs it hurts have queries as
-/// expensive as the one it helps, because what hurts them is the restricted search's order,
-/// not its cost.
+/// between the two groups of this sample (docs/decisions.md#ic3-domain-restriction). A switch on
+/// measured query cost does not separate them (same decision): over the first 256 frame queries
+/// `cal128` averages 3.5k propagations, `frogs.2` 7.4k and `rether.4` 4.1k — the designs it hurts
+/// have queries as expensive as the one it helps, because what hurts them is the restricted
+/// search's order, not its cost.
 pub const DOMAIN_MIN_ANDS: usize = 16_384;
 
 /// A solver with the transition relation `T(s, i, s')` (primed latches as fresh variables).
@@ -74,8 +74,8 @@ pub(super) struct TSolver {
     /// doc); otherwise any leaf a clause mentions is a decision variable.
     restrict: bool,
     /// With `restrict`, also restrict *decisions* to the pinned and focused leaves (on; the
-    /// configuration of the session-10 manifest run). Off (every mentioned leaf decided,
-    /// propagation still in the domain) was tried on three designs, IC3 alone: `frogs.2`
+    /// configuration of docs/decisions.md#ic3-domain-restriction). Off (every mentioned leaf
+    /// decided, propagation still in the domain) was tried on three designs, IC3 alone: `frogs.2`
     /// 4.9 s instead of 7.3 s, `telephony.6` unknown in both, `cal128` 13.9 s in both —
     /// the unsafe designs' slowdown against the unrestricted solver (0.3 s, 3.9 s) comes
     /// from the propagation domain's different search, not from the decisions.

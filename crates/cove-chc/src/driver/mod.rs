@@ -89,10 +89,10 @@ pub struct SolveConfig {
     /// abstraction engine takes them as invariant candidates, and any other engine that
     /// starts on a freed thread solves the system strengthened with their inductive subset
     /// (`crate::share`). Off by default: on the 73 hardest files of the public set it
-    /// changed no count beyond noise (`docs/benchmarks.md` §17).
+    /// changed no count beyond noise (`docs/decisions.md#portfolio-lemma-sharing-off`).
     pub share: bool,
     /// The abstraction loop's variant when spacer-abs runs alone (the portfolio's entries use
-    /// the default, PBA with CEGAR; `docs/benchmarks.md` §18.2 compares the three).
+    /// the default, PBA with CEGAR; `docs/decisions.md#abs-variant-pba` compares the three).
     pub abs_variant: crate::engines::abs::Variant,
 }
 

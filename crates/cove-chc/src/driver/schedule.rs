@@ -30,7 +30,8 @@ pub struct EngineSpec {
     /// when preprocessing is on. On for every engine but Spacer: the bounds let k-induction
     /// and Spacer prove loops whose lemmas need a bound no query mentions, yet Spacer on the
     /// strengthened system lost files it solves in 0.01 s on the plain one (its lemmas follow
-    /// the models it sees), so the portfolio keeps one Spacer on each (docs/benchmarks.md §20.1).
+    /// the models it sees), so the portfolio keeps one Spacer on each
+    /// (docs/decisions.md#portfolio-bounds-per-entry).
     pub bounds: bool,
 }
 
@@ -97,7 +98,7 @@ pub enum Shape {
     /// Every clause has at most one body atom (transition systems and their chains).
     Linear,
     /// Linear, and every predicate argument is `Real` (or `Bool`): LRA transition systems,
-    /// where k-induction is the strongest engine (docs/benchmarks.md §18.3).
+    /// where k-induction is the strongest engine (docs/decisions.md#portfolio-lra-kind-share).
     LinearReal,
     /// Some clause has two or more body atoms (procedure summaries, recursion).
     Nonlinear,
@@ -163,12 +164,13 @@ pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
             // turn, each with a slice of the time left — k-induction first (strongest on the
             // LRA transition systems, where it gets most of the thread: alone it solved 21 of
             // the 50 LRA-Lin files at 10 s, 10 of them no other engine did, and needed more
-            // than the 0.2 slice on them; §18.3), then abstraction refinement, the
-            // interpolation engines (split-TPA proves multi-phase loops TPA does not), PD-KIND
-            // — and BMC with what remains (docs/benchmarks.md §7, §8, §10).
+            // than the 0.2 slice on them; docs/decisions.md#portfolio-lra-kind-share), then
+            // abstraction refinement, the interpolation engines (split-TPA proves multi-phase
+            // loops TPA does not), PD-KIND — and BMC with what remains
+            // (docs/decisions.md#portfolio-linear-schedule).
             // On integer systems, Houdini over the clauses' own terms goes first with a small
             // slice: it is cheap, and it proves what needs `div`/`mod` terms no other engine's
-            // lemmas contain (§22.3).
+            // lemmas contain (docs/decisions.md#portfolio-terms-first).
             let kind_share = if shape == Shape::LinearReal { 0.6 } else { 0.2 };
             let mut v = vec![EngineSpec::spacer("spacer", |_| {})];
             if shape == Shape::Linear {
@@ -199,7 +201,7 @@ pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
             // files), BMC on the linear fragment (bugs of thread-modular encodings, cheap:
             // it ends at once when the fragment has no fact or query), BMC for deep
             // counterexamples and a second query order on thread 2; first, briefly, Houdini
-            // over the clauses' own terms (§22.3).
+            // over the clauses' own terms (docs/decisions.md#portfolio-terms-first).
             // No bounds here: on the nonlinear LIA track they changed no count, and they
             // slowed spacer-abs on a tree counterexample (corpus fib: 1.8 s to over 10 s).
             let mut v = vec![EngineSpec::spacer("spacer", |_| {})];

@@ -11,7 +11,7 @@
 //! tree unrolling of [`super::bmc`] carries a fact slot per body occurrence and every clause
 //! instance per slot, so its layers are three times larger there and it reached depth 18 in
 //! 20 s on `05_tas_simplified` (a 20-step bug), while BMC on the fragment's transition system
-//! finds the bug in about 2 s (docs/benchmarks.md §21.3). The transition-system view also
+//! finds the bug in about 2 s (docs/decisions.md#linear-bmc). The transition-system view also
 //! folds every rule into one step relation, where the layered encoding keeps one selector
 //! per clause, slot and layer.
 

@@ -17,12 +17,13 @@ use crate::cex::verify_counterexample;
 use crate::learn::{FindConsistent, LearnOptions, LearnProfile, learn_asym_with};
 use crate::lpts::Lpts;
 use crate::prism::{BuildOptions, PrismError, build_lpts, build_module_lpts};
+use cove_control::Control;
 pub use models::{Family, Instance};
 use std::fmt::Write as _;
 use std::time::Duration;
 
 /// The verification methods.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Method {
     /// Compose everything, check once.
     Mono,
@@ -46,6 +47,21 @@ impl Method {
             Method::AgarN => "agar-n",
             Method::Learn => "learn",
         }
+    }
+}
+
+impl std::str::FromStr for Method {
+    type Err = String;
+
+    /// Parses a name as printed by [`Method::name`].
+    fn from_str(s: &str) -> Result<Method, String> {
+        Method::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
+                format!("unknown method `{s}` (one of {})", names.join(", "))
+            })
     }
 }
 
@@ -84,8 +100,10 @@ pub fn load(inst: &Instance, opts: &BuildOptions) -> Result<Loaded, PrismError> 
 /// Limits for one run.
 #[derive(Clone, Debug)]
 pub struct Limits {
-    /// Resident memory limit in MiB (`None`: none).
-    pub memory_mb: Option<u64>,
+    /// What every run shares: the memory limit and the interruption flag (stopping it stops
+    /// the run in progress, and every later run ends at once as `out: interrupted`). Each
+    /// run adds its own deadline ([`Limits::run_time`], [`Limits::learn_time`]).
+    pub control: Control,
     /// Maximum states of any composed LPTS.
     pub states: usize,
     /// Maximum nodes of a counterexample tree.
@@ -105,7 +123,7 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            memory_mb: None,
+            control: Control::new(),
             states: 2_000_000,
             tree_nodes: 1_000_000,
             learn_iterations: 500,
@@ -148,8 +166,7 @@ pub fn run(method: Method, ld: &Loaded, expect: Option<bool>, lim: &Limits) -> R
     let budget = Budget {
         max_states: lim.states,
         max_tree_nodes: lim.tree_nodes,
-        deadline: Some(started + lim.run_time),
-        memory_mb: lim.memory_mb,
+        control: lim.control.child().with_timeout(lim.run_time),
     };
     let res: Result<(Verdict, Stats), String> = match method {
         Method::Mono => mono(&[ld.l1.clone(), ld.l2.clone()], &ld.spec, &budget).map_err(err_text),
@@ -159,7 +176,7 @@ pub fn run(method: Method, ld: &Loaded, expect: Option<bool>, lim: &Limits) -> R
             let opts = LearnOptions {
                 find: lim.find,
                 budget: Budget {
-                    deadline: Some(std::time::Instant::now() + lim.learn_time),
+                    control: lim.control.child().with_timeout(lim.learn_time),
                     ..budget.clone()
                 },
                 max_iterations: lim.learn_iterations,
@@ -224,6 +241,8 @@ fn err_text(e: AgarError) -> String {
     match e {
         AgarError::TooLarge(t) => format!("out: >{} states", t.limit),
         AgarError::TimeLimit => "out: time limit".to_string(),
+        AgarError::MemoryLimit => "out: memory limit".to_string(),
+        AgarError::Interrupted => "out: interrupted".to_string(),
         other => format!("error: {other}"),
     }
 }
@@ -399,5 +418,49 @@ pub fn format_table(rows: &[Row]) -> String {
 
 /// Composes all components (exposed for the CLI's statistics).
 pub fn full_system(comps: &[Lpts], limit: usize) -> Result<Lpts, AgarError> {
-    compose_all(comps, limit, &mut Stats::default())
+    let budget = Budget {
+        max_states: limit,
+        ..Budget::default()
+    };
+    compose_all(comps, &budget, &mut Stats::default())
+}
+
+/// Writes every instance of `plan` into `dir` as PRISM components (`NAME.l1.prism`,
+/// `NAME.l2.prism`) and a specification (`NAME.spec.lpts`), for other tools (Storm) or
+/// `cove prob verify`; returns each instance's file stem and whether it should hold.
+pub fn write_models(
+    dir: &std::path::Path,
+    plan: &Plan,
+) -> Result<Vec<(String, bool)>, crate::driver::Error> {
+    use crate::driver::Error;
+    let err = |e: std::io::Error| Error::Io(format!("{}: {e}", dir.display()));
+    std::fs::create_dir_all(dir).map_err(err)?;
+    let mut written = Vec::new();
+    for (fam, sizes) in &plan.families {
+        for &n in sizes {
+            for buggy in [false, true] {
+                let inst = fam.instance(n, buggy);
+                let base = inst
+                    .name
+                    .replace(['(', ')'], "_")
+                    .trim_end_matches('_')
+                    .replace("_-", "-");
+                let opts = BuildOptions {
+                    deadlock_self_loops: false,
+                    ..BuildOptions::default()
+                };
+                let spec = build_lpts(&inst.spec, &opts)
+                    .map_err(|e| Error::Internal(format!("{}: {e}", inst.name)))?;
+                std::fs::write(dir.join(format!("{base}.l1.prism")), &inst.l1).map_err(err)?;
+                std::fs::write(dir.join(format!("{base}.l2.prism")), &inst.l2).map_err(err)?;
+                std::fs::write(
+                    dir.join(format!("{base}.spec.lpts")),
+                    crate::format::write_lpts(&spec),
+                )
+                .map_err(err)?;
+                written.push((base, inst.expect_holds));
+            }
+        }
+    }
+    Ok(written)
 }

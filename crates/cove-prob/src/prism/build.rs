@@ -25,6 +25,9 @@ pub struct BuildOptions {
     /// Accept values for constants the model does not declare (one `--const` list given
     /// to several models); otherwise such a value is an error.
     pub ignore_unknown_constants: bool,
+    /// Polled while the state space is explored (every 1024 states): when it says stop, the
+    /// build ends with an error whose [`PrismError::stop`] says why.
+    pub control: cove_control::Control,
 }
 
 impl Default for BuildOptions {
@@ -34,6 +37,7 @@ impl Default for BuildOptions {
             max_states: 2_000_000,
             deadlock_self_loops: true,
             ignore_unknown_constants: false,
+            control: cove_control::Control::new(),
         }
     }
 }
@@ -108,6 +112,7 @@ pub(super) fn eval_constants(
                 line: 0,
                 col: 0,
                 message: format!("no constant `{n}` to set"),
+                stop: None,
             });
         }
     }
@@ -494,6 +499,7 @@ fn resolve_modules(
             line: 1,
             col: 1,
             message: "the model has no module".into(),
+            stop: None,
         });
     }
     Ok(bodies)

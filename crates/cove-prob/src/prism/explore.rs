@@ -142,6 +142,7 @@ pub(super) fn compile_system(
                 "module `{}` does not occur in the `system` block",
                 modules[i].name
             ),
+            stop: None,
         });
     }
     let n = actions.len();
@@ -352,6 +353,7 @@ fn moves(t: &CSys, c: &Compiled, st: &[i64]) -> Result<Vec<Move>, PrismError> {
                                         c.info[i].name,
                                         state_text(&c.info, st)
                                     ),
+                                    stop: None,
                                 });
                             }
                             let mut ch = cx.clone();
@@ -407,6 +409,7 @@ fn initial_states(c: &Compiled, limit: usize) -> Result<Vec<Vec<i64>>, PrismErro
                 "`init … endinit` needs bounded variables; `{}` is an unbounded int",
                 v.name
             ),
+            stop: None,
         });
     }
     let mut out = Vec::new();
@@ -419,6 +422,7 @@ fn initial_states(c: &Compiled, limit: usize) -> Result<Vec<Vec<i64>>, PrismErro
                 line: 0,
                 col: 0,
                 message: "too many valuations to enumerate for `init … endinit`".into(),
+                stop: None,
             });
         }
         if boolean(pred.eval(&st)?, pos_of(pred, Pos::default()))? {
@@ -449,6 +453,7 @@ pub(super) fn explore(c: &Compiled, opts: &BuildOptions) -> Result<Lpts, PrismEr
             line: 0,
             col: 0,
             message: "no initial state satisfies `init … endinit`".into(),
+            stop: None,
         });
     }
     let root = inits.len() > 1;
@@ -468,6 +473,7 @@ pub(super) fn explore(c: &Compiled, opts: &BuildOptions) -> Result<Lpts, PrismEr
         line: 0,
         col: 0,
         message: format!("more than {limit} reachable states"),
+        stop: None,
     };
     if root {
         let init_act = lpts.add_action("init");
@@ -490,6 +496,16 @@ pub(super) fn explore(c: &Compiled, opts: &BuildOptions) -> Result<Lpts, PrismEr
         let st = states[next].clone();
         let src = next + offset;
         next += 1;
+        if next.is_multiple_of(1024)
+            && let Some(r) = opts.control.should_stop()
+        {
+            return Err(PrismError {
+                line: 0,
+                col: 0,
+                message: format!("stopped while exploring the state space: {r}"),
+                stop: Some(r),
+            });
+        }
         let ms = moves(&c.system, c, &st)?;
         // (action, distribution as (probability, next state)).
         let mut joint: Vec<JointMove> = ms

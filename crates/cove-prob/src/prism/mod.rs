@@ -42,7 +42,7 @@
 //! probability sums and several initial states.
 //!
 //! Checked against Storm on the 50 PRISM files bundled with stormpy 2.0
-//! (`scripts/storm_compare.py`): every model both tools build has the same number of
+//! (`scripts/prob/storm-compare.py`): every model both tools build has the same number of
 //! states, and every DTMC the same number of matrix entries.
 //!
 //! # Errors
@@ -69,6 +69,9 @@ pub struct PrismError {
     pub col: usize,
     /// What is wrong.
     pub message: String,
+    /// Set when the build did not fail but was stopped by [`BuildOptions::control`] (time,
+    /// memory, interruption): the reason, read when the stop happened.
+    pub stop: Option<cove_control::UnknownReason>,
 }
 
 impl PrismError {
@@ -77,6 +80,7 @@ impl PrismError {
             line: p.line,
             col: p.col,
             message: message.into(),
+            stop: None,
         }
     }
 }

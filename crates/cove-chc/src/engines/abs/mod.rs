@@ -16,7 +16,8 @@
 //!      By default the next run starts over from bound 0 on the new abstraction; with
 //!      [`AbsConfig::reuse`] it starts at the new bound from the PBA-checked proof instead
 //!      (measured slower on `gcnr`: the old low-level lemmas stand in for the more general
-//!      ones a fresh run finds on the coarser abstraction; `docs/benchmarks.md`).
+//!      ones a fresh run finds on the coarser abstraction;
+//!      `docs/decisions.md#abs-nextunder-restarts`).
 //!
 //! Beyond the thesis (which restricts Ch. 3 to transition systems), everything is per clause:
 //! nonlinear clauses are abstracted leaf by leaf, counterexamples are derivation trees, and
