@@ -317,7 +317,7 @@ impl BvValue {
 impl fmt::Display for BvValue {
     /// SMT-LIB: `#x…` when the width is a multiple of 4, else `#b…`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.width % 4 == 0 {
+        if self.width.is_multiple_of(4) {
             let digits = self.bits.to_str_radix(16);
             let pad = (self.width / 4) as usize - digits.len();
             write!(f, "#x{}{}", "0".repeat(pad), digits)
@@ -638,10 +638,10 @@ impl TermStore {
             ),
             Ok(sort)
         );
-        if !matches!(op, BvOp::Lit(_)) {
-            if let Some(t) = normalize(self, &op, args, sort) {
-                return t;
-            }
+        if !matches!(op, BvOp::Lit(_))
+            && let Some(t) = normalize(self, &op, args, sort)
+        {
+            return t;
         }
         self.mk_raw(Op::Bv(op), args, sort)
     }
