@@ -1,5 +1,5 @@
 //! Bit-vectors in the term language: every operator's meaning against recorded z3 values
-//! (widths 1 to 64 and wider, `scripts/gen-bv-ground.py`), constant folding agreeing with
+//! (widths 1 to 64 and wider, `scripts/smt/gen-bv-ground.py`), constant folding agreeing with
 //! evaluation, printing that reads back to the same term, and clear refusals.
 
 use cove_logic::print::term_to_string;

@@ -1,5 +1,5 @@
 //! Bit-vectors in the SMT core: verdicts against recorded z3 answers on random problems of
-//! every width from 1 to 64 (`scripts/gen-bv-scripts.py`; no z3 needed here), against
+//! every width from 1 to 64 (`scripts/smt/gen-bv-scripts.py`; no z3 needed here), against
 //! exhaustive enumeration on narrow random problems, models checked by evaluation, and
 //! assumptions, cores and push/pop over bit-vector atoms.
 
