@@ -298,6 +298,7 @@ fn value_fits(sort: Sort, v: &Value) -> bool {
         (Sort::Bool, Value::Bool(_)) => true,
         (Sort::Int, Value::Num(n)) => n.is_integer(),
         (Sort::Real, Value::Num(_)) => true,
+        (Sort::BitVec(w), Value::Bv(b)) => b.width() == w,
         (Sort::Array(_), Value::Array(a)) => {
             let (is, es) = sort.array_parts().expect("array sort");
             value_fits(es, &a.default)

@@ -215,18 +215,18 @@ fn cases() -> Vec<Case> {
         ),
         // Unsupported logics and theories.
         case(
-            "bit-vector sort",
-            "(declare-fun Q ((_ BitVec 8)) Bool)",
+            "floating-point sort",
+            "(declare-fun Q (Float32) Bool)",
             UnsupportedTheory,
             3,
             17,
         ),
         case(
-            "bit-vector literal",
+            "bit-vector literal for an Int argument",
             "(assert (P #x0F))",
-            UnsupportedTheory,
+            Sort,
             3,
-            12,
+            9,
         ),
         case(
             "datatypes",

@@ -242,8 +242,8 @@ fn malformed_inputs_exit_2_with_file_line_and_column() {
             b"(assert (forall ((x Int)) (=> (= (P x) (P 1)) false)))".to_vec(),
         ),
         (
-            "bitvector sort",
-            b"(declare-fun B ((_ BitVec 8)) Bool)".to_vec(),
+            "floating-point sort",
+            b"(declare-fun B (Float32) Bool)".to_vec(),
         ),
         (
             "bitvector literal",

@@ -1,11 +1,12 @@
 //! `cove-logic`: the ground every Cove crate stands on.
 //!
-//! Exact rationals ([`Rational`]), a hash-consed term DAG over the sorts Bool, Int and Real
-//! ([`TermStore`]), substitution, evaluation under a model, simplification to canonical
+//! Exact rationals ([`Rational`]), a hash-consed term DAG over the sorts Bool, Int, Real,
+//! arrays and bit-vectors ([`TermStore`], [`bv`]), substitution, evaluation under a model, simplification to canonical
 //! linear forms, and reading and printing of SMT-LIB2.
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod bv;
 pub mod detach;
 pub mod linear;
 pub mod model;
@@ -16,6 +17,7 @@ pub mod smtlib;
 pub mod subst;
 pub mod term;
 
+pub use bv::{BvOp, BvValue};
 pub use detach::Detached;
 pub use linear::{LinearSum, linearize, mk_linear};
 pub use model::{ArrayValue, EvalError, FuncInterp, Model, Value};

@@ -20,6 +20,8 @@ pub enum Value {
     Num(Rational),
     /// An array: a default plus finitely many exceptions.
     Array(Box<ArrayValue>),
+    /// A bit-vector.
+    Bv(crate::bv::BvValue),
 }
 
 /// An array value: `default` everywhere except at the `entries`.
@@ -92,6 +94,14 @@ impl Value {
         }
     }
 
+    /// The bit-vector inside, if any.
+    pub fn as_bv(&self) -> Option<&crate::bv::BvValue> {
+        match self {
+            Value::Bv(v) => Some(v),
+            _ => None,
+        }
+    }
+
     /// The array inside, if any.
     pub fn as_array(&self) -> Option<&ArrayValue> {
         match self {
@@ -108,6 +118,7 @@ impl Value {
             Sort::Array(_) => Value::Array(Box::new(ArrayValue::constant(Value::default_of(
                 sort.elem_sort().expect("array sort"),
             )))),
+            Sort::BitVec(w) => Value::Bv(crate::bv::BvValue::zero(w)),
             _ => Value::Num(Rational::ZERO),
         }
     }
@@ -117,6 +128,7 @@ impl Value {
         match self {
             Value::Bool(b) => store.mk_bool(*b),
             Value::Num(n) => store.mk_num(n.clone(), sort),
+            Value::Bv(v) => store.mk_bv_lit(v.clone()),
             Value::Array(a) => {
                 let (is, es) = sort.array_parts().expect("array sort");
                 let d = a.default.to_term(store, es);
@@ -137,6 +149,7 @@ impl fmt::Display for Value {
         match self {
             Value::Bool(b) => write!(f, "{b}"),
             Value::Num(n) => write!(f, "{n}"),
+            Value::Bv(v) => write!(f, "{v}"),
             Value::Array(a) => {
                 for _ in &a.entries {
                     f.write_str("(store ")?;
@@ -446,6 +459,7 @@ impl Evaluator<'_> {
                 a.normalize();
                 done(Value::Array(Box::new(a)))
             }
+            Op::Bv(op) => done(crate::bv::eval(op, vals, term.sort)),
         }
     }
 }

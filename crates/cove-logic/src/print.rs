@@ -103,7 +103,7 @@ pub fn op_name(op: &Op) -> Option<&'static str> {
         Op::Gt => ">",
         Op::Select => "select",
         Op::Store => "store",
-        Op::ConstArray => return None,
+        Op::ConstArray | Op::Bv(_) => return None,
         Op::Bool(_) | Op::Num(_) | Op::Var(_) | Op::App(_) | Op::Forall(_) | Op::Exists(_) => {
             return None;
         }
@@ -285,6 +285,12 @@ impl<'a> Printer<'a> {
                 out.push_str(&format!("((as const {})", store.sort(t)));
                 self.push_args(args, stack);
             }
+            Op::Bv(crate::bv::BvOp::Lit(v)) => out.push_str(&v.to_string()),
+            Op::Bv(b) => {
+                out.push('(');
+                out.push_str(&b.head(store.sort(t).bv_width().unwrap_or(0)));
+                self.push_args(args, stack);
+            }
             op @ (Op::Forall(vs) | Op::Exists(vs)) => {
                 out.push_str(if matches!(op, Op::Forall(_)) {
                     "(forall ("
@@ -437,6 +443,7 @@ pub fn value_text(v: &crate::Value, sort: Sort) -> String {
     match v {
         crate::Value::Bool(b) => b.to_string(),
         crate::Value::Num(k) => numeral(k, sort),
+        crate::Value::Bv(x) => x.to_string(),
         crate::Value::Array(a) => {
             let (is, es) = sort.array_parts().expect("array sort");
             let mut s = String::new();

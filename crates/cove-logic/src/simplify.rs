@@ -129,7 +129,7 @@ impl Simplifier {
                 let b = self.run(store, term.args[1]);
                 if store.sort(a) == Sort::Bool {
                     bool_eq(store, a, b)
-                } else if store.sort(a).is_array() {
+                } else if store.sort(a).is_array() || store.sort(a).is_bv() {
                     store.mk_eq(a, b)
                 } else {
                     arith_cmp(store, Op::Eq, a, b)
@@ -142,7 +142,7 @@ impl Simplifier {
                     for j in i + 1..args.len() {
                         let e = if store.sort(args[i]) == Sort::Bool {
                             bool_eq(store, args[i], args[j])
-                        } else if store.sort(args[i]).is_array() {
+                        } else if store.sort(args[i]).is_array() || store.sort(args[i]).is_bv() {
                             store.mk_eq(args[i], args[j])
                         } else {
                             arith_cmp(store, Op::Eq, args[i], args[j])
@@ -185,6 +185,10 @@ impl Simplifier {
                     None => store.mk_raw(Op::IsInt, &[a], Sort::Bool),
                 }
             }
+            Op::Bv(op) => {
+                let args: Vec<TermId> = term.args.iter().map(|&a| self.run(store, a)).collect();
+                store.mk_bv_sorted(op.clone(), &args, sort)
+            }
             _ => unreachable!("arithmetic operator with Bool sort"),
         }
     }
@@ -217,6 +221,7 @@ impl Simplifier {
         match (&term.op, nums) {
             (Op::Ite, _) => store.mk_ite(args[0], args[1], args[2]),
             (Op::Select, _) => store.mk_select(args[0], args[1]),
+            (Op::Bv(op), _) => store.mk_bv_sorted(op.clone(), &args, term.sort),
             (Op::IntDiv, Some(n)) if !n[1].is_zero() => {
                 store.mk_num(n[0].int_div(&n[1]), Sort::Int)
             }

@@ -15,8 +15,8 @@ use crate::Rational;
 use rustc_hash::FxHashMap;
 use std::fmt;
 
-/// The sorts Cove reasons about. Bit-vectors and datatypes are rejected by the front ends
-/// as unsupported theories.
+/// The sorts Cove reasons about. Datatypes are rejected by the front ends as an unsupported
+/// theory.
 ///
 /// Array sorts are interned process-wide (see [`Sort::array`]) so that `Sort` stays a small
 /// `Copy` value that prints without a store: sorts are immutable and shared by every store,
@@ -31,6 +31,8 @@ pub enum Sort {
     Real,
     /// `(Array index elem)`: the payload indexes the global array-sort table.
     Array(u32),
+    /// `(_ BitVec w)`, `w ≥ 1` (see [`crate::bv`]).
+    BitVec(u32),
 }
 
 /// The process-wide table of array sorts: `(index, element)` pairs.
@@ -99,6 +101,7 @@ impl fmt::Display for Sort {
                 let (i, e) = self.array_parts().expect("array sort");
                 write!(f, "(Array {i} {e})")
             }
+            Sort::BitVec(w) => write!(f, "(_ BitVec {w})"),
         }
     }
 }
@@ -198,6 +201,8 @@ pub enum Op {
     Forall(Box<[VarId]>),
     /// Existential quantifier over the listed variables; the single argument is the body.
     Exists(Box<[VarId]>),
+    /// A bit-vector operator or literal (see [`crate::bv`]).
+    Bv(crate::bv::BvOp),
 }
 
 /// One node of the DAG.
@@ -492,6 +497,10 @@ impl TermStore {
             let eq = x == y;
             return self.mk_bool(eq);
         }
+        if let (Some(x), Some(y)) = (self.as_bv(a), self.as_bv(b)) {
+            let eq = x == y;
+            return self.mk_bool(eq);
+        }
         self.intern(Op::Eq, Box::new([a, b]), Sort::Bool)
     }
 
@@ -589,7 +598,10 @@ impl TermStore {
 
     /// True for numerals and Boolean constants (distinct such terms denote distinct values).
     fn is_value_const(&self, t: TermId) -> bool {
-        matches!(self.op(t), Op::Num(_) | Op::Bool(_))
+        matches!(
+            self.op(t),
+            Op::Num(_) | Op::Bool(_) | Op::Bv(crate::bv::BvOp::Lit(_))
+        )
     }
 
     /// `(store a i v)`.
@@ -811,6 +823,12 @@ impl TermStore {
             },
             Op::ConstArray => {
                 return err("constant arrays are built with mk_const_array".into());
+            }
+            Op::Bv(b) => {
+                if *b == crate::bv::BvOp::OfInt {
+                    return err("'nat2bv' is built with mk_bv (it needs its width)".into());
+                }
+                crate::bv::result_sort(b, &sorts, None)?
             }
             Op::Forall(_) | Op::Exists(_) => {
                 if n != 1 || sorts[0] != Sort::Bool {

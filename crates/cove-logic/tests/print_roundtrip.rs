@@ -56,7 +56,9 @@ impl Gen {
                 let v = Rational::new(self.rng.below(21) as i64 - 10, 1 + self.rng.below(4) as i64);
                 s.mk_num(v, Sort::Real)
             }
-            Sort::Array(_) => unreachable!("the generator makes no arrays"),
+            Sort::Array(_) | Sort::BitVec(_) => {
+                unreachable!("the generator makes no arrays or bit-vectors")
+            }
         }
     }
 
@@ -227,7 +229,9 @@ impl Gen {
                 }
                 _ => self.leaf(s, sort),
             },
-            Sort::Array(_) => unreachable!("the generator makes no arrays"),
+            Sort::Array(_) | Sort::BitVec(_) => {
+                unreachable!("the generator makes no arrays or bit-vectors")
+            }
         };
         self.pools.last_mut().expect("pool").push(t);
         t

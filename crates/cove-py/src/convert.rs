@@ -22,14 +22,16 @@ fn rational_to_py(py: Python<'_>, r: &Rational) -> PyResult<PyObject> {
     Ok(fraction.call1((n, d))?.unbind())
 }
 
-/// A value of a counterexample (an array value as its SMT-LIB2 text).
+/// A value of a counterexample (an array or bit-vector value as its SMT-LIB2 text).
 pub fn value_to_py(py: Python<'_>, v: &Value, sort: Sort) -> PyResult<PyObject> {
     match v {
         Value::Bool(b) => Ok(b.into_pyobject(py)?.to_owned().into_any().unbind()),
         Value::Num(n) => rational_to_py(py, n),
-        Value::Array(_) => Ok(PyString::new(py, &cove_logic::print::value_text(v, sort))
-            .into_any()
-            .unbind()),
+        Value::Array(_) | Value::Bv(_) => {
+            Ok(PyString::new(py, &cove_logic::print::value_text(v, sort))
+                .into_any()
+                .unbind())
+        }
     }
 }
 
@@ -50,6 +52,8 @@ fn head(
         Op::App(f) => PyString::new(py, &store.func(*f).name).into_any().unbind(),
         Op::Forall(_) => PyString::new(py, "forall").into_any().unbind(),
         Op::Exists(_) => PyString::new(py, "exists").into_any().unbind(),
+        Op::Bv(cove_logic::BvOp::Lit(x)) => PyString::new(py, &x.to_string()).into_any().unbind(),
+        Op::Bv(b) => PyString::new(py, b.name()).into_any().unbind(),
         other => PyString::new(py, op_name(other).unwrap_or("?"))
             .into_any()
             .unbind(),

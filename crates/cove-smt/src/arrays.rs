@@ -204,6 +204,9 @@ impl SmtSolver {
                 self.lit_of(store, t);
             }
             Sort::Array(_) => self.register_array(store, t),
+            Sort::BitVec(_) => {
+                self.bv_word(store, t);
+            }
             _ => {
                 self.arith_lin(store, t);
             }
@@ -225,6 +228,7 @@ impl SmtSolver {
                 }
             }
             Sort::Array(_) => None,
+            Sort::BitVec(_) => self.bv_cand_value(t),
             _ => {
                 let vals = self.th.model.as_deref()?;
                 // Reads and variables are theory variables themselves: skip `linearize`

@@ -113,6 +113,13 @@ impl SmtSolver {
                 }
             };
             match item {
+                Item::Bool(t, _) if crate::bv::Blaster::is_bv_atom(store, t) => {
+                    // Bit-vector atoms are encoded unscoped; so are the Boolean leaves
+                    // below them (like the conditions of arithmetic `ite`s).
+                    for l in crate::bv::Blaster::leaves_below(store, t) {
+                        deps.push(Item::Bool(l, None));
+                    }
+                }
                 Item::Bool(t, g) => match store.op(t) {
                     Op::App(_) | Op::Forall(_) | Op::Exists(_) | Op::Var(_) | Op::Bool(_) => {}
                     _ => {
@@ -199,7 +206,7 @@ impl SmtSolver {
 
     /// Registers array terms with nested uses not recorded (the outer use's walk reaches
     /// them with the right scope).
-    fn registering<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+    pub(crate) fn registering<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
         self.enc.registering += 1;
         let r = self.unscoped(f);
         self.enc.registering -= 1;
@@ -263,6 +270,9 @@ impl SmtSolver {
                 let l = self.fresh_lit();
                 self.registering(|s| s.register_eq(store, t));
                 l
+            }
+            _ if crate::bv::Blaster::is_bv_atom(store, t) => {
+                self.unscoped(|s| s.bv_atom_lit(store, t))
             }
             Op::Eq if store.sort(args[0]) == Sort::Bool => {
                 let a = self.lit_of(store, args[0]);

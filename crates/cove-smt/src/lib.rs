@@ -17,6 +17,7 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod bv;
 pub mod lia;
 pub mod mbp;
 pub mod simplex;

@@ -317,7 +317,8 @@ fn candidate(
             if sort != store.sort(b) {
                 return None;
             }
-            if sort == Sort::Bool {
+            // Booleans and bit-vectors: only `x = t` defines `x` (no arithmetic solving).
+            if sort == Sort::Bool || sort.is_bv() {
                 for (l, r) in [(a, b), (b, a)] {
                     if let Some(x) = store.as_var(l)
                         && ok(x)

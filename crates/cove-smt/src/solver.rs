@@ -135,6 +135,7 @@ pub struct SmtSolver {
     pub(crate) enc: EncState,
     pub(crate) true_lit: Lit,
     pub(crate) arr: crate::arrays::ArrayState,
+    pub(crate) bv: crate::bv::smt::BvState,
     pub(crate) simp: Simplifier,
     limits: Limits,
     frames: Vec<Frame>,
@@ -172,6 +173,7 @@ impl SmtSolver {
             enc: EncState::default(),
             true_lit: t,
             arr: Default::default(),
+            bv: Default::default(),
             simp: Simplifier::new(),
             limits: Limits::default(),
             asserted_vars: FxHashSet::default(),
@@ -656,6 +658,9 @@ impl SmtSolver {
                     .get(&t)
                     .cloned()
                     .unwrap_or_else(|| Value::default_of(sort)),
+                Sort::BitVec(_) => self
+                    .bv_var_value(t)
+                    .unwrap_or_else(|| Value::default_of(sort)),
                 Sort::Bool => {
                     let b = self
                         .enc
@@ -698,6 +703,9 @@ impl SmtSolver {
                 Op::Forall(_) | Op::Exists(_) => Some("quantifiers".to_string()),
                 Op::Mul if args.iter().filter(|&&a| store.as_num(a).is_none()).count() >= 2 => {
                     Some("nonlinear arithmetic".to_string())
+                }
+                Op::Bv(cove_logic::BvOp::ToNat | cove_logic::BvOp::OfInt) => {
+                    Some("bit-vector/integer conversion".to_string())
                 }
                 Op::Div | Op::IntDiv | Op::Mod => match store.as_num(args[1]) {
                     Some(k) if !k.is_zero() => None,

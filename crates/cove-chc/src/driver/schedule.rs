@@ -102,11 +102,30 @@ pub enum Shape {
     LinearReal,
     /// Some clause has two or more body atoms (procedure summaries, recursion).
     Nonlinear,
+    /// Linear, with a bit-vector predicate argument: the hardware route first.
+    LinearBv,
+    /// Nonlinear, with a bit-vector predicate argument.
+    NonlinearBv,
 }
 
 impl Shape {
     /// The shape of `sys`.
     pub fn of(sys: &ChcSystem, store: &TermStore) -> Shape {
+        let bv = sys
+            .preds
+            .iter()
+            .any(|&p| store.func(p).args.iter().any(|s| s.is_bv()))
+            || sys
+                .clauses
+                .iter()
+                .any(|c| c.vars.iter().any(|&v| store.var_sort(v).is_bv()));
+        if bv {
+            return if sys.is_linear() {
+                Shape::LinearBv
+            } else {
+                Shape::NonlinearBv
+            };
+        }
         if sys.is_linear() {
             let sorts = || sys.preds.iter().flat_map(|&p| store.func(p).args.iter());
             let real = sorts().all(|s| matches!(s, Sort::Real | Sort::Bool))
@@ -128,6 +147,18 @@ pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
         EngineKind::parse(name).map(|k| EngineSpec::single(k, &SpacerConfig::default()))
     };
     match shape {
+        // Bit-vectors: the engines whose reasoning is exact over them (the others assume
+        // arithmetic). Thread 1 blasts linear systems onto IC3; thread 2 runs Spacer over
+        // bit-blasted queries with word-level projection; BMC takes a freed thread.
+        Shape::LinearBv => vec![
+            by_name("hw").expect("hw exists").with_bounds(false),
+            EngineSpec::spacer("spacer", |_| {}),
+            by_name("bmc").expect("bmc exists").with_bounds(false),
+        ],
+        Shape::NonlinearBv => vec![
+            EngineSpec::spacer("spacer", |_| {}),
+            by_name("bmc").expect("bmc exists").with_bounds(false),
+        ],
         Shape::Linear | Shape::LinearReal => {
             // Thread 1: Spacer for the whole run. Thread 2 (and more): the other engines in
             // turn, each with a slice of the time left — k-induction first (strongest on the

@@ -2,6 +2,7 @@
 
 pub mod abs;
 pub mod bmc;
+pub mod hw;
 pub mod imc;
 pub mod kind;
 pub mod lawi;
@@ -41,6 +42,8 @@ pub enum EngineKind {
     LinearBmc,
     /// Houdini over candidates built from the clauses' own terms.
     Terms,
+    /// Bit-vector systems blasted onto the hardware engines' IC3 ([`hw`]).
+    Hw,
 }
 
 impl EngineKind {
@@ -57,6 +60,7 @@ impl EngineKind {
         "spacer-abs",
         "linear-bmc",
         "terms",
+        "hw",
     ];
 
     /// Parses an engine name.
@@ -73,6 +77,7 @@ impl EngineKind {
             "spacer-abs" => Some(EngineKind::SpacerAbs),
             "linear-bmc" => Some(EngineKind::LinearBmc),
             "terms" => Some(EngineKind::Terms),
+            "hw" => Some(EngineKind::Hw),
             _ => None,
         }
     }
@@ -91,6 +96,7 @@ impl EngineKind {
             EngineKind::SpacerAbs => Box::new(abs::SpacerAbs::default()),
             EngineKind::LinearBmc => Box::new(linear_bmc::LinearBmc::default()),
             EngineKind::Terms => Box::new(terms::TermHoudini::default()),
+            EngineKind::Hw => Box::new(hw::Hardware::default()),
         }
     }
 }

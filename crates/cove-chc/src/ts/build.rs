@@ -72,6 +72,10 @@ pub(crate) fn eliminate(
     if vars.is_empty() {
         return Ok(phi);
     }
+    if limit == 0 {
+        // Never eliminate (the caller keeps local variables as per-step inputs).
+        return Err(TsError::Unsupported("no quantifier elimination".into()));
+    }
     let r = cove_smt::mbp::qe_under(store, phi, &vars, limit, ctl);
     r.map_err(|e| match ctl.should_stop() {
         Some(s) => TsError::Stopped(s),

@@ -173,6 +173,11 @@ impl TransitionSystem {
         self.loc.is_none()
     }
 
+    /// The number of locations (the values of the location variable are `0..n`).
+    pub fn num_locations(&self) -> usize {
+        self.locs.len()
+    }
+
     /// The location variable of a multi-predicate system.
     pub fn location_var(&self) -> Option<VarId> {
         self.loc

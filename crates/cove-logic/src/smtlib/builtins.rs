@@ -94,7 +94,9 @@ impl Builtin {
 
 /// True for the built-in function symbols and constants, which cannot be declared.
 pub(crate) fn is_builtin_name(s: &str) -> bool {
-    Builtin::from_name(s).is_some() || matches!(s, "true" | "false")
+    Builtin::from_name(s).is_some()
+        || super::bv::from_name(s).is_some()
+        || matches!(s, "true" | "false")
 }
 
 /// True for the reserved words of SMT-LIB2 (which only a quoted symbol may spell).
@@ -118,7 +120,6 @@ pub(crate) fn is_reserved_word(s: &str) -> bool {
 /// If `s` is a sort of an unsupported theory, the theory's name.
 pub(crate) fn unsupported_sort(s: &str) -> Option<&'static str> {
     Some(match s {
-        "BitVec" => "bit-vectors",
         "String" | "RegLan" => "strings",
         "Float16" | "Float32" | "Float64" | "Float128" | "FloatingPoint" | "RoundingMode"
         | "FP" => "floating point",
@@ -132,58 +133,6 @@ pub(crate) fn unsupported_sort(s: &str) -> Option<&'static str> {
 pub(crate) fn unsupported_symbol(s: &str) -> Option<&'static str> {
     if matches!(s, "select" | "store" | "const") {
         return Some("arrays");
-    }
-    let bv_op = s.strip_prefix("bv").is_some_and(|r| {
-        (!r.is_empty() && r.bytes().all(|b| b.is_ascii_digit()))
-            || matches!(
-                r,
-                "add"
-                    | "sub"
-                    | "mul"
-                    | "udiv"
-                    | "urem"
-                    | "sdiv"
-                    | "srem"
-                    | "smod"
-                    | "neg"
-                    | "not"
-                    | "and"
-                    | "or"
-                    | "xor"
-                    | "nand"
-                    | "nor"
-                    | "xnor"
-                    | "shl"
-                    | "lshr"
-                    | "ashr"
-                    | "ult"
-                    | "ule"
-                    | "ugt"
-                    | "uge"
-                    | "slt"
-                    | "sle"
-                    | "sgt"
-                    | "sge"
-                    | "comp"
-                    | "2nat"
-                    | "2int"
-            )
-    });
-    if bv_op
-        || matches!(
-            s,
-            "concat"
-                | "extract"
-                | "repeat"
-                | "zero_extend"
-                | "sign_extend"
-                | "rotate_left"
-                | "rotate_right"
-                | "bit0"
-                | "bit1"
-        )
-    {
-        return Some("bit-vectors");
     }
     if s.starts_with("str.")
         || s.starts_with("re.")

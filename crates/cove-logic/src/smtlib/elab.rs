@@ -26,10 +26,14 @@ enum Head<'a> {
     Divisible(Rational),
     /// `(as const S)`: the constant array of sort `S`.
     ConstArray(Sort),
+    /// A bit-vector function symbol.
+    Bv(super::bv::BvFn, &'a str),
 }
 
 enum Task<'a> {
     Eval(NodeId),
+    /// A term already built (an indexed literal).
+    Literal(TermId),
     Apply {
         head: Head<'a>,
         node: NodeId,
@@ -84,6 +88,7 @@ impl<'a> Parser<'a, '_> {
                         self.eval_list(node, &mut tasks)?;
                     }
                 }
+                Task::Literal(t) => vals.push(t),
                 Task::Apply { head, node, nargs } => {
                     let args = vals.split_off(vals.len() - nargs);
                     let t = self.apply(head, node, args)?;
@@ -154,6 +159,8 @@ impl<'a> Parser<'a, '_> {
                 ErrorKind::UnsupportedTheory,
                 "string literals are not supported (theory of strings)",
             ),
+            Atom::Bv(digits, radix) => super::bv::radix_literal(self.store, digits, radix)
+                .or_else(|m| err(pos, ErrorKind::Sort, m)),
             Atom::Keyword(k) => err(
                 pos,
                 ErrorKind::Syntax,
@@ -245,6 +252,24 @@ impl<'a> Parser<'a, '_> {
                     } else {
                         None
                     };
+                    if let Some(digits) = what.and_then(|w| w.strip_prefix("bv"))
+                        && !digits.is_empty()
+                        && digits.bytes().all(|b| b.is_ascii_digit())
+                    {
+                        let w = match (n, self.arena.atom(self.kid(node, n - 1))) {
+                            (3, Some(Atom::Numeral(s))) => s.parse::<u32>().ok(),
+                            _ => None,
+                        };
+                        let Some(w) = w else {
+                            return err(pos, ErrorKind::Syntax, "expected (_ bvN WIDTH)");
+                        };
+                        return super::bv::decimal_literal(self.store, digits, w)
+                            .or_else(|m| err(pos, ErrorKind::Sort, m))
+                            .map(|t| {
+                                self.note_pos(t, node);
+                                tasks.push(Task::Literal(t));
+                            });
+                    }
                     return match what.and_then(unsupported_symbol) {
                         Some(th) => err(
                             pos,
@@ -313,6 +338,20 @@ impl<'a> Parser<'a, '_> {
                                 "expected (_ divisible N) with N > 0",
                             );
                         }
+                    }
+                }
+                (Some("_"), Some(f)) if !matches!(super::bv::from_indexed(f, &[]), Ok(None)) => {
+                    let idx: Vec<Option<u32>> = hk[2..]
+                        .iter()
+                        .map(|&k| match self.arena.atom(k) {
+                            Some(Atom::Numeral(s)) => s.parse::<u32>().ok(),
+                            _ => None,
+                        })
+                        .collect();
+                    match super::bv::from_indexed(f, &idx) {
+                        Ok(Some(b)) => Head::Bv(b, f),
+                        Ok(None) => unreachable!("checked by the guard"),
+                        Err(m) => return err(hpos, ErrorKind::Syntax, m),
                     }
                 }
                 (Some("_"), Some(f)) => {
@@ -402,6 +441,9 @@ impl<'a> Parser<'a, '_> {
             }
             None => {}
         }
+        if let Some(b) = super::bv::from_name(s) {
+            return Ok(Head::Bv(b, s));
+        }
         if let Some(b) = Builtin::from_name(s) {
             return match b.arity() {
                 Some(k) if k != nargs => arity_err(k),
@@ -435,6 +477,8 @@ impl<'a> Parser<'a, '_> {
         let pos = self.arena.pos(node);
         match head {
             Head::Builtin(b, name) => builtins::apply(self.store, b, args, name)
+                .map_err(|(k, m)| ParseError::new(pos, k, m)),
+            Head::Bv(b, name) => super::bv::apply(self.store, b, args, name)
                 .map_err(|(k, m)| ParseError::new(pos, k, m)),
             Head::Func(f) => {
                 let params = self.store.func(f).args.clone();

@@ -4,9 +4,10 @@
 //! this way so errors come out in file order); [`parse_script`] collects a whole [`Script`].
 //! Input is bytes: invalid UTF-8 is an error located at its first bad byte.
 //!
-//! Supported: the Core, Ints, Reals and Reals_Ints theories (linear or not), quantifiers,
+//! Supported: the Core, Ints, Reals, Reals_Ints, ArraysEx and FixedSizeBitVectors theories
+//! (with z3's `bv2nat`/`bv2int`/`nat2bv`/`int2bv`), quantifiers,
 //! `let`, `define-fun` (macro-expanded at each use), `:named` terms, `push`/`pop`, and Z3's
-//! `declare-rel`/`declare-var`/`rule`/`query`. Arrays, bit-vectors, strings, floating point,
+//! `declare-rel`/`declare-var`/`rule`/`query`. Strings, floating point,
 //! datatypes, uninterpreted sorts and functions are reported as
 //! [`ErrorKind::UnsupportedTheory`] with their location, never silently mis-read.
 //!
@@ -14,6 +15,7 @@
 //! a [`ParseError`] with a `line:col`.
 
 mod builtins;
+mod bv;
 mod command;
 mod elab;
 mod error;

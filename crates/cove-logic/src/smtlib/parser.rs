@@ -277,11 +277,23 @@ impl<'a, 's> Parser<'a, 's> {
                 let e = self.sort(kids[2])?;
                 Ok(Sort::array(i, e))
             }
-            (Some("_"), Some("BitVec")) => err(
-                pos,
-                ErrorKind::UnsupportedTheory,
-                "sort '(_ BitVec n)' is not supported (theory of bit-vectors)",
-            ),
+            (Some("_"), Some("BitVec")) => {
+                let w = match kids.get(2).and_then(|&k| self.arena.atom(k)) {
+                    Some(super::sexp::Atom::Numeral(s)) if kids.len() == 3 => s.parse::<u32>().ok(),
+                    _ => None,
+                };
+                match w {
+                    Some(w) if (1..=crate::bv::MAX_WIDTH).contains(&w) => Ok(Sort::BitVec(w)),
+                    _ => err(
+                        pos,
+                        ErrorKind::Sort,
+                        format!(
+                            "expected (_ BitVec N) with 1 <= N <= {}",
+                            crate::bv::MAX_WIDTH
+                        ),
+                    ),
+                }
+            }
             (Some("_"), Some("FloatingPoint")) => err(
                 pos,
                 ErrorKind::UnsupportedTheory,
@@ -615,6 +627,8 @@ fn check_logic(name: &str) -> Result<(), (ErrorKind, String)> {
                 | "ALRA"
                 | "ALIRA"
                 | "ANIA"
+                | "BV"
+                | "ABV"
         )
     {
         return Ok(());
@@ -642,7 +656,7 @@ fn check_logic(name: &str) -> Result<(), (ErrorKind, String)> {
         None => Err((
             ErrorKind::UnsupportedLogic,
             format!(
-                "unsupported logic '{name}' (supported: HORN, ALL, and [QF_]LIA/LRA/LIRA/NIA/NRA/NIRA/IDL/RDL/AX/ALIA/ALRA/ALIRA/ANIA)"
+                "unsupported logic '{name}' (supported: HORN, ALL, and [QF_]LIA/LRA/LIRA/NIA/NRA/NIRA/IDL/RDL/AX/ALIA/ALRA/ALIRA/ANIA/BV/ABV)"
             ),
         )),
     }

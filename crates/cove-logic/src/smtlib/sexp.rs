@@ -30,6 +30,8 @@ pub(crate) enum Atom<'a> {
     Decimal(&'a str),
     /// A string literal, unescaped.
     Str(String),
+    /// A bit-vector literal: the digits of `#b…` (radix 2) or `#x…` (radix 16).
+    Bv(&'a str, u32),
 }
 
 impl Atom<'_> {
@@ -42,6 +44,7 @@ impl Atom<'_> {
             Atom::Numeral(n) => format!("numeral {n}"),
             Atom::Decimal(d) => format!("decimal {d}"),
             Atom::Str(_) => "string literal".to_string(),
+            Atom::Bv(d, r) => format!("literal #{}{d}", if *r == 2 { 'b' } else { 'x' }),
         }
     }
 }
@@ -361,14 +364,24 @@ impl<'a> Reader<'a> {
             }
             b'#' => {
                 self.bump();
-                match self.peek() {
-                    Some(b'x') | Some(b'b') => err(
-                        pos,
-                        ErrorKind::UnsupportedTheory,
-                        "bit-vector literals are not supported (theory of bit-vectors)",
-                    ),
-                    _ => err(pos, ErrorKind::Syntax, "unexpected character '#'"),
+                let radix = match self.peek() {
+                    Some(b'x') => 16,
+                    Some(b'b') => 2,
+                    _ => return err(pos, ErrorKind::Syntax, "unexpected character '#'"),
+                };
+                self.bump();
+                let s = self.i;
+                while self.peek().is_some_and(|c| c.is_ascii_hexdigit()) {
+                    self.bump();
                 }
+                let digits = &self.src[s..self.i];
+                let ok = !digits.is_empty()
+                    && (radix == 16 || digits.bytes().all(|c| c == b'0' || c == b'1'))
+                    && !self.peek().is_some_and(is_symbol_char);
+                if !ok {
+                    return err(pos, ErrorKind::Syntax, "malformed bit-vector literal");
+                }
+                Ok(Atom::Bv(digits, radix))
             }
             b'0'..=b'9' => {
                 while self.peek().is_some_and(|c| c.is_ascii_digit()) {

@@ -294,6 +294,11 @@ impl Implicant<'_> {
                 }
                 work.extend(tasks.into_iter().rev());
             }
+            Op::Eq | Op::Distinct | Op::Bv(_) if crate::bv::Blaster::is_bv_atom(store, t) => {
+                // Bit-vector atoms are literals here (projected word-level, see `mbp::bv`).
+                let lit = if pol { t } else { store.mk_not(t) };
+                self.push(store, lit);
+            }
             Op::Eq if store.sort(args[0]).is_array() => {
                 // Array equalities are atoms here (projected by the array MBP).
                 let lit = if pol { t } else { store.mk_not(t) };

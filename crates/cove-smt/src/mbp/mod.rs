@@ -36,6 +36,9 @@
 //!   Every choice (which literal, which bound, which residue) is taken from finitely many
 //!   candidates determined by the cube, and ties go to the first candidate in the cube's
 //!   (deterministic) order, hence the finite image.
+//! * **Bit-vectors** (see `bv.rs`): after the implicant, a variable with a literal `x = t`
+//!   (`x` not in `t`) is replaced by `t`, any other by its model value — exact where a
+//!   definition exists, the model's point otherwise (finitely many values: finite image).
 //! * **Variables that cannot be eliminated** — those occurring under an uninterpreted
 //!   function, in a nonlinear term, in `div`/`mod` by a non-numeral, under `to_int`/`is_int`,
 //!   or (for `Int` variables) in a constraint with `Real` atoms — are not guessed at: they are
@@ -43,6 +46,7 @@
 //!   value of the kept variables (so also `∃kept·ψ ⇒ ∃x̄·φ`), and the caller decides what to
 //!   do with them (substituting their model values is sound but loses the finite image).
 
+mod bv;
 mod constraint;
 mod eliminate;
 mod implicant;
@@ -151,7 +155,19 @@ fn project(
         });
     }
 
-    let lits = implicant(store, model, phi)?;
+    let mut lits = implicant(store, model, phi)?;
+    let words: Vec<VarId> = arith
+        .iter()
+        .copied()
+        .filter(|v| store.var_sort(*v).is_bv())
+        .collect();
+    let arith: Vec<VarId> = arith
+        .into_iter()
+        .filter(|v| !store.var_sort(*v).is_bv())
+        .collect();
+    if !words.is_empty() {
+        lits = bv::project(store, model, &lits, &words)?;
+    }
     let formula = eliminate::project_cube(store, model, &lits, &arith)?;
     let formula = simplify(store, formula);
     // Conjuncts in id order, so equal cubes are equal terms whatever the literal order.

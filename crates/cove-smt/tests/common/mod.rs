@@ -260,7 +260,7 @@ pub fn value_to_smtlib(v: &Value, sort: Sort) -> String {
     match v {
         Value::Bool(b) => b.to_string(),
         Value::Num(k) => num_to_smtlib(k, sort),
-        Value::Array(_) => cove_logic::print::value_text(v, sort),
+        Value::Array(_) | Value::Bv(_) => cove_logic::print::value_text(v, sort),
     }
 }
 
@@ -312,6 +312,11 @@ fn write_term(store: &TermStore, t: TermId, out: &mut String) {
         Op::Store => "store".into(),
         Op::ConstArray => format!("(as const {})", store.sort(t)),
         Op::Forall(_) | Op::Exists(_) => "forall-unsupported".into(),
+        Op::Bv(cove_logic::BvOp::Lit(v)) => {
+            let _ = write!(out, "{v}");
+            return;
+        }
+        Op::Bv(b) => b.head(store.sort(t).bv_width().unwrap_or(0)),
     };
     let args = store.args(t);
     if args.is_empty() {

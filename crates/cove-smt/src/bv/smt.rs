@@ -1,0 +1,160 @@
+//! Bit-vector atoms in the SMT core: blast, then Tseitin-encode the atom's cone.
+//!
+//! Every gate and every bit of a bit-vector variable gets an unguarded SAT variable: gate
+//! definitions only name functions of their fanins, so (like arithmetic atoms) they are
+//! permanent and shared by all assertions, scopes and checks.
+
+use super::{Blaster, GLit, Node, var_of};
+use crate::solver::SmtSolver;
+use cove_logic::{BvValue, Sort, TermId, TermStore, Value};
+use cove_sat::{LBool, Lit};
+
+/// The bit-vector part of the encoding state.
+#[derive(Default)]
+pub(crate) struct BvState {
+    blaster: Option<Blaster>,
+    /// SAT literal of each gate variable, once encoded.
+    sat_of: Vec<Option<Lit>>,
+}
+
+impl BvState {
+    fn blaster(&mut self) -> &mut Blaster {
+        self.blaster.get_or_insert_with(Blaster::atoms)
+    }
+}
+
+impl SmtSolver {
+    /// The literal of a bit-vector atom (see [`Blaster::is_bv_atom`]), encoded unscoped.
+    pub(crate) fn bv_atom_lit(&mut self, store: &mut TermStore, t: TermId) -> Lit {
+        let g = self.bv.blaster().bool_lit(store, t);
+        self.connect_leaves(store);
+        self.gate_lit(g)
+    }
+
+    /// The SAT literals of the bits of the bit-vector term `t` (least significant first),
+    /// encoded unscoped; for the array theory, which compares index and element values.
+    pub(crate) fn bv_word(&mut self, store: &mut TermStore, t: TermId) -> Vec<Lit> {
+        let bits = self.bv.blaster().word(store, t);
+        self.connect_leaves(store);
+        bits.into_iter().map(|g| self.gate_lit(g)).collect()
+    }
+
+    /// Gives the leaves made by the last blast their meaning: a Boolean leaf is the core's
+    /// literal of that term, a bit-vector leaf gets fresh bits, and a bit-vector array read
+    /// is registered with the array theory (which then constrains its bits).
+    fn connect_leaves(&mut self, store: &mut TermStore) {
+        let leaves = self.bv.blaster().take_new_leaves();
+        for leaf in leaves {
+            if store.sort(leaf) == Sort::Bool {
+                let l = self.lit_of(store, leaf);
+                let gl = self.bv.blaster().bool_leaf(leaf).expect("leaf");
+                self.bind(gl, l);
+            } else {
+                let bits = self.bv.blaster().bits(leaf).expect("leaf").to_vec();
+                for b in bits {
+                    let l = self.fresh_lit();
+                    self.bind(b, l);
+                }
+                if store.op(leaf) == &cove_logic::Op::Select {
+                    self.registering(|s| s.register_read(store, leaf));
+                }
+            }
+        }
+    }
+
+    /// The candidate value of a blasted bit-vector term (`None` while a bit is undecided).
+    pub(crate) fn bv_cand_value(&self, t: TermId) -> Option<Value> {
+        let bits = self.bv.blaster.as_ref()?.bits(t)?;
+        let mut vals = Vec::with_capacity(bits.len());
+        for &b in bits {
+            vals.push(if var_of(b) == 0 {
+                b == 1
+            } else {
+                match self.sat.value(self.sat_lit(b)?) {
+                    LBool::True => true,
+                    LBool::False => false,
+                    LBool::Undef => return None,
+                }
+            });
+        }
+        Some(Value::Bv(BvValue::from_bits(&vals)))
+    }
+
+    fn bind(&mut self, g: GLit, l: Lit) {
+        let v = var_of(g) as usize;
+        if self.bv.sat_of.len() <= v {
+            self.bv.sat_of.resize(v + 1, None);
+        }
+        self.bv.sat_of[v] = Some(if g & 1 == 1 { !l } else { l });
+    }
+
+    fn sat_lit(&self, g: GLit) -> Option<Lit> {
+        let l = (*self.bv.sat_of.get(var_of(g) as usize)?)?;
+        Some(if g & 1 == 1 { !l } else { l })
+    }
+
+    /// The SAT literal of gate literal `g`, encoding its cone (iteratively).
+    fn gate_lit(&mut self, g: GLit) -> Lit {
+        if var_of(g) == 0 {
+            return if g == 1 {
+                self.true_lit
+            } else {
+                !self.true_lit
+            };
+        }
+        let n = self.bv.blaster().gates.num_vars();
+        if self.bv.sat_of.len() < n {
+            self.bv.sat_of.resize(n, None);
+        }
+        let mut stack = vec![(var_of(g), false)];
+        while let Some((v, expanded)) = stack.pop() {
+            if self.bv.sat_of[v as usize].is_some() {
+                continue;
+            }
+            let node = self.bv.blaster().gates.node(v);
+            let Node::And(a, b) = node else {
+                unreachable!("inputs are bound when created, the constant is variable 0")
+            };
+            if !expanded {
+                stack.push((v, true));
+                for c in [a, b] {
+                    if var_of(c) == 0 {
+                        continue;
+                    }
+                    if self.bv.sat_of[var_of(c) as usize].is_none() {
+                        stack.push((var_of(c), false));
+                    }
+                }
+                continue;
+            }
+            let lit = |s: &Self, c: GLit| -> Lit {
+                if var_of(c) == 0 {
+                    if c == 1 { s.true_lit } else { !s.true_lit }
+                } else {
+                    s.sat_lit(c).expect("fanin encoded")
+                }
+            };
+            let (la, lb) = (lit(self, a), lit(self, b));
+            let x = self.fresh_lit();
+            self.sat.add_clause(&[!x, la]);
+            self.sat.add_clause(&[!x, lb]);
+            self.sat.add_clause(&[x, !la, !lb]);
+            self.bv.sat_of[v as usize] = Some(x);
+        }
+        self.sat_lit(g).expect("encoded")
+    }
+
+    /// The value of the bit-vector variable term `t` in the SAT model (`None` if it was
+    /// never blasted).
+    pub(crate) fn bv_var_value(&self, t: TermId) -> Option<Value> {
+        let bits = self.bv.blaster.as_ref()?.bits(t)?;
+        let vals: Vec<bool> = bits
+            .iter()
+            .map(|&b| {
+                self.sat_lit(b)
+                    .is_some_and(|l| self.sat.value(l) == LBool::True)
+            })
+            .collect();
+        Some(Value::Bv(BvValue::from_bits(&vals)))
+    }
+}
