@@ -22,7 +22,7 @@ pub mod stack;
 
 use std::fmt;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// Why a run (or one phase of it) gave no definite answer.
@@ -117,6 +117,41 @@ pub struct Control {
     pub interrupt: Interrupt,
     /// 0 = quiet; higher values print progress to stderr.
     pub verbosity: u32,
+    /// A budget of work units shared by every clone and child of this control (`None` = no
+    /// budget). See [`WorkBudget`].
+    pub work: Option<WorkBudget>,
+}
+
+/// A machine-independent bound on a run: a pool of work units that the solvers draw from
+/// (the SAT core charges one unit per conflict, per final theory check and per 1024
+/// decisions), and that stops the run with [`UnknownReason::ResourceOut`] when empty.
+///
+/// Why: a wall-clock deadline makes a test that must *decide* something fail on a loaded
+/// machine, and makes a failure impossible to reproduce. A work budget gives the same answer
+/// on every machine for a sequential run, however busy the machine is; tests use it (with a
+/// generous deadline only as a guard against hangs) instead of short timeouts.
+#[derive(Clone, Debug)]
+pub struct WorkBudget(Arc<AtomicU64>);
+
+impl WorkBudget {
+    /// A pool of `units`.
+    pub fn new(units: u64) -> WorkBudget {
+        WorkBudget(Arc::new(AtomicU64::new(units)))
+    }
+
+    /// Units left.
+    pub fn remaining(&self) -> u64 {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    /// Draws `units` (saturating at zero).
+    pub fn charge(&self, units: u64) {
+        let _ = self
+            .0
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |r| {
+                Some(r.saturating_sub(units))
+            });
+    }
 }
 
 impl Control {
@@ -133,6 +168,21 @@ impl Control {
             (a, b) => a.or(b),
         };
         self
+    }
+
+    /// This control with a budget of `units` work units (see [`WorkBudget`]), shared by its
+    /// clones and children.
+    pub fn with_work_budget(mut self, units: u64) -> Control {
+        self.work = Some(WorkBudget::new(units));
+        self
+    }
+
+    /// Charges `units` of work to the budget, if there is one.
+    #[inline]
+    pub fn charge(&self, units: u64) {
+        if let Some(w) = &self.work {
+            w.charge(units);
+        }
     }
 
     /// This control with a memory limit in bytes.
@@ -167,6 +217,9 @@ impl Control {
         }
         if self.memory_limit.is_some_and(|m| memory::usage() >= m) {
             return Some(UnknownReason::Memory);
+        }
+        if self.work.as_ref().is_some_and(|w| w.remaining() == 0) {
+            return Some(UnknownReason::ResourceOut("work budget".into()));
         }
         None
     }
@@ -227,6 +280,23 @@ pub fn parse_megabytes(s: &str) -> Result<Option<u64>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn work_budgets_are_shared_by_children_and_stop_when_empty() {
+        let root = Control::new().with_work_budget(3);
+        let child = root.child();
+        assert_eq!(root.should_stop(), None);
+        child.charge(2);
+        assert_eq!(root.work.as_ref().unwrap().remaining(), 1);
+        root.charge(5);
+        assert_eq!(
+            child.should_stop(),
+            Some(UnknownReason::ResourceOut("work budget".into()))
+        );
+        // Without a budget, charging is a no-op.
+        Control::new().charge(10);
+        assert_eq!(Control::new().should_stop(), None);
+    }
 
     #[test]
     fn child_interrupts_follow_parents() {

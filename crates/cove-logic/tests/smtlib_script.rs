@@ -217,14 +217,12 @@ fn scopes_forget_declarations() {
 #[test]
 fn logics() {
     for l in [
-        "QF_LIA", "QF_LRA", "QF_LIRA", "LIA", "LRA", "ALL", "HORN", "QF_NIA",
+        "QF_LIA", "QF_LRA", "QF_LIRA", "LIA", "LRA", "ALL", "HORN", "QF_NIA", "QF_BV", "QF_ABV",
     ] {
         parse(&format!("(set-logic {l})"));
     }
     for (l, kind) in [
-        ("QF_ABV", ErrorKind::UnsupportedTheory),
         ("QF_AUFLIA", ErrorKind::UnsupportedTheory),
-        ("QF_BV", ErrorKind::UnsupportedTheory),
         ("QF_S", ErrorKind::UnsupportedTheory),
         ("QF_FP", ErrorKind::UnsupportedTheory),
         ("QF_DT", ErrorKind::UnsupportedTheory),

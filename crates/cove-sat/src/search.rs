@@ -69,6 +69,9 @@ impl Solver {
         self.model.clear();
         self.failed.clear();
         self.stats.solves += 1;
+        // Every call draws one unit, so engines that make many cheap calls exhaust a work
+        // budget too (cove_control::WorkBudget).
+        limits.control.charge(1);
         if !self.ok {
             return SolveResult::Unsat;
         }
@@ -150,6 +153,7 @@ impl Solver {
             decisions_since_check += 1;
             if decisions_since_check >= 1024 {
                 decisions_since_check = 0;
+                limits.control.charge(1);
                 if limits.stopped() {
                     return SolveResult::Unknown;
                 }
@@ -180,6 +184,7 @@ impl Solver {
                     None => {
                         // Complete assignment, seen fully by the theory.
                         self.stats.final_checks += 1;
+                        limits.control.charge(1);
                         if limits.stopped() {
                             return SolveResult::Unknown;
                         }
@@ -277,6 +282,7 @@ impl Solver {
     }
 
     fn limit_hit(&self, limits: &Limits, start: u64) -> bool {
+        limits.control.charge(1);
         if limits
             .conflicts
             .is_some_and(|n| self.stats.conflicts - start >= n)

@@ -51,3 +51,25 @@ fn php_with_one_pigeon_removed_is_sat() {
         assert!(satisfies(&s.model(), &reduced));
     }
 }
+
+#[test]
+fn a_work_budget_stops_a_hard_search_the_same_way_every_time() {
+    // PHP(10, 9) takes many thousands of conflicts; a budget of 500 units stops it, and the
+    // number of conflicts at the stop does not depend on the machine's speed.
+    let (_, clauses) = pigeonhole(9);
+    let mut stopped_at = Vec::new();
+    for _ in 0..2 {
+        let mut s = Solver::new();
+        for c in &clauses {
+            s.add_clause(c);
+        }
+        let ctl = cove_control::Control::new().with_work_budget(500);
+        let limits = cove_sat::Limits::of(&ctl);
+        let r = s.solve_limited(&[], &mut cove_sat::NoTheory, &limits);
+        assert_eq!(r, SolveResult::Unknown);
+        assert!(ctl.should_stop().is_some());
+        stopped_at.push(s.stats().conflicts);
+    }
+    assert_eq!(stopped_at[0], stopped_at[1]);
+    assert!(stopped_at[0] < 600, "{stopped_at:?}");
+}
