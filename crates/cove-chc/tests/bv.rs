@@ -5,7 +5,7 @@
 
 use cove_chc::cert::{check_derivation, check_invariants};
 use cove_chc::driver::{SolveConfig, Validation};
-use cove_chc::engines::EngineKind;
+use cove_chc::engines::EngineConfig;
 use cove_chc::frontend::{parse_chc, parse_queries};
 use cove_chc::{ChcResult, Control};
 use cove_logic::TermStore;
@@ -15,7 +15,7 @@ fn solve(name: &str, src: &str) -> &'static str {
     let mut store = TermStore::new();
     let sys = parse_chc(src.as_bytes(), &mut store).expect("parses");
     let ctl = Control::default().with_timeout(Duration::from_secs(60));
-    let mut engine = EngineKind::parse(name).expect("engine").create();
+    let mut engine = EngineConfig::parse(name).expect("engine").create();
     let r = engine.solve(&mut store, &sys, &ctl);
     match &r {
         ChcResult::Sat(inv) => check_invariants(&mut store, &sys, inv, &Control::default())

@@ -2,7 +2,8 @@
 //! interruption honoured, the portfolio reporting its winner.
 
 use cove_chc::driver::{EngineChoice, Phase, SolveConfig, Validation, solve};
-use cove_chc::engines::EngineKind;
+use cove_chc::engines::spacer::SpacerConfig;
+use cove_chc::engines::terms::TermsConfig;
 use cove_chc::frontend::parse_queries;
 use cove_chc::{ChcResult, Control, UnknownReason};
 use cove_logic::TermStore;
@@ -27,11 +28,11 @@ fn run(cfg: &SolveConfig, ctl: &Control) -> Vec<cove_chc::driver::Outcome> {
 fn portfolio_and_single_engines_agree_with_checked_certificates() {
     for engine in [
         EngineChoice::Portfolio,
-        EngineChoice::One(EngineKind::Spacer),
+        EngineChoice::One(SpacerConfig::default().into()),
     ] {
         for (threads, share) in [(1, false), (2, false), (3, false), (2, true), (3, true)] {
             let cfg = SolveConfig {
-                engine,
+                engine: engine.clone(),
                 threads,
                 share,
                 ..SolveConfig::default()
@@ -103,7 +104,7 @@ fn the_portfolio_proves_what_needs_the_inductive_bounds() {
 #[test]
 fn houdini_over_the_clauses_terms_proves_a_div_relation() {
     let cfg = SolveConfig {
-        engine: EngineChoice::One(EngineKind::Terms),
+        engine: EngineChoice::One(TermsConfig::default().into()),
         ..SolveConfig::default()
     };
     assert_proved(
@@ -139,7 +140,7 @@ fn an_interrupted_run_answers_unknown_at_once() {
 fn unchecked_answers_say_so() {
     let cfg = SolveConfig {
         validate: false,
-        engine: EngineChoice::One(EngineKind::Spacer),
+        engine: EngineChoice::One(SpacerConfig::default().into()),
         ..SolveConfig::default()
     };
     let outs = run(&cfg, &Control::default());

@@ -3,7 +3,7 @@
 //! independent checker accepts; nonlinear systems are declined at once.
 
 use cove_chc::cert::{check_derivation, check_invariants};
-use cove_chc::engines::EngineKind;
+use cove_chc::engines::EngineConfig;
 use cove_chc::frontend::parse_chc;
 use cove_chc::{ChcResult, Control, UnknownReason};
 use cove_logic::TermStore;
@@ -19,7 +19,7 @@ fn ctl(secs: u64) -> Control {
 }
 
 /// Solves `src` with `kind`, validates the certificate, returns the verdict.
-fn solve(kind: EngineKind, src: &str, secs: u64) -> ChcResult {
+fn solve(kind: EngineConfig, src: &str, secs: u64) -> ChcResult {
     let mut store = TermStore::new();
     let sys = parse_chc(src.as_bytes(), &mut store).expect("parses");
     let mut e = kind.create();
@@ -32,7 +32,7 @@ fn solve(kind: EngineKind, src: &str, secs: u64) -> ChcResult {
     r
 }
 
-fn corpus(kind: EngineKind, must_solve: &[&str]) {
+fn corpus(kind: EngineConfig, must_solve: &[&str]) {
     let mut solved = Vec::new();
     for f in common::corpus_files() {
         let src = std::fs::read_to_string(&f).unwrap();
@@ -49,7 +49,7 @@ fn corpus(kind: EngineKind, must_solve: &[&str]) {
         } else {
             2
         };
-        let r = solve(kind, &src, secs);
+        let r = solve(kind.clone(), &src, secs);
         let got = r.verdict();
         assert!(
             got == want || got == "unknown",
@@ -85,13 +85,13 @@ const LINEAR: &[&str] = &[
 
 #[test]
 fn imc_on_the_corpus() {
-    corpus(EngineKind::Imc, LINEAR);
+    corpus(EngineConfig::Imc(Default::default()), LINEAR);
 }
 
 #[test]
 fn tpa_on_the_corpus() {
     corpus(
-        EngineKind::Tpa,
+        EngineConfig::Tpa(Default::default()),
         &["counter-unsafe", "deep-unsafe", "two-vars-lra-unsafe"],
     );
 }
@@ -105,7 +105,7 @@ const DEEP: &str = "(set-logic HORN) (declare-fun inv (Int) Bool)
 
 #[test]
 fn tpa_finds_a_deep_counterexample() {
-    assert_eq!(solve(EngineKind::Tpa, DEEP, 20).verdict(), "unsat");
+    assert_eq!(solve(EngineConfig::Tpa(Default::default()), DEEP, 20).verdict(), "unsat");
 }
 
 /// Parity needs a divisibility invariant: the integer fallback of the interpolator
@@ -117,13 +117,13 @@ const PARITY: &str = "(set-logic HORN) (declare-fun inv (Int) Bool)
 
 #[test]
 fn imc_proves_parity() {
-    assert_eq!(solve(EngineKind::Imc, PARITY, 10).verdict(), "sat");
+    assert_eq!(solve(EngineConfig::Imc(Default::default()), PARITY, 10).verdict(), "sat");
 }
 
 #[test]
 fn lawi_on_the_corpus() {
     corpus(
-        EngineKind::Lawi,
+        EngineConfig::Lawi(Default::default()),
         &[
             "counter-safe",
             "counter-unsafe",
@@ -136,14 +136,14 @@ fn lawi_on_the_corpus() {
 #[test]
 fn split_tpa_on_the_corpus() {
     corpus(
-        EngineKind::SplitTpa,
+        EngineConfig::SplitTpa(Default::default()),
         &["counter-unsafe", "deep-unsafe", "two-vars-lra-unsafe"],
     );
 }
 
 #[test]
 fn split_tpa_finds_a_deep_counterexample() {
-    assert_eq!(solve(EngineKind::SplitTpa, DEEP, 20).verdict(), "unsat");
+    assert_eq!(solve(EngineConfig::SplitTpa(Default::default()), DEEP, 20).verdict(), "unsat");
 }
 
 /// Two phases: `y` stays at 50 while `x < 50`, then both grow until `x = 100`. No relation
@@ -159,7 +159,7 @@ const MULTI_PHASE: &str = "(set-logic HORN) (declare-fun inv (Int Int) Bool)
 #[test]
 fn split_tpa_proves_a_multi_phase_loop() {
     assert_eq!(
-        solve(EngineKind::SplitTpa, MULTI_PHASE, 30).verdict(),
+        solve(EngineConfig::SplitTpa(Default::default()), MULTI_PHASE, 30).verdict(),
         "sat"
     );
 }

@@ -3,7 +3,7 @@
 //! certificate the independent checker accepts.
 
 use cove_chc::cert::{check_derivation, check_invariants};
-use cove_chc::engines::EngineKind;
+use cove_chc::engines::EngineConfig;
 use cove_chc::frontend::parse_chc;
 use cove_chc::preprocess::{PreprocessOptions, solve_preprocessed};
 use cove_chc::{ChcResult, Control, UnknownReason};
@@ -19,7 +19,7 @@ fn solve(name: &str, src: &str, pre: bool, secs: u64) -> ChcResult {
     let mut store = TermStore::new();
     let sys = parse_chc(src.as_bytes(), &mut store).expect("parses");
     let ctl = Control::default().with_timeout(Duration::from_secs(secs));
-    let mut engine = EngineKind::parse(name).expect("engine").create();
+    let mut engine = EngineConfig::parse(name).expect("engine").create();
     let opts = if pre {
         PreprocessOptions::default()
     } else {

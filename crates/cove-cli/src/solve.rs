@@ -4,7 +4,9 @@ use crate::limits::LimitArgs;
 use crate::{EXIT_BAD_INPUT, EXIT_CERT_FAILED, EXIT_OK, EXIT_USAGE, ExitCodeOf, read_input};
 use clap::{Args, ValueEnum};
 use cove_chc::driver::{self, EngineChoice, Outcome, SolveConfig, Validation};
+use cove_chc::engines::EngineConfig;
 use cove_chc::engines::abs::Variant;
+use cove_chc::engines::spacer::SpacerConfig;
 use cove_chc::frontend::{ErrorKind, Query, parse_queries};
 use cove_chc::witness::{parse_derivation, parse_model, print_derivation, print_invariants};
 use cove_chc::{ChcResult, ChcSystem, UnknownReason, cert};
@@ -110,9 +112,11 @@ pub struct SolveArgs {
 }
 
 impl SolveArgs {
-    /// The driver configuration these arguments ask for.
+    /// The driver configuration these arguments ask for: the engine named by `--engine`
+    /// with its options from the flags (Spacer's flags apply when Spacer runs alone,
+    /// `--abs-variant` when spacer-abs does; the portfolio's entries carry their own).
     pub fn config(&self) -> Result<SolveConfig, ExitCodeOf> {
-        let Some(engine) = EngineChoice::parse(&self.engine) else {
+        let Some(mut engine) = EngineChoice::parse(&self.engine) else {
             eprintln!(
                 "error: unknown engine '{}' (available: {})",
                 self.engine,
@@ -120,16 +124,24 @@ impl SolveArgs {
             );
             return Err(ExitCodeOf(EXIT_USAGE));
         };
-        let mut cfg = SolveConfig {
+        match &mut engine {
+            EngineChoice::One(EngineConfig::Spacer(sp)) => self.spacer_flags(sp),
+            EngineChoice::One(EngineConfig::SpacerAbs(abs)) => {
+                abs.variant = Variant::parse(&self.abs_variant).unwrap_or(Variant::PbaCegar);
+            }
+            _ => {}
+        }
+        Ok(SolveConfig {
             engine,
             threads: self.threads,
             preprocess: !self.no_preprocess,
             validate: !self.no_validate,
             share: self.share,
-            abs_variant: Variant::parse(&self.abs_variant).unwrap_or(Variant::PbaCegar),
-            ..SolveConfig::default()
-        };
-        let sp = &mut cfg.spacer;
+        })
+    }
+
+    /// Spacer's options as its flags set them.
+    fn spacer_flags(&self, sp: &mut SpacerConfig) {
         sp.may_only = self.may_only;
         sp.bottom_up = self.bottom_up;
         sp.use_mbp = !self.no_mbp;
@@ -139,7 +151,6 @@ impl SolveArgs {
         sp.subsume = !self.no_subsume;
         sp.concretize = self.gg_concretize;
         sp.conjecture = self.gg_conjecture;
-        Ok(cfg)
     }
 }
 

@@ -33,8 +33,6 @@ pub mod schedule;
 mod strengthen;
 
 use crate::engine::{Control, Stats};
-use crate::engines::EngineKind;
-use crate::engines::spacer::SpacerConfig;
 use crate::frontend::Query;
 use crate::result::{ChcResult, UnknownReason};
 use cove_logic::{TermStore, Value, VarId};
@@ -43,43 +41,59 @@ use std::time::{Duration, Instant};
 
 pub use constants::instantiate as instantiate_constants;
 pub(crate) use run::validate;
+pub use crate::engines::EngineConfig;
 pub use schedule::EngineSpec;
 
 /// Which engine(s) to run.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub enum EngineChoice {
-    /// Several engines at once, chosen by the system's shape ([`schedule`]).
+    /// Several engines at once, chosen by the system's shape ([`schedule`]); each entry
+    /// carries its own options.
     Portfolio,
-    /// One engine.
-    One(EngineKind),
+    /// One engine, with its options.
+    One(EngineConfig),
 }
 
 impl EngineChoice {
-    /// Parses `portfolio` or an engine name of [`EngineKind::NAMES`].
+    /// Parses `portfolio` or an engine name of [`EngineConfig::NAMES`] (the engine with its
+    /// default options).
     pub fn parse(name: &str) -> Option<EngineChoice> {
         if name == "portfolio" {
             return Some(EngineChoice::Portfolio);
         }
-        EngineKind::parse(name).map(EngineChoice::One)
+        EngineConfig::parse(name).map(EngineChoice::One)
     }
 
     /// Every accepted name, for `--help` and error messages.
     pub fn names() -> Vec<&'static str> {
         let mut v = vec!["portfolio"];
-        v.extend_from_slice(EngineKind::NAMES);
+        v.extend_from_slice(EngineConfig::NAMES);
         v
+    }
+
+    /// The name: `portfolio` or the engine's.
+    pub fn name(&self) -> &'static str {
+        match self {
+            EngineChoice::Portfolio => "portfolio",
+            EngineChoice::One(e) => e.name(),
+        }
+    }
+}
+
+impl From<EngineConfig> for EngineChoice {
+    /// One engine with the options `config`.
+    fn from(config: EngineConfig) -> EngineChoice {
+        EngineChoice::One(config)
     }
 }
 
 /// How to solve: typed, shared by the CLI, the library and the portfolio.
 #[derive(Clone, Debug)]
 pub struct SolveConfig {
-    /// Engine or portfolio.
+    /// Engine (with its options) or portfolio.
     pub engine: EngineChoice,
     /// Portfolio threads (0 = the available cores).
     pub threads: usize,
-    /// Options of Spacer when it runs alone (portfolio entries carry their own).
-    pub spacer: SpacerConfig,
     /// Simplify, slice, inline and drop arguments before solving (witnesses are translated
     /// back to the input system).
     pub preprocess: bool,
@@ -92,9 +106,6 @@ pub struct SolveConfig {
     /// (`crate::share`). Off by default: on the 73 hardest files of the public set it
     /// changed no count beyond noise (`docs/decisions.md#portfolio-lemma-sharing-off`).
     pub share: bool,
-    /// The abstraction loop's variant when spacer-abs runs alone (the portfolio's entries use
-    /// the default, PBA with CEGAR; `docs/decisions.md#abs-variant-pba` compares the three).
-    pub abs_variant: crate::engines::abs::Variant,
 }
 
 impl Default for SolveConfig {
@@ -102,11 +113,9 @@ impl Default for SolveConfig {
         SolveConfig {
             engine: EngineChoice::Portfolio,
             threads: 0,
-            spacer: SpacerConfig::default(),
             preprocess: true,
             validate: true,
             share: false,
-            abs_variant: crate::engines::abs::Variant::PbaCegar,
         }
     }
 }
@@ -246,9 +255,9 @@ pub(crate) fn solve_system(
     if let Some(why) = crate::system::unsupported_feature(sys, &store) {
         return Outcome::unknown(store, UnknownReason::Unsupported(why), Phase::Solving);
     }
-    match cfg.engine {
-        EngineChoice::One(kind) => {
-            let spec = EngineSpec::single(kind, &cfg.spacer).with_variant(cfg.abs_variant);
+    match &cfg.engine {
+        EngineChoice::One(engine) => {
+            let spec = EngineSpec::single(engine.clone());
             let r = run::run_guarded(&mut store, sys, &spec, cfg, ctl);
             r.into_outcome(store)
         }

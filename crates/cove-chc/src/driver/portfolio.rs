@@ -18,7 +18,7 @@ use super::schedule::{EngineSpec, Shape, for_shape};
 use super::strengthen::run_strengthened;
 use super::{Outcome, Phase, SolveConfig, Validation};
 use crate::engine::Control;
-use crate::engines::EngineKind;
+use crate::engines::spacer::SpacerConfig;
 use crate::preprocess::bounds::{self, Bounds};
 use crate::preprocess::{BackTranslate, preprocess};
 use crate::result::{ChcResult, UnknownReason};
@@ -97,7 +97,7 @@ pub(crate) fn run(
         // budget: then the input system itself is solved with the time that is left.
         Err(_) if ctl.should_stop().is_none() => {
             let mut st = out.store;
-            let spec = EngineSpec::single(EngineKind::Spacer, &cfg.spacer);
+            let spec = EngineSpec::single(SpacerConfig::default());
             let plain = SolveConfig {
                 preprocess: false,
                 ..cfg.clone()

@@ -6,9 +6,19 @@
 //! two engines on one core lost more files to the halved budget than it gained).
 
 use crate::engine::Engine;
-use crate::engines::EngineKind;
-use crate::engines::abs::{AbsConfig, SpacerAbs, Variant};
-use crate::engines::spacer::{Spacer, SpacerConfig};
+use crate::engines::EngineConfig;
+use crate::engines::abs::AbsConfig;
+use crate::engines::bmc::BmcConfig;
+use crate::engines::hw::HwConfig;
+use crate::engines::imc::ImcConfig;
+use crate::engines::kind::KindConfig;
+use crate::engines::lawi::LawiConfig;
+use crate::engines::linear_bmc::LinearBmcConfig;
+use crate::engines::pdkind::PdKindConfig;
+use crate::engines::spacer::SpacerConfig;
+use crate::engines::split_tpa::SplitTpaConfig;
+use crate::engines::terms::TermsConfig;
+use crate::engines::tpa::TpaConfig;
 use crate::system::ChcSystem;
 use cove_logic::{Sort, TermStore};
 
@@ -17,12 +27,8 @@ use cove_logic::{Sort, TermStore};
 pub struct EngineSpec {
     /// Name reported when this entry answers (`spacer`, `spacer-bottom-up`, ...).
     pub label: String,
-    /// The engine.
-    pub kind: EngineKind,
-    /// Spacer's options (used when `kind` is Spacer).
-    pub spacer: SpacerConfig,
-    /// The abstraction loop's variant (used when `kind` is spacer-abs).
-    pub variant: Variant,
+    /// The engine and its options.
+    pub engine: EngineConfig,
     /// At most this fraction of the time left when the entry starts (time-slicing a thread
     /// among several engines); `None` = until the run's deadline.
     pub share: Option<f64>,
@@ -36,22 +42,16 @@ pub struct EngineSpec {
 }
 
 impl EngineSpec {
-    /// `kind` with default options (Spacer with `spacer`).
-    pub fn single(kind: EngineKind, spacer: &SpacerConfig) -> EngineSpec {
+    /// `engine` alone: labelled with the engine's name, the whole time, with the bounds
+    /// unless it is Spacer.
+    pub fn single(engine: impl Into<EngineConfig>) -> EngineSpec {
+        let engine = engine.into();
         EngineSpec {
-            label: kind.create().name().to_string(),
-            kind,
-            spacer: spacer.clone(),
-            variant: Variant::PbaCegar,
+            label: engine.create().name().to_string(),
+            bounds: !matches!(engine, EngineConfig::Spacer(_)),
+            engine,
             share: None,
-            bounds: kind != EngineKind::Spacer,
         }
-    }
-
-    /// This entry with the abstraction variant `variant` (spacer-abs).
-    pub fn with_variant(mut self, variant: Variant) -> EngineSpec {
-        self.variant = variant;
-        self
     }
 
     /// This entry with (or without) the inductive bounds.
@@ -66,14 +66,13 @@ impl EngineSpec {
         self
     }
 
+    /// Spacer labelled `label`, with its default options changed by `tweak`, without bounds.
     fn spacer(label: &str, tweak: impl FnOnce(&mut SpacerConfig)) -> EngineSpec {
         let mut spacer = SpacerConfig::default();
         tweak(&mut spacer);
         EngineSpec {
             label: label.to_string(),
-            kind: EngineKind::Spacer,
-            spacer,
-            variant: Variant::PbaCegar,
+            engine: EngineConfig::Spacer(spacer),
             share: None,
             bounds: false,
         }
@@ -81,14 +80,7 @@ impl EngineSpec {
 
     /// A fresh engine for this entry.
     pub fn create(&self) -> Box<dyn Engine> {
-        match self.kind {
-            EngineKind::Spacer => Box::new(Spacer::new(self.spacer.clone())),
-            EngineKind::SpacerAbs => Box::new(SpacerAbs::new(AbsConfig {
-                variant: self.variant,
-                ..AbsConfig::default()
-            })),
-            other => other.create(),
-        }
+        self.engine.create()
     }
 }
 
@@ -143,21 +135,18 @@ impl Shape {
 
 /// The portfolio's entries for `shape`, in priority order.
 pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
-    let by_name = |name: &str| {
-        EngineKind::parse(name).map(|k| EngineSpec::single(k, &SpacerConfig::default()))
-    };
     match shape {
         // Bit-vectors: the engines whose reasoning is exact over them (the others assume
         // arithmetic). Thread 1 blasts linear systems onto IC3; thread 2 runs Spacer over
         // bit-blasted queries with word-level projection; BMC takes a freed thread.
         Shape::LinearBv => vec![
-            by_name("hw").expect("hw exists").with_bounds(false),
+            EngineSpec::single(HwConfig::default()).with_bounds(false),
             EngineSpec::spacer("spacer", |_| {}),
-            by_name("bmc").expect("bmc exists").with_bounds(false),
+            EngineSpec::single(BmcConfig::default()).with_bounds(false),
         ],
         Shape::NonlinearBv => vec![
             EngineSpec::spacer("spacer", |_| {}),
-            by_name("bmc").expect("bmc exists").with_bounds(false),
+            EngineSpec::single(BmcConfig::default()).with_bounds(false),
         ],
         Shape::Linear | Shape::LinearReal => {
             // Thread 1: Spacer for the whole run. Thread 2 (and more): the other engines in
@@ -174,26 +163,19 @@ pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
             let kind_share = if shape == Shape::LinearReal { 0.6 } else { 0.2 };
             let mut v = vec![EngineSpec::spacer("spacer", |_| {})];
             if shape == Shape::Linear {
-                v.extend(by_name("terms").map(|e| e.with_share(0.1)));
+                v.push(EngineSpec::single(TermsConfig::default()).with_share(0.1));
             }
-            let sliced = [
-                ("kind", kind_share),
-                ("spacer-abs", 0.25),
-                ("imc", 0.3),
-                ("tpa", 0.35),
-                ("split-tpa", 0.35),
-                ("pdkind", 0.5),
-                ("lawi", 0.5),
-            ];
-            v.extend(
-                sliced
-                    .iter()
-                    .filter_map(|&(n, share)| by_name(n).map(|e| e.with_share(share))),
-            );
-            v.push(by_name("bmc").expect("bmc exists"));
-            v.push(
+            v.extend([
+                EngineSpec::single(KindConfig::default()).with_share(kind_share),
+                EngineSpec::single(AbsConfig::default()).with_share(0.25),
+                EngineSpec::single(ImcConfig::default()).with_share(0.3),
+                EngineSpec::single(TpaConfig::default()).with_share(0.35),
+                EngineSpec::single(SplitTpaConfig::default()).with_share(0.35),
+                EngineSpec::single(PdKindConfig::default()).with_share(0.5),
+                EngineSpec::single(LawiConfig::default()).with_share(0.5),
+                EngineSpec::single(BmcConfig::default()),
                 EngineSpec::spacer("spacer-bottom-up", |c| c.bottom_up = true).with_bounds(true),
-            );
+            ]);
             v
         }
         Shape::Nonlinear => {
@@ -204,20 +186,14 @@ pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
             // over the clauses' own terms (docs/decisions.md#portfolio-terms-first).
             // No bounds here: on the nonlinear LIA track they changed no count, and they
             // slowed spacer-abs on a tree counterexample (corpus fib: 1.8 s to over 10 s).
-            let mut v = vec![EngineSpec::spacer("spacer", |_| {})];
-            v.extend(by_name("terms").map(|e| e.with_share(0.1).with_bounds(false)));
-            v.extend(by_name("spacer-abs").map(|e| e.with_share(0.5).with_bounds(false)));
-            v.extend(by_name("linear-bmc").map(|e| e.with_share(0.25).with_bounds(false)));
-            v.push(
-                by_name("bmc")
-                    .expect("bmc exists")
-                    .with_share(0.3)
-                    .with_bounds(false),
-            );
-            v.push(EngineSpec::spacer("spacer-bottom-up", |c| {
-                c.bottom_up = true
-            }));
-            v
+            vec![
+                EngineSpec::spacer("spacer", |_| {}),
+                EngineSpec::single(TermsConfig::default()).with_share(0.1).with_bounds(false),
+                EngineSpec::single(AbsConfig::default()).with_share(0.5).with_bounds(false),
+                EngineSpec::single(LinearBmcConfig::default()).with_share(0.25).with_bounds(false),
+                EngineSpec::single(BmcConfig::default()).with_share(0.3).with_bounds(false),
+                EngineSpec::spacer("spacer-bottom-up", |c| c.bottom_up = true),
+            ]
         }
     }
 }
@@ -247,11 +223,11 @@ mod tests {
         let share = |s: Shape| {
             for_shape(s)
                 .into_iter()
-                .find(|e| e.kind == EngineKind::Kind)
+                .find(|e| e.engine.name() == "kind")
                 .and_then(|e| e.share)
         };
-        assert_eq!(for_shape(Shape::LinearReal)[1].kind, EngineKind::Kind);
-        assert_eq!(for_shape(Shape::Linear)[1].kind, EngineKind::Terms);
+        assert_eq!(for_shape(Shape::LinearReal)[1].engine.name(), "kind");
+        assert_eq!(for_shape(Shape::Linear)[1].engine.name(), "terms");
         assert!(share(Shape::LinearReal) > share(Shape::Linear));
     }
 }

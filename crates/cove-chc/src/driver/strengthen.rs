@@ -104,7 +104,7 @@ pub(crate) fn run_strengthened(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engines::EngineKind;
+    use crate::engines::kind::KindConfig;
     use crate::frontend::parse_queries;
     use crate::share::LemmaPool;
     use cove_logic::VarId;
@@ -170,7 +170,7 @@ mod tests {
         let ctl = Control::default().with_timeout(std::time::Duration::from_secs(20));
         let q = parse_queries(SRC, &mut store, &ctl).unwrap().remove(0);
         let cands = offered(&mut store, &q.system);
-        let spec = EngineSpec::single(EngineKind::parse("kind").unwrap(), &Default::default());
+        let spec = EngineSpec::single(KindConfig::default());
         let cfg = SolveConfig {
             preprocess: false,
             ..SolveConfig::default()

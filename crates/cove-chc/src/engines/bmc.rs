@@ -13,7 +13,7 @@
 //! search is incomplete there but stays sound — every model is a real derivation (a DAG
 //! that may reuse facts). BMC never answers `sat`.
 
-use crate::engine::{Control, Engine, Stats};
+use crate::engine::{BuildEngine, Control, Engine, Stats};
 use crate::result::{ChcResult, Derivation, DerivationStep, UnknownReason};
 use crate::system::ChcSystem;
 use cove_logic::{FuncId, Model, TermId, TermStore, Value, VarId, substitute};
@@ -25,6 +25,14 @@ use rustc_hash::FxHashMap;
 pub struct BmcConfig {
     /// Stop after this bound (answering unknown); `None` = until the time limit.
     pub max_depth: Option<usize>,
+}
+
+impl BuildEngine for BmcConfig {
+    const NAME: &'static str = "bmc";
+
+    fn create(&self) -> Box<dyn Engine> {
+        Box::new(Bmc::new(self.clone()))
+    }
 }
 
 /// The BMC engine.
@@ -409,7 +417,7 @@ pub fn unrolling(store: &mut TermStore, sys: &ChcSystem, depth: usize) -> Vec<Te
 
 impl Engine for Bmc {
     fn name(&self) -> &'static str {
-        "bmc"
+        BmcConfig::NAME
     }
 
     fn solve(&mut self, store: &mut TermStore, sys: &ChcSystem, ctl: &Control) -> ChcResult {

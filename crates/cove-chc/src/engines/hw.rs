@@ -27,7 +27,7 @@
 //! (HWMCC-tuned IC3 with ternary-simulation lifting and CTG generalisation). Bit-level
 //! invariants are verbose, but they are exact and the checker validates them as any other.
 
-use crate::engine::{Control, Engine, Stats};
+use crate::engine::{BuildEngine, Control, Engine, Stats};
 use crate::result::{ChcResult, UnknownReason};
 use crate::system::ChcSystem;
 use crate::ts::{Trace, TransitionSystem, TsAnswer};
@@ -43,6 +43,29 @@ pub enum HwEngine {
     Ic3,
     /// Bounded model checking (counterexamples only).
     Bmc,
+}
+
+/// Options of the hardware route.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HwConfig {
+    /// The `cove-aig` engine that decides the circuit (IC3 by default).
+    pub engine: HwEngine,
+}
+
+impl Default for HwConfig {
+    fn default() -> Self {
+        HwConfig {
+            engine: HwEngine::Ic3,
+        }
+    }
+}
+
+impl BuildEngine for HwConfig {
+    const NAME: &'static str = "hw";
+
+    fn create(&self) -> Box<dyn Engine> {
+        Box::new(Hardware::new(self.engine))
+    }
 }
 
 /// The engine (see the module doc).

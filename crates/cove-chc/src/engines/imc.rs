@@ -14,10 +14,10 @@
 //! integers; the final invariant is re-checked on the transition system and validated on the
 //! input clauses before it is reported.
 
-use super::ts_util::{bmc_trace, rename, sat, solve_on_view};
-use crate::engine::{Control, Engine, Stats};
-use crate::result::{ChcResult, UnknownReason};
-use crate::system::ChcSystem;
+use super::ts_util::{bmc_trace, rename, sat};
+use super::ts_engine::TsEngine;
+use crate::engine::{BuildEngine, Control, Engine, Stats};
+use crate::result::UnknownReason;
 use crate::ts::{TransitionSystem, TsAnswer};
 use cove_logic::{TermId, TermStore, simplify};
 use cove_smt::{ItpOutcome, interpolate_formulas};
@@ -29,24 +29,22 @@ pub struct Imc {
     interpolants: u64,
 }
 
-impl Engine for Imc {
-    fn name(&self) -> &'static str {
-        "imc"
-    }
+/// Options of the IMC engine (none yet).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ImcConfig {}
 
-    fn solve(&mut self, store: &mut TermStore, sys: &ChcSystem, ctl: &Control) -> ChcResult {
-        solve_on_view(store, sys, ctl, |store, ts| self.run(store, ts, ctl))
-    }
+impl BuildEngine for ImcConfig {
+    const NAME: &'static str = "imc";
 
-    fn stats(&self) -> Stats {
-        vec![
-            ("imc-bound".into(), self.bound.to_string()),
-            ("imc-interpolants".into(), self.interpolants.to_string()),
-        ]
+    fn create(&self) -> Box<dyn Engine> {
+        Box::new(Imc::default())
     }
 }
 
-impl Imc {
+impl TsEngine for Imc {
+    fn name(&self) -> &'static str {
+        ImcConfig::NAME
+    }
     fn run(
         &mut self,
         store: &mut TermStore,
@@ -99,5 +97,13 @@ impl Imc {
             }
         }
         unreachable!("the bound loop only ends by returning")
+    }
+
+
+    fn stats(&self) -> Stats {
+        vec![
+            ("imc-bound".into(), self.bound.to_string()),
+            ("imc-interpolants".into(), self.interpolants.to_string()),
+        ]
     }
 }

@@ -13,9 +13,9 @@
 //! backward case on the reversed system, then negated) and validated by
 //! [`TransitionSystem::answer`]. If that fails the engine answers `unknown`, never `sat`.
 
-use crate::engine::{Control, Engine, Stats};
-use crate::result::{ChcResult, UnknownReason};
-use crate::system::ChcSystem;
+use super::ts_engine::TsEngine;
+use crate::engine::{BuildEngine, Control, Engine, Stats};
+use crate::result::UnknownReason;
 use crate::ts::{TransitionSystem, TsAnswer};
 use cove_logic::{TermId, TermStore};
 use cove_smt::{SmtResult, SmtSolver};
@@ -43,6 +43,14 @@ impl Default for KindConfig {
     }
 }
 
+impl BuildEngine for KindConfig {
+    const NAME: &'static str = "kind";
+
+    fn create(&self) -> Box<dyn Engine> {
+        Box::new(KInduction::new(self.clone()))
+    }
+}
+
 /// The k-induction engine.
 #[derive(Default)]
 pub struct KInduction {
@@ -61,20 +69,20 @@ impl KInduction {
     }
 }
 
-/// `Err` carries the answer to give when a check does not come back `sat`/`unsat`.
+/// `Err` carries the reason of the `unknown` answer when a check does not come back
+/// `sat`/`unsat`.
 fn check(
     s: &mut SmtSolver,
     store: &mut TermStore,
     assume: &[TermId],
     ctl: &Control,
-) -> Result<bool, ChcResult> {
+) -> Result<bool, UnknownReason> {
     match s.check_assuming(store, assume) {
         SmtResult::Sat => Ok(true),
         SmtResult::Unsat => Ok(false),
-        SmtResult::Unknown(r) => Err(ChcResult::Unknown(
-            ctl.should_stop()
-                .unwrap_or(UnknownReason::Incomplete(format!("SMT solver: {r}"))),
-        )),
+        SmtResult::Unknown(r) => Err(ctl
+            .should_stop()
+            .unwrap_or(UnknownReason::Incomplete(format!("SMT solver: {r}")))),
     }
 }
 
@@ -84,12 +92,24 @@ fn solver(ctl: &Control) -> SmtSolver {
     s
 }
 
-impl KInduction {
-    fn run(&mut self, store: &mut TermStore, sys: &ChcSystem, ctl: &Control) -> ChcResult {
-        let ts = match TransitionSystem::from_chc(store, sys, ctl) {
-            Ok(ts) => ts,
-            Err(e) => return ChcResult::Unknown(e.reason()),
-        };
+impl TsEngine for KInduction {
+    fn name(&self) -> &'static str {
+        KindConfig::NAME
+    }
+
+    /// The invariant comes from [`TransitionSystem::k_to_1_inductive`]; the independent
+    /// check validates it.
+    fn self_check(&self) -> bool {
+        false
+    }
+
+    fn run(
+        &mut self,
+        store: &mut TermStore,
+        ts: &TransitionSystem,
+        ctl: &Control,
+    ) -> Result<TsAnswer, UnknownReason> {
+        self.proof = None;
         let mut un = ts.unroller();
         let (mut base, mut fwd, mut bwd) = (solver(ctl), solver(ctl), solver(ctl));
         let i0 = un.init(store, 0);
@@ -97,10 +117,10 @@ impl KInduction {
         bwd.assert(store, i0);
         for n in 0.. {
             if let Some(r) = ctl.should_stop() {
-                return ChcResult::Unknown(r);
+                return Err(r);
             }
             if self.config.max_k.is_some_and(|m| n > m) {
-                return ChcResult::Unknown(UnknownReason::Incomplete(format!(
+                return Err(UnknownReason::Incomplete(format!(
                     "no counterexample and no induction up to k = {}",
                     n - 1
                 )));
@@ -111,14 +131,9 @@ impl KInduction {
             }
             // Base: a counterexample with n steps?
             let bad_n = un.bad(store, n);
-            match check(&mut base, store, &[bad_n], ctl) {
-                Err(r) => return r,
-                Ok(true) => {
-                    let m = base.model(store);
-                    let trace = un.trace(store, &m, n);
-                    return ts.answer(store, sys, TsAnswer::Unsafe(trace), ctl);
-                }
-                Ok(false) => {}
+            if check(&mut base, store, &[bad_n], ctl)? {
+                let m = base.model(store);
+                return Ok(TsAnswer::Unsafe(un.trace(store, &m, n)));
             }
             let t_n = un.trans(store, n);
             base.assert(store, t_n);
@@ -130,14 +145,10 @@ impl KInduction {
             fwd.assert(store, not_bad);
             fwd.assert(store, t_n);
             let bad_next = un.bad(store, n + 1);
-            match check(&mut fwd, store, &[bad_next], ctl) {
-                Err(r) => return r,
-                Ok(false) => {
-                    self.proof = Some(format!("forward, k = {}", n + 1));
-                    let p = store.mk_not(ts.bad);
-                    return self.certify(store, sys, &ts, p, n + 1, false, ctl);
-                }
-                Ok(true) => {}
+            if !check(&mut fwd, store, &[bad_next], ctl)? {
+                self.proof = Some(format!("forward, k = {}", n + 1));
+                let p = store.mk_not(ts.bad);
+                return certify(store, ts, p, n + 1, false, ctl);
             }
             // Backward step: is ¬init (n+1)-inductive for the reversed system?
             if self.config.backward {
@@ -145,60 +156,16 @@ impl KInduction {
                 let init_next = un.init(store, n + 1);
                 let not_init = store.mk_not(init_next);
                 bwd.assert(store, not_init);
-                match check(&mut bwd, store, &[], ctl) {
-                    Err(r) => return r,
-                    Ok(false) => {
-                        self.proof = Some(format!("backward, k = {}", n + 1));
-                        let p = store.mk_not(ts.init);
-                        return self.certify(store, sys, &ts, p, n + 1, true, ctl);
-                    }
-                    Ok(true) => {}
+                if !check(&mut bwd, store, &[], ctl)? {
+                    self.proof = Some(format!("backward, k = {}", n + 1));
+                    let p = store.mk_not(ts.init);
+                    return certify(store, ts, p, n + 1, true, ctl);
                 }
             }
         }
         unreachable!()
     }
 
-    /// The answer for a `k`-inductive invariant `p` (of the reversed system if `backward`).
-    #[allow(clippy::too_many_arguments)]
-    fn certify(
-        &self,
-        store: &mut TermStore,
-        sys: &ChcSystem,
-        ts: &TransitionSystem,
-        p: TermId,
-        k: usize,
-        backward: bool,
-        ctl: &Control,
-    ) -> ChcResult {
-        let inv = if backward {
-            let rev = ts.reversed(store);
-            rev.k_to_1_inductive(store, p, k, ctl)
-                .map(|j| store.mk_not(j))
-        } else {
-            ts.k_to_1_inductive(store, p, k, ctl)
-        };
-        match inv {
-            Ok(inv) => ts.answer(store, sys, TsAnswer::Safe(inv), ctl),
-            Err(e) => ChcResult::Unknown(match ctl.should_stop() {
-                Some(r) => r,
-                None => UnknownReason::Incomplete(format!(
-                    "{k}-inductive invariant found, but no 1-inductive certificate: {e}"
-                )),
-            }),
-        }
-    }
-}
-
-impl Engine for KInduction {
-    fn name(&self) -> &'static str {
-        "kind"
-    }
-
-    fn solve(&mut self, store: &mut TermStore, sys: &ChcSystem, ctl: &Control) -> ChcResult {
-        self.proof = None;
-        self.run(store, sys, ctl)
-    }
 
     fn stats(&self) -> Stats {
         let mut s = vec![("kind-k".into(), self.k_reached.to_string())];
@@ -206,5 +173,33 @@ impl Engine for KInduction {
             s.push(("kind-proof".into(), p.clone()));
         }
         s
+    }
+}
+
+/// The safe answer for a `k`-inductive invariant `p` (of the reversed system if
+/// `backward`): its 1-inductive strengthening.
+fn certify(
+    store: &mut TermStore,
+    ts: &TransitionSystem,
+    p: TermId,
+    k: usize,
+    backward: bool,
+    ctl: &Control,
+) -> Result<TsAnswer, UnknownReason> {
+    let inv = if backward {
+        let rev = ts.reversed(store);
+        rev.k_to_1_inductive(store, p, k, ctl)
+            .map(|j| store.mk_not(j))
+    } else {
+        ts.k_to_1_inductive(store, p, k, ctl)
+    };
+    match inv {
+        Ok(inv) => Ok(TsAnswer::Safe(inv)),
+        Err(e) => Err(match ctl.should_stop() {
+            Some(r) => r,
+            None => UnknownReason::Incomplete(format!(
+                "{k}-inductive invariant found, but no 1-inductive certificate: {e}"
+            )),
+        }),
     }
 }

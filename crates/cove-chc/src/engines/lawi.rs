@@ -23,10 +23,10 @@
 //! Impact's strength on programs — many locations, covering between branches — needs the
 //! clause structure rather than this one-location view; that is left for later.
 
-use super::ts_util::{bmc_trace, rename, sat, solve_on_view};
-use crate::engine::{Control, Engine, Stats};
-use crate::result::{ChcResult, UnknownReason};
-use crate::system::ChcSystem;
+use super::ts_util::{bmc_trace, rename, sat};
+use super::ts_engine::TsEngine;
+use crate::engine::{BuildEngine, Control, Engine, Stats};
+use crate::result::UnknownReason;
 use crate::ts::{TransitionSystem, TsAnswer};
 use cove_logic::{TermId, TermStore, VarId, simplify};
 use cove_smt::{ItpOutcome, interpolate_formulas};
@@ -39,25 +39,22 @@ pub struct Lawi {
     interpolants: u64,
 }
 
-impl Engine for Lawi {
-    fn name(&self) -> &'static str {
-        "lawi"
-    }
+/// Options of the LAWI engine (none yet).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LawiConfig {}
 
-    fn solve(&mut self, store: &mut TermStore, sys: &ChcSystem, ctl: &Control) -> ChcResult {
-        solve_on_view(store, sys, ctl, |store, ts| self.run(store, ts, ctl))
-    }
+impl BuildEngine for LawiConfig {
+    const NAME: &'static str = "lawi";
 
-    fn stats(&self) -> Stats {
-        vec![
-            ("lawi-depth".into(), self.depth.to_string()),
-            ("lawi-refinements".into(), self.refinements.to_string()),
-            ("lawi-interpolants".into(), self.interpolants.to_string()),
-        ]
+    fn create(&self) -> Box<dyn Engine> {
+        Box::new(Lawi::default())
     }
 }
 
-impl Lawi {
+impl TsEngine for Lawi {
+    fn name(&self) -> &'static str {
+        LawiConfig::NAME
+    }
     fn run(
         &mut self,
         store: &mut TermStore,
@@ -115,5 +112,14 @@ impl Lawi {
             }
         }
         unreachable!("the unwinding loop only ends by returning")
+    }
+
+
+    fn stats(&self) -> Stats {
+        vec![
+            ("lawi-depth".into(), self.depth.to_string()),
+            ("lawi-refinements".into(), self.refinements.to_string()),
+            ("lawi-interpolants".into(), self.interpolants.to_string()),
+        ]
     }
 }

@@ -15,11 +15,23 @@
 //! folds every rule into one step relation, where the layered encoding keeps one selector
 //! per clause, slot and layer.
 
-use crate::engine::{Control, Engine, Stats};
+use crate::engine::{BuildEngine, Control, Engine, Stats};
 use crate::engines::kind::{KInduction, KindConfig};
 use crate::result::{ChcResult, UnknownReason};
 use crate::system::ChcSystem;
 use cove_logic::TermStore;
+
+/// Options of the linear-fragment BMC (none yet).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LinearBmcConfig {}
+
+impl BuildEngine for LinearBmcConfig {
+    const NAME: &'static str = "linear-bmc";
+
+    fn create(&self) -> Box<dyn Engine> {
+        Box::new(LinearBmc::default())
+    }
+}
 
 /// BMC on the linear fragment of a nonlinear system.
 #[derive(Default)]
@@ -47,7 +59,7 @@ pub fn linear_fragment(sys: &ChcSystem) -> Option<(ChcSystem, Vec<usize>)> {
 
 impl Engine for LinearBmc {
     fn name(&self) -> &'static str {
-        "linear-bmc"
+        LinearBmcConfig::NAME
     }
 
     fn solve(&mut self, store: &mut TermStore, sys: &ChcSystem, ctl: &Control) -> ChcResult {

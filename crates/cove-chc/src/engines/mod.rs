@@ -1,4 +1,5 @@
-//! The engines, one module each, all behind [`crate::engine::Engine`].
+//! The engines, one module each, all behind [`crate::engine::Engine`], and their registry
+//! [`EngineConfig`].
 
 pub mod abs;
 pub mod bmc;
@@ -12,91 +13,92 @@ pub mod spacer;
 pub mod split_tpa;
 pub mod terms;
 pub mod tpa;
-mod tpa_fix;
+mod tpa_core;
+pub mod ts_engine;
 mod ts_util;
 
-use crate::engine::Engine;
+use crate::engine::{BuildEngine, Engine};
 
-/// The engines `--engine` can name.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum EngineKind {
-    /// RecMC / Spacer (default).
-    Spacer,
-    /// Bounded model checking.
-    Bmc,
-    /// k-induction on the transition-system view (linear systems).
-    Kind,
-    /// Property-directed k-induction on the transition-system view (linear systems).
-    PdKind,
-    /// Interpolation-based model checking (transition systems).
-    Imc,
-    /// Transition power abstraction (transition systems).
-    Tpa,
-    /// Split transition power abstraction (transition systems).
-    SplitTpa,
-    /// Lazy abstraction with interpolants (Impact; transition systems).
-    Lawi,
-    /// Spacer with abstraction refinement (thesis Ch. 3).
-    SpacerAbs,
-    /// BMC on the linear fragment of a nonlinear system (counterexamples only).
-    LinearBmc,
-    /// Houdini over candidates built from the clauses' own terms.
-    Terms,
-    /// Bit-vector systems blasted onto the hardware engines' IC3 ([`hw`]).
-    Hw,
+/// Declares the registry: the enum [`EngineConfig`] with one variant per engine, each holding
+/// that engine's config struct, and everything derived from the list (names, parsing,
+/// creation, `From` for every config struct).
+macro_rules! registry {
+    ($($(#[$doc:meta])* $variant:ident($config:ty),)*) => {
+        /// An engine and its options: one variant per engine, holding that engine's config
+        /// struct. The CLI, the portfolio's schedule and the library ([`crate::driver`]) all
+        /// describe an engine with this one value; adding an engine is one module with a
+        /// config struct implementing [`BuildEngine`], and one line here.
+        #[derive(Clone, Debug)]
+        pub enum EngineConfig {
+            $($(#[$doc])* $variant($config),)*
+        }
+
+        impl EngineConfig {
+            /// Every engine name, in registry order (for `--help` and error messages).
+            pub const NAMES: &'static [&'static str] =
+                &[$(<$config as BuildEngine>::NAME,)*];
+
+            /// The engine's name (as `--engine` takes it).
+            pub fn name(&self) -> &'static str {
+                match self {
+                    $(EngineConfig::$variant(_) => <$config as BuildEngine>::NAME,)*
+                }
+            }
+
+            /// The engine called `name`, with default options.
+            pub fn parse(name: &str) -> Option<EngineConfig> {
+                $(if name == <$config as BuildEngine>::NAME {
+                    return Some(EngineConfig::$variant(<$config>::default()));
+                })*
+                None
+            }
+
+            /// A fresh engine with these options.
+            pub fn create(&self) -> Box<dyn Engine> {
+                match self {
+                    $(EngineConfig::$variant(c) => c.create(),)*
+                }
+            }
+        }
+
+        $(impl From<$config> for EngineConfig {
+            fn from(c: $config) -> EngineConfig {
+                EngineConfig::$variant(c)
+            }
+        })*
+    };
 }
 
-impl EngineKind {
-    /// Every engine name, for `--help` and error messages.
-    pub const NAMES: &'static [&'static str] = &[
-        "spacer",
-        "bmc",
-        "kind",
-        "pdkind",
-        "imc",
-        "tpa",
-        "split-tpa",
-        "lawi",
-        "spacer-abs",
-        "linear-bmc",
-        "terms",
-        "hw",
-    ];
+registry! {
+    /// RecMC / Spacer (the default single engine).
+    Spacer(spacer::SpacerConfig),
+    /// Bounded model checking.
+    Bmc(bmc::BmcConfig),
+    /// k-induction on the transition-system view (linear systems).
+    Kind(kind::KindConfig),
+    /// Property-directed k-induction on the transition-system view (linear systems).
+    PdKind(pdkind::PdKindConfig),
+    /// Interpolation-based model checking (transition systems).
+    Imc(imc::ImcConfig),
+    /// Transition power abstraction (transition systems).
+    Tpa(tpa::TpaConfig),
+    /// Split transition power abstraction (transition systems).
+    SplitTpa(split_tpa::SplitTpaConfig),
+    /// Lazy abstraction with interpolants (Impact; transition systems).
+    Lawi(lawi::LawiConfig),
+    /// Spacer with abstraction refinement (thesis Ch. 3).
+    SpacerAbs(abs::AbsConfig),
+    /// BMC on the linear fragment of a nonlinear system (counterexamples only).
+    LinearBmc(linear_bmc::LinearBmcConfig),
+    /// Houdini over candidates built from the clauses' own terms.
+    Terms(terms::TermsConfig),
+    /// Bit-vector systems blasted onto the hardware engines' IC3 ([`hw`]).
+    Hw(hw::HwConfig),
+}
 
-    /// Parses an engine name.
-    pub fn parse(name: &str) -> Option<EngineKind> {
-        match name {
-            "spacer" => Some(EngineKind::Spacer),
-            "bmc" => Some(EngineKind::Bmc),
-            "kind" => Some(EngineKind::Kind),
-            "pdkind" => Some(EngineKind::PdKind),
-            "imc" => Some(EngineKind::Imc),
-            "tpa" => Some(EngineKind::Tpa),
-            "split-tpa" => Some(EngineKind::SplitTpa),
-            "lawi" => Some(EngineKind::Lawi),
-            "spacer-abs" => Some(EngineKind::SpacerAbs),
-            "linear-bmc" => Some(EngineKind::LinearBmc),
-            "terms" => Some(EngineKind::Terms),
-            "hw" => Some(EngineKind::Hw),
-            _ => None,
-        }
-    }
-
-    /// A fresh engine of this kind with default options.
-    pub fn create(self) -> Box<dyn Engine> {
-        match self {
-            EngineKind::Spacer => Box::new(spacer::Spacer::default()),
-            EngineKind::Bmc => Box::new(bmc::Bmc::default()),
-            EngineKind::Kind => Box::new(kind::KInduction::default()),
-            EngineKind::PdKind => Box::new(pdkind::PdKind::default()),
-            EngineKind::Imc => Box::new(imc::Imc::default()),
-            EngineKind::Tpa => Box::new(tpa::Tpa::default()),
-            EngineKind::SplitTpa => Box::new(split_tpa::SplitTpa::default()),
-            EngineKind::Lawi => Box::new(lawi::Lawi::default()),
-            EngineKind::SpacerAbs => Box::new(abs::SpacerAbs::default()),
-            EngineKind::LinearBmc => Box::new(linear_bmc::LinearBmc::default()),
-            EngineKind::Terms => Box::new(terms::TermHoudini::default()),
-            EngineKind::Hw => Box::new(hw::Hardware::default()),
-        }
+impl Default for EngineConfig {
+    /// Spacer with its default options.
+    fn default() -> EngineConfig {
+        EngineConfig::Spacer(spacer::SpacerConfig::default())
     }
 }

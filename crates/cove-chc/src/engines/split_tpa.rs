@@ -25,7 +25,7 @@
 //! Safety (after the questions from `init` to `bad` of level `n` were refuted):
 //!
 //! * `LT[k]` contains the identity: when it is closed under one more step from `init` (or
-//!   towards `bad`), the reached states are an inductive invariant (`tpa_fix`);
+//!   towards `bad`), the reached states are an inductive invariant (`tpa_core`);
 //! * `EX[k]` *transitive* (`EX[k] ∘ EX[k] ⊆ EX[k]`, possibly only from states `LT[k]`-reached
 //!   from `init`) makes `S = ∃x₀,x₁· init(x₀) ∧ (LT[k](x₀,x) ∨ LT[k](x₀,x₁) ∧ EX[k](x₁,x))` an
 //!   invariant: a path of `q·2^k + r` steps is `r` steps of `LT[k]` and `q` blocks of
@@ -35,101 +35,77 @@
 //!   This is how split-TPA proves multi-phase loops, where `LT` never closes.
 //!
 //! Every invariant is re-checked on the system and then by the independent checker
-//! (`ts_util::finish`).
+//! (`ts_engine`). The exact question, learning and the fixpoint checks are TPA's
+//! ([`super::tpa_core`]).
 
-use super::tpa_fix::{Frames, middle, project};
-use super::ts_util::{
-    rename, sat, solve_on_view, solver, state_eq, state_is, state_of, trivial_answer,
-};
-use crate::engine::{Control, Engine, Stats};
-use crate::result::{ChcResult, UnknownReason};
-use crate::system::ChcSystem;
-use crate::ts::{Trace, TransitionSystem, TsAnswer, Unroller};
-use cove_logic::{TermId, TermStore, Value, VarId, simplify};
-use cove_smt::{ItpOutcome, SmtResult, interpolate_formulas};
+use super::tpa_core::{Direction, Family, Levels, Path, Power, PowerStats, concat, middle, project};
+use super::ts_engine::TsEngine;
+use super::ts_util::{rename, sat, solver, state_eq, trivial_answer};
+use crate::engine::{BuildEngine, Control, Engine, Stats};
+use crate::result::UnknownReason;
+use crate::ts::{Trace, TransitionSystem, TsAnswer};
+use cove_logic::{TermId, TermStore, Value, VarId};
+use cove_smt::SmtResult;
 use rustc_hash::FxHashSet;
 
 /// Largest `2^k` for which a transitive `EX[k]` is turned into a 1-inductive invariant
 /// (the conversion unrolls `2^(k-1)` steps).
 const MAX_KTO1: usize = 256;
 
-/// A path: its states in order.
-type Path = Vec<Vec<Value>>;
+/// Options of the split-TPA engine (none yet).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SplitTpaConfig {}
+
+impl BuildEngine for SplitTpaConfig {
+    const NAME: &'static str = "split-tpa";
+
+    fn create(&self) -> Box<dyn Engine> {
+        Box::new(SplitTpa::default())
+    }
+}
 
 /// The split-TPA engine.
 #[derive(Default)]
 pub struct SplitTpa {
-    level: usize,
-    queries: u64,
-    interpolants: u64,
-    fixpoint_checks: u64,
+    stats: PowerStats,
     proof: Option<String>,
 }
 
-impl Engine for SplitTpa {
+impl TsEngine for SplitTpa {
     fn name(&self) -> &'static str {
-        "split-tpa"
+        SplitTpaConfig::NAME
     }
 
-    fn solve(&mut self, store: &mut TermStore, sys: &ChcSystem, ctl: &Control) -> ChcResult {
-        self.proof = None;
-        solve_on_view(store, sys, ctl, |store, ts| self.run(store, ts, ctl))
-    }
-
-    fn stats(&self) -> Stats {
-        let mut s: Stats = vec![
-            ("split-tpa-level".into(), self.level.to_string()),
-            ("split-tpa-queries".into(), self.queries.to_string()),
-            (
-                "split-tpa-interpolants".into(),
-                self.interpolants.to_string(),
-            ),
-            (
-                "split-tpa-fixpoint-checks".into(),
-                self.fixpoint_checks.to_string(),
-            ),
-        ];
-        if let Some(p) = &self.proof {
-            s.push(("split-tpa-proof".into(), p.clone()));
-        }
-        s
-    }
-}
-
-impl SplitTpa {
     fn run(
         &mut self,
         store: &mut TermStore,
         ts: &TransitionSystem,
         ctl: &Control,
     ) -> Result<TsAnswer, UnknownReason> {
+        self.proof = None;
         if let Some(answer) = trivial_answer(store, ts, ctl)? {
             return Ok(answer);
         }
-        let mut un = ts.unroller();
-        let steps: Vec<Vec<VarId>> = (0..4).map(|k| un.state(store, k).to_vec()).collect();
-        let top = store.mk_bool(true);
+        let power = Power::new(store, ts, 4, ctl, &mut self.stats, "split-TPA");
         let mut run = Run {
-            ts,
-            un,
-            steps,
-            exact: vec![top],
-            less: vec![top],
+            exact: Levels::new(store, Family::Exact),
+            less: vec![store.mk_bool(true)],
             checked: FxHashSet::default(),
-            ctl,
-            eng: self,
+            proof: &mut self.proof,
+            power,
         };
         for n in 0.. {
-            run.eng.level = n;
-            run.exact.push(top);
-            run.less.push(top);
+            run.power.stats.level = n;
+            run.exact.grow(store);
+            run.less.push(store.mk_bool(true));
             if let Some(states) = run.less_reach(store, n, ts.init, ts.bad)? {
                 return Ok(TsAnswer::Unsafe(Trace { states }));
             }
             if let Some(inv) = run.less_fixpoint(store, n + 1)? {
                 return Ok(TsAnswer::Safe(inv));
             }
-            if let Some(states) = run.exact_reach(store, n, ts.init, ts.bad)? {
+            let exact = &mut run.exact;
+            if let Some(states) = run.power.reach(store, exact, n, ts.init, ts.bad)? {
                 return Ok(TsAnswer::Unsafe(Trace { states }));
             }
             if let Some(inv) = run.exact_fixpoint(store, n)? {
@@ -138,135 +114,43 @@ impl SplitTpa {
         }
         unreachable!("the level loop only ends by returning")
     }
+
+    fn stats(&self) -> Stats {
+        let mut s = self.stats.named(SplitTpaConfig::NAME);
+        if let Some(p) = &self.proof {
+            s.push(("split-tpa-proof".into(), p.clone()));
+        }
+        s
+    }
 }
 
 struct Run<'a> {
-    ts: &'a TransitionSystem,
-    un: Unroller,
-    /// State copies of steps 0..=3.
-    steps: Vec<Vec<VarId>>,
-    /// `exact[k]` over (`vars`, `next`) for `k ≥ 1` (`exact[0]` is unused: `T`).
-    exact: Vec<TermId>,
+    /// The search, with state copies of steps 0..=3.
+    power: Power<'a>,
+    /// `EX[k]`.
+    exact: Levels,
     /// `less[k]` over (`vars`, `next`) for `k ≥ 1` (`less[0]` is unused: `Id`).
     less: Vec<TermId>,
     /// Relations whose fixpoint check failed already (kind, level, relation).
     checked: FxHashSet<(bool, usize, TermId, TermId)>,
-    ctl: &'a Control,
-    eng: &'a mut SplitTpa,
+    /// How the last proof was found.
+    proof: &'a mut Option<String>,
 }
 
 impl Run<'_> {
-    /// A relation over (`vars`, `next`) from step `i` to step `j`.
-    fn rel(&mut self, store: &mut TermStore, l: TermId, i: usize, j: usize) -> TermId {
-        let from: Vec<VarId> = self.ts.vars.iter().chain(&self.ts.next).copied().collect();
-        let to: Vec<VarId> = self.steps[i]
-            .iter()
-            .chain(&self.steps[j])
-            .copied()
-            .collect();
-        rename(store, l, &from, &to)
-    }
-
     /// `EX[k]` from step `i` to step `i + 1`.
     fn ex(&mut self, store: &mut TermStore, k: usize, i: usize) -> TermId {
-        if k == 0 {
-            self.un.trans(store, i)
-        } else {
-            let l = self.exact[k];
-            self.rel(store, l, i, i + 1)
-        }
+        self.power.step(store, &self.exact, k, i)
     }
 
     /// `LT[k]` from step `i` to step `j`.
     fn lt(&mut self, store: &mut TermStore, k: usize, i: usize, j: usize) -> TermId {
         if k == 0 {
-            let (a, b) = (self.steps[i].clone(), self.steps[j].clone());
+            let (a, b) = (self.power.steps[i].clone(), self.power.steps[j].clone());
             state_eq(store, &a, &b)
         } else {
             let l = self.less[k];
-            self.rel(store, l, i, j)
-        }
-    }
-
-    /// An interpolant of `a` (the relation part of a query) against `b` (`S(x₀) ∧ D(x₂)`),
-    /// over (`vars`, `next`).
-    fn learn(
-        &mut self,
-        store: &mut TermStore,
-        a: TermId,
-        b: TermId,
-    ) -> Result<TermId, UnknownReason> {
-        let i = match interpolate_formulas(store, a, b, self.ctl) {
-            ItpOutcome::Interpolant(i) => i,
-            ItpOutcome::Sat(_) => {
-                return Err(UnknownReason::Incomplete(
-                    "split-TPA: interpolation disagrees with the solver".into(),
-                ));
-            }
-            ItpOutcome::Unknown(r) => return Err(self.ctl.should_stop().unwrap_or(r)),
-        };
-        self.eng.interpolants += 1;
-        let from: Vec<VarId> = self.steps[0]
-            .iter()
-            .chain(&self.steps[2])
-            .copied()
-            .collect();
-        let to: Vec<VarId> = self.ts.vars.iter().chain(&self.ts.next).copied().collect();
-        Ok(rename(store, i, &from, &to))
-    }
-
-    /// The states of steps 0, 1, 2 of a model.
-    fn states(&self, store: &TermStore, m: &cove_logic::Model) -> Vec<Vec<Value>> {
-        (0..3).map(|k| state_of(store, m, &self.steps[k])).collect()
-    }
-
-    /// A path of exactly `2^(n+1)` steps from `s` to `d` (over `vars`), or `None` after
-    /// strengthening `EX[n+1]` to exclude every such path.
-    fn exact_reach(
-        &mut self,
-        store: &mut TermStore,
-        n: usize,
-        s: TermId,
-        d: TermId,
-    ) -> Result<Option<Path>, UnknownReason> {
-        loop {
-            if let Some(r) = self.ctl.should_stop() {
-                return Err(r);
-            }
-            self.eng.queries += 1;
-            let e01 = self.ex(store, n, 0);
-            let e12 = self.ex(store, n, 1);
-            let s0 = self.un.at(store, s, 0);
-            let d2 = self.un.at(store, d, 2);
-            let Some(m) = sat(store, &[s0, e01, e12, d2], self.ctl)? else {
-                let a = store.mk_and(&[e01, e12]);
-                let b = store.mk_and(&[s0, d2]);
-                let i = self.learn(store, a, b)?;
-                let l = store.mk_and(&[self.exact[n + 1], i]);
-                self.exact[n + 1] = simplify(store, l);
-                return Ok(None);
-            };
-            let st = self.states(store, &m);
-            if n == 0 {
-                return Ok(Some(st));
-            }
-            let mid = middle(
-                store,
-                self.ts,
-                &self.steps[1],
-                &m,
-                &[s0, e01, e12, d2],
-                &st[1],
-            );
-            let Some(first) = self.exact_reach(store, n - 1, s, mid)? else {
-                continue;
-            };
-            let reached = first.last().expect("paths are not empty").clone();
-            let e = state_is(store, &self.ts.vars, &reached);
-            let Some(second) = self.exact_reach(store, n - 1, e, d)? else {
-                continue;
-            };
-            return Ok(Some(concat(first, second)));
+            self.power.rel(store, l, i, j)
         }
     }
 
@@ -280,25 +164,25 @@ impl Run<'_> {
         d: TermId,
     ) -> Result<Option<Path>, UnknownReason> {
         loop {
-            if let Some(r) = self.ctl.should_stop() {
+            if let Some(r) = self.power.ctl.should_stop() {
                 return Err(r);
             }
-            self.eng.queries += 1;
+            self.power.stats.queries += 1;
             let l02 = self.lt(store, n, 0, 2);
             let l01 = self.lt(store, n, 0, 1);
             let e12 = self.ex(store, n, 1);
-            let s0 = self.un.at(store, s, 0);
-            let d2 = self.un.at(store, d, 2);
+            let s0 = self.power.un.at(store, s, 0);
+            let d2 = self.power.un.at(store, d, 2);
             let longer = store.mk_and(&[l01, e12]);
             let a = store.mk_or(&[l02, longer]);
-            let Some(mut m) = sat(store, &[s0, a, d2], self.ctl)? else {
+            let Some(mut m) = sat(store, &[s0, a, d2], self.power.ctl)? else {
                 let b = store.mk_and(&[s0, d2]);
-                let i = self.learn(store, a, b)?;
+                let i = self.power.learn(store, a, b)?;
                 let l = store.mk_and(&[self.less[n + 1], i]);
-                self.less[n + 1] = simplify(store, l);
+                self.less[n + 1] = cove_logic::simplify(store, l);
                 return Ok(None);
             };
-            let st = self.states(store, &m);
+            let st = self.power.states(store, &m);
             for v in cove_logic::free_vars(store, a) {
                 if m.get(v).is_none() {
                     m.set(v, Value::default_of(store.var_sort(v)));
@@ -320,8 +204,8 @@ impl Run<'_> {
             }
             let mid = middle(
                 store,
-                self.ts,
-                &self.steps[1],
+                self.power.ts,
+                &self.power.steps[1],
                 &m,
                 &[s0, l01, e12, d2],
                 &st[1],
@@ -329,9 +213,8 @@ impl Run<'_> {
             let Some(first) = self.less_reach(store, n - 1, s, mid)? else {
                 continue;
             };
-            let reached = first.last().expect("paths are not empty").clone();
-            let e = state_is(store, &self.ts.vars, &reached);
-            let Some(second) = self.exact_reach(store, n - 1, e, d)? else {
+            let e = self.power.from_state(store, first.last().expect("paths are not empty"));
+            let Some(second) = self.power.reach(store, &mut self.exact, n - 1, e, d)? else {
                 continue;
             };
             return Ok(Some(concat(first, second)));
@@ -339,7 +222,7 @@ impl Run<'_> {
     }
 
     /// An invariant from some `LT[i]`, `1 ≤ i ≤ k`, closed under one more step from `init`
-    /// or towards `bad` ([`super::tpa_fix`]).
+    /// or towards `bad` ([`Power::closed`]).
     fn less_fixpoint(
         &mut self,
         store: &mut TermStore,
@@ -350,18 +233,12 @@ impl Run<'_> {
             if !self.checked.insert((false, i, l, l)) {
                 continue;
             }
-            self.eng.fixpoint_checks += 1;
-            let mut f = Frames {
-                ts: self.ts,
-                un: &mut self.un,
-                steps: &self.steps,
-            };
-            if let Some(inv) = f.forward(store, l, self.ctl)? {
-                self.eng.proof = Some(format!("less-than relation closed forward, level {i}"));
-                return Ok(Some(inv));
-            }
-            if let Some(inv) = f.backward(store, l, self.ctl)? {
-                self.eng.proof = Some(format!("less-than relation closed backward, level {i}"));
+            if let Some((inv, dir)) = self.power.closed(store, l)? {
+                let way = match dir {
+                    Direction::Forward => "forward",
+                    Direction::Backward => "backward",
+                };
+                *self.proof = Some(format!("less-than relation closed {way}, level {i}"));
                 return Ok(Some(inv));
             }
         }
@@ -375,66 +252,67 @@ impl Run<'_> {
         n: usize,
     ) -> Result<Option<TermId>, UnknownReason> {
         for i in 1..=n {
-            if let Some(r) = self.ctl.should_stop() {
+            if let Some(r) = self.power.ctl.should_stop() {
                 return Err(r);
             }
-            let (e, l) = (self.exact[i], self.less[i]);
+            let (e, l) = (self.exact.rels[i], self.less[i]);
             if store.as_bool(e) == Some(true) || !self.checked.insert((true, i, e, l)) {
                 continue;
             }
-            self.eng.fixpoint_checks += 1;
+            self.power.stats.fixpoint_checks += 1;
             if !self.transitive(store, e, l)? {
                 continue;
             }
-            if self.ctl.verbosity > 0 {
+            if self.power.ctl.verbosity > 0 {
                 eprintln!("split-tpa: EX[{i}] is transitive");
             }
             // S = ∃x₀,x₁· init(x₀) ∧ (LT(x₀,x) ∨ LT(x₀,x₁) ∧ EX(x₁,x)).
-            let from: Vec<VarId> = self.ts.vars.iter().chain(&self.ts.next).copied().collect();
-            let to0x: Vec<VarId> = self.steps[0].iter().chain(&self.ts.vars).copied().collect();
-            let to1x: Vec<VarId> = self.steps[1].iter().chain(&self.ts.vars).copied().collect();
+            let from: Vec<VarId> = self.power.ts.vars.iter().chain(&self.power.ts.next).copied().collect();
+            let to0x: Vec<VarId> = self.power.steps[0].iter().chain(&self.power.ts.vars).copied().collect();
+            let to1x: Vec<VarId> = self.power.steps[1].iter().chain(&self.power.ts.vars).copied().collect();
             let short = rename(store, l, &from, &to0x);
             let l01 = self.lt(store, i, 0, 1);
             let e1x = rename(store, e, &from, &to1x);
             let long = store.mk_and(&[l01, e1x]);
             let reach = store.mk_or(&[short, long]);
-            let init0 = self.un.init(store, 0);
+            let init0 = self.power.un.init(store, 0);
             let phi = store.mk_and(&[init0, reach]);
-            let elim: Vec<VarId> = self.steps[0]
+            let elim: Vec<VarId> = self.power.steps[0]
                 .iter()
-                .chain(&self.steps[1])
+                .chain(&self.power.steps[1])
                 .copied()
                 .collect();
-            let Some(s) = project(store, phi, &elim, false, self.ctl)? else {
+            let Some(s) = project(store, phi, &elim, false, self.power.ctl)? else {
                 continue;
             };
-            if sat(store, &[s, self.ts.bad], self.ctl)?.is_some() {
+            if sat(store, &[s, self.power.ts.bad], self.power.ctl)?.is_some() {
                 continue;
             }
             if self
+                .power
                 .ts
-                .is_safe_inductive(store, s, self.ctl)
+                .is_safe_inductive(store, s, self.power.ctl)
                 .map_err(|e| e.reason())?
             {
-                self.eng.proof = Some(format!("exact relation transitive, level {i}"));
+                *self.proof = Some(format!("exact relation transitive, level {i}"));
                 return Ok(Some(s));
             }
             let k = match 1usize.checked_shl(i as u32) {
                 Some(k) if k <= MAX_KTO1 => k,
                 _ => continue,
             };
-            match self.ts.k_to_1_inductive(store, s, k, self.ctl) {
-                Ok(inv) if self.ts.is_safe_inductive(store, inv, self.ctl) == Ok(true) => {
-                    self.eng.proof = Some(format!(
+            match self.power.ts.k_to_1_inductive(store, s, k, self.power.ctl) {
+                Ok(inv) if self.power.ts.is_safe_inductive(store, inv, self.power.ctl) == Ok(true) => {
+                    *self.proof = Some(format!(
                         "exact relation transitive, level {i} ({k}-inductive, strengthened)"
                     ));
                     return Ok(Some(inv));
                 }
                 r => {
-                    if let Some(stop) = self.ctl.should_stop() {
+                    if let Some(stop) = self.power.ctl.should_stop() {
                         return Err(stop);
                     }
-                    if self.ctl.verbosity > 0 {
+                    if self.power.ctl.verbosity > 0 {
                         eprintln!("split-tpa: level {i}: no 1-inductive strengthening: {r:?}");
                     }
                 }
@@ -451,28 +329,22 @@ impl Run<'_> {
         e: TermId,
         l: TermId,
     ) -> Result<bool, UnknownReason> {
-        let e12 = self.rel(store, e, 1, 2);
-        let e23 = self.rel(store, e, 2, 3);
-        let e13 = self.rel(store, e, 1, 3);
+        let e12 = self.power.rel(store, e, 1, 2);
+        let e23 = self.power.rel(store, e, 2, 3);
+        let e13 = self.power.rel(store, e, 1, 3);
         let ne13 = store.mk_not(e13);
-        let mut s = solver(self.ctl);
+        let mut s = solver(self.power.ctl);
         let f = store.mk_and(&[e12, e23, ne13]);
         s.assert(store, f);
-        let init0 = self.un.init(store, 0);
-        let l01 = self.rel(store, l, 0, 1);
+        let init0 = self.power.un.init(store, 0);
+        let l01 = self.power.rel(store, l, 0, 1);
         for assume in [vec![], vec![init0, l01]] {
             match s.check_assuming(store, &assume) {
                 SmtResult::Unsat => return Ok(true),
                 SmtResult::Sat => {}
-                SmtResult::Unknown(r) => return Err(self.ctl.should_stop().unwrap_or(r)),
+                SmtResult::Unknown(r) => return Err(self.power.ctl.should_stop().unwrap_or(r)),
             }
         }
         Ok(false)
     }
-}
-
-/// `first` followed by `second`, which starts where `first` ends.
-fn concat(mut first: Path, second: Path) -> Path {
-    first.extend(second.into_iter().skip(1));
-    first
 }

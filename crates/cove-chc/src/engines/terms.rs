@@ -31,7 +31,7 @@
 //! only inductive ones, so the language affects which safe systems are proved, never
 //! soundness.
 
-use crate::engine::{Control, Engine, Stats};
+use crate::engine::{BuildEngine, Control, Engine, Stats};
 use crate::engines::abs::invmap::InvMap;
 use crate::engines::abs::invs::houdini;
 use crate::preprocess::bounds::initial_values;
@@ -58,6 +58,18 @@ const MAX_FACTS: usize = 16;
 /// At most this many clauses: Houdini checks every clause per round.
 const MAX_CLAUSES: usize = 200;
 
+/// Options of the Houdini over the clauses' terms (none yet).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TermsConfig {}
+
+impl BuildEngine for TermsConfig {
+    const NAME: &'static str = "terms";
+
+    fn create(&self) -> Box<dyn Engine> {
+        Box::new(TermHoudini::default())
+    }
+}
+
 /// The engine (`--engine terms`).
 #[derive(Default)]
 pub struct TermHoudini {
@@ -66,7 +78,7 @@ pub struct TermHoudini {
 
 impl Engine for TermHoudini {
     fn name(&self) -> &'static str {
-        "terms"
+        TermsConfig::NAME
     }
 
     fn solve(&mut self, store: &mut TermStore, sys: &ChcSystem, ctl: &Control) -> ChcResult {

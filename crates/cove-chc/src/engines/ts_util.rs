@@ -1,63 +1,13 @@
-//! Small helpers shared by the transition-system engines (IMC, TPA, LAWI): building the view,
-//! validating the answer, bounded search for a concrete trace, renaming between step copies.
+//! Small helpers shared by the transition-system engines (IMC, TPA, LAWI): SMT checks,
+//! bounded search for a concrete trace, renaming between step copies, projection. Their
+//! common [`crate::engine::Engine`] plumbing is [`super::ts_engine`].
 
 use crate::engine::Control;
-use crate::result::{ChcResult, UnknownReason};
-use crate::system::ChcSystem;
+use crate::result::UnknownReason;
 use crate::ts::{Trace, TransitionSystem, TsAnswer};
 use cove_logic::{Model, TermId, TermStore, Value, VarId, simplify, substitute};
 use cove_smt::{Limits, SmtResult, SmtSolver};
 use rustc_hash::FxHashMap;
-
-/// The transition-system view of `sys`, or the `unknown` answer an engine gives when there is
-/// none (nonlinear clauses and other unsupported shapes are reported at once).
-pub(crate) fn view(
-    store: &mut TermStore,
-    sys: &ChcSystem,
-    ctl: &Control,
-) -> Result<TransitionSystem, ChcResult> {
-    TransitionSystem::from_chc(store, sys, ctl).map_err(|e| ChcResult::Unknown(e.reason()))
-}
-
-/// One transition-system engine run on `sys`: the view (or `unknown` at once when there is
-/// none), the engine's search `run` on it, and [`finish`].
-pub(crate) fn solve_on_view(
-    store: &mut TermStore,
-    sys: &ChcSystem,
-    ctl: &Control,
-    run: impl FnOnce(&mut TermStore, &TransitionSystem) -> Result<TsAnswer, UnknownReason>,
-) -> ChcResult {
-    let ts = match view(store, sys, ctl) {
-        Ok(ts) => ts,
-        Err(r) => return r,
-    };
-    let ans = run(store, &ts).unwrap_or_else(TsAnswer::Unknown);
-    finish(store, sys, &ts, ans, ctl)
-}
-
-/// The engine's answer for `sys`: a safe invariant is first re-checked on the transition
-/// system (an engine bug then gives `unknown`, not a wrong answer), then translated back and
-/// validated by the independent checker ([`TransitionSystem::answer`]).
-pub(crate) fn finish(
-    store: &mut TermStore,
-    sys: &ChcSystem,
-    ts: &TransitionSystem,
-    ans: TsAnswer,
-    ctl: &Control,
-) -> ChcResult {
-    if let TsAnswer::Safe(inv) = ans {
-        match ts.is_safe_inductive(store, inv, ctl) {
-            Ok(true) => {}
-            Ok(false) => {
-                return ChcResult::Unknown(UnknownReason::Incomplete(
-                    "the invariant failed the self-check".into(),
-                ));
-            }
-            Err(e) => return ChcResult::Unknown(e.reason()),
-        }
-    }
-    ts.answer(store, sys, ans, ctl)
-}
 
 /// A solver under `ctl`'s limits.
 pub(crate) fn solver(ctl: &Control) -> SmtSolver {

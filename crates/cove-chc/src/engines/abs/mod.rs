@@ -34,7 +34,7 @@ mod seeds;
 mod space;
 
 use crate::cert;
-use crate::engine::{Control, Engine, Stats};
+use crate::engine::{BuildEngine, Control, Engine, Stats};
 use crate::engines::spacer::{Bounded, Frame, Spacer, SpacerConfig};
 use crate::result::{ChcResult, Invariants, UnknownReason};
 use crate::share::LemmaPool;
@@ -105,6 +105,14 @@ impl Default for AbsConfig {
     }
 }
 
+impl BuildEngine for AbsConfig {
+    const NAME: &'static str = "spacer-abs";
+
+    fn create(&self) -> Box<dyn Engine> {
+        Box::new(SpacerAbs::new(self.clone()))
+    }
+}
+
 /// The abstraction-refinement engine.
 #[derive(Default)]
 pub struct SpacerAbs {
@@ -148,7 +156,7 @@ struct Counters {
 
 impl Engine for SpacerAbs {
     fn name(&self) -> &'static str {
-        "spacer-abs"
+        AbsConfig::NAME
     }
 
     fn solve(&mut self, store: &mut TermStore, sys: &ChcSystem, ctl: &Control) -> ChcResult {

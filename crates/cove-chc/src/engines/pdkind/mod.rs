@@ -18,9 +18,9 @@
 
 mod reach;
 
-use crate::engine::{Control, Engine, Stats};
-use crate::result::{ChcResult, UnknownReason};
-use crate::system::ChcSystem;
+use super::ts_engine::TsEngine;
+use crate::engine::{BuildEngine, Control, Engine, Stats};
+use crate::result::UnknownReason;
 use crate::ts::{TransitionSystem, TsAnswer, TsError};
 use cove_logic::{TermId, TermStore, VarId};
 use cove_smt::{SmtResult, SmtSolver};
@@ -262,7 +262,7 @@ fn trace_of(
 }
 
 impl PdKind {
-    fn run(
+    fn search(
         &mut self,
         store: &mut TermStore,
         ts: &TransitionSystem,
@@ -321,24 +321,38 @@ impl PdKind {
     }
 }
 
-impl Engine for PdKind {
+/// Options of the PD-KIND engine (none yet).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PdKindConfig {}
+
+impl BuildEngine for PdKindConfig {
+    const NAME: &'static str = "pdkind";
+
+    fn create(&self) -> Box<dyn Engine> {
+        Box::new(PdKind::default())
+    }
+}
+
+impl TsEngine for PdKind {
     fn name(&self) -> &'static str {
-        "pdkind"
+        PdKindConfig::NAME
     }
 
-    fn solve(&mut self, store: &mut TermStore, sys: &ChcSystem, ctl: &Control) -> ChcResult {
+    /// The invariant comes from [`TransitionSystem::k_to_1_inductive`]; the independent
+    /// check validates it.
+    fn self_check(&self) -> bool {
+        false
+    }
+
+    fn run(
+        &mut self,
+        store: &mut TermStore,
+        ts: &TransitionSystem,
+        ctl: &Control,
+    ) -> Result<TsAnswer, UnknownReason> {
         self.rounds = 0;
-        let ts = match TransitionSystem::from_chc(store, sys, ctl) {
-            Ok(ts) => ts,
-            Err(e) => return ChcResult::Unknown(e.reason()),
-        };
-        match self.run(store, &ts, ctl) {
-            Ok(ans) => ts.answer(store, sys, ans, ctl),
-            Err(e) => ChcResult::Unknown(match ctl.should_stop() {
-                Some(r) => r,
-                None => e.reason(),
-            }),
-        }
+        self.search(store, ts, ctl)
+            .map_err(|e| ctl.should_stop().unwrap_or_else(|| e.reason()))
     }
 
     fn stats(&self) -> Stats {

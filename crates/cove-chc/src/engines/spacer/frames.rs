@@ -4,7 +4,7 @@
 
 use super::TraceEvent;
 use super::run::{Fact, INF, Lemma, PIdx, Run, fresh_bool, rename};
-use super::{global, guide};
+use super::global;
 use cove_logic::{TermId, TermStore};
 
 impl Run<'_> {
@@ -99,7 +99,7 @@ impl Run<'_> {
             None
         };
         let au = if self.cfg.global {
-            guide::au_shape(store, &cube)
+            global::au_shape(store, &cube)
         } else {
             None
         };

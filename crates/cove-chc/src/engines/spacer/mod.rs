@@ -26,7 +26,6 @@ mod divisibility;
 mod frames;
 mod generalize;
 mod global;
-mod guide;
 mod project;
 mod project_arrays;
 mod propagate;
@@ -36,7 +35,7 @@ mod stats;
 #[cfg(test)]
 mod test_util;
 
-use crate::engine::{Control, Engine, Stats};
+use crate::engine::{BuildEngine, Control, Engine, Stats};
 use crate::result::{ChcResult, UnknownReason};
 use crate::share::LemmaPool;
 use crate::system::ChcSystem;
@@ -64,7 +63,7 @@ pub struct SpacerConfig {
     /// (relational lemmas such as `x - y <= 0` instead of one lemma per value).
     pub farkas: bool,
     /// Global guidance over clusters of lemmas that differ in their numbers (Vediramana
-    /// Krishnan et al., CAV 2020; `guide.rs`, `global.rs`). Off turns off the three rules
+    /// Krishnan et al., CAV 2020; `global/`). Off turns off the three rules
     /// below.
     pub global: bool,
     /// With `global`: the subsume rule, a lemma in a cluster whose constants vary is
@@ -110,6 +109,14 @@ pub enum TraceEvent {
         /// The fact.
         fact: String,
     },
+}
+
+impl BuildEngine for SpacerConfig {
+    const NAME: &'static str = "spacer";
+
+    fn create(&self) -> Box<dyn Engine> {
+        Box::new(Spacer::new(self.clone()))
+    }
 }
 
 impl Default for SpacerConfig {
@@ -280,7 +287,7 @@ impl Spacer {
 
 impl Engine for Spacer {
     fn name(&self) -> &'static str {
-        "spacer"
+        SpacerConfig::NAME
     }
 
     fn solve(&mut self, store: &mut TermStore, sys: &ChcSystem, ctl: &Control) -> ChcResult {

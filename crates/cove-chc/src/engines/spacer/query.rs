@@ -3,7 +3,7 @@
 //! with model-based projection).
 
 use super::TraceEvent;
-use super::guide::Rule;
+use super::global::Rule;
 use super::project;
 use super::run::{PIdx, Run, rename};
 use super::stats::Why;
@@ -85,6 +85,10 @@ impl Run<'_> {
         Ok(None)
     }
 
+    /// Processes one query `<p, cube, b>` in the thesis's order: (1) a known fact reaches
+    /// it, (2) MUST: the rules fire with every body atom under must-summaries, (3) MAY: it is
+    /// blocked under the level-`b - 1` over-approximations (a lemma is learned), (4) QUERY:
+    /// a child query for one body atom.
     pub(super) fn process(
         &mut self,
         store: &mut TermStore,
@@ -100,6 +104,32 @@ impl Run<'_> {
             }
         };
         // 1. Already reachable?
+        if let Some(f) = self.reached_by_fact(store, &pob)? {
+            return Ok(closed(f));
+        }
+        // 2. MUST: all body atoms under must-summaries.
+        if let Some(f) = self.must_fact(store, &pob)? {
+            return Ok(closed(f));
+        }
+        // 3. MAY: blocked under O^{b-1}?
+        let b = pob.level;
+        let mut asm = pob.cube.clone();
+        asm.extend(self.level_assumptions(store, p, b));
+        if !self.check(store, p, &asm, Why::May)? {
+            self.block(store, pob)?;
+            return Ok(Outcome::Done);
+        }
+        // 4. QUERY.
+        Ok(self.query_child(store, pob)?.map_or(Outcome::Done, closed))
+    }
+
+    /// Step 1 of [`Run::process`]: a fact of the predicate that lies in the query's cube.
+    fn reached_by_fact(
+        &mut self,
+        store: &mut TermStore,
+        pob: &Pob,
+    ) -> Result<Option<usize>, UnknownReason> {
+        let p = pob.pred;
         if !self.preds[p].facts.is_empty() {
             let mut asm = pob.cube.clone();
             asm.push(self.preds[p].reach_first);
@@ -113,7 +143,7 @@ impl Run<'_> {
                         m.eval(store, tag).ok() == Some(Value::Bool(true))
                     });
                     if let Some(f) = f {
-                        return Ok(closed(f));
+                        return Ok(Some(f));
                     }
                 }
                 SmtResult::Unsat => {}
@@ -125,7 +155,17 @@ impl Run<'_> {
                 }
             }
         }
-        // 2. MUST: all body atoms under must-summaries.
+        Ok(None)
+    }
+
+    /// Step 2 of [`Run::process`] (MUST): a new fact in the query's cube, derived by a rule
+    /// whose body atoms are all under must-summaries (not with `may_only`).
+    fn must_fact(
+        &mut self,
+        store: &mut TermStore,
+        pob: &Pob,
+    ) -> Result<Option<usize>, UnknownReason> {
+        let p = pob.pred;
         if !self.cfg.may_only {
             let mut asm = pob.cube.clone();
             for &r in &self.preds[p].rules.clone() {
@@ -136,85 +176,102 @@ impl Run<'_> {
             if self.check(store, p, &asm, Why::Must)? {
                 let m = self.preds[p].solver.model(store);
                 if let Some(f) = self.fact_from_model(store, p, &m, &pob.cube) {
-                    return Ok(closed(f));
+                    return Ok(Some(f));
                 }
             }
         }
-        // 3. MAY: blocked under O^{b-1}?
+        Ok(None)
+    }
+
+    /// Step 3 of [`Run::process`] (MAY), after the query was found blocked at its level
+    /// (the solver's unsat core is the last check's): learns the lemma — the core's
+    /// literals, generalized, then global guidance ([`super::global`]) — pushes it as high
+    /// as it holds, and re-queues the query one level up.
+    fn block(&mut self, store: &mut TermStore, pob: Pob) -> Result<(), UnknownReason> {
+        let p = pob.pred;
+        let bot = self.preds.len() - 1;
         let b = pob.level;
-        let mut asm = pob.cube.clone();
-        asm.extend(self.level_assumptions(store, p, b));
-        if !self.check(store, p, &asm, Why::May)? {
-            let core: FxHashSet<TermId> = self.preds[p].solver.unsat_core().into_iter().collect();
-            let cube: Vec<TermId> = pob
-                .cube
-                .iter()
-                .copied()
-                .filter(|l| core.contains(l))
-                .collect();
-            let cube = if self.cfg.inductive_generalization {
-                self.generalize(store, p, cube, b)?
-            } else {
-                cube
+        let core: FxHashSet<TermId> = self.preds[p].solver.unsat_core().into_iter().collect();
+        let cube: Vec<TermId> = pob
+            .cube
+            .iter()
+            .copied()
+            .filter(|l| core.contains(l))
+            .collect();
+        let cube = if self.cfg.inductive_generalization {
+            self.generalize(store, p, cube, b)?
+        } else {
+            cube
+        };
+        // Global guidance (`global/`): the published guards pick one rule per cluster.
+        let rule = if self.cfg.global && p != bot {
+            self.guidance(store, p, &cube)
+        } else {
+            None
+        };
+        let subsume = self.cfg.global
+            && self.cfg.subsume
+            && match &rule {
+                Some((Rule::Concretize(_), _)) => !self.cfg.concretize,
+                Some((Rule::Conjecture(_), _)) => !self.cfg.conjecture,
+                _ => true,
             };
-            // Global guidance (`guide.rs`): the published guards pick one rule per cluster.
-            let rule = if self.cfg.global && p != bot {
-                self.guidance(store, p, &cube)
-            } else {
-                None
-            };
-            let subsume = self.cfg.global
-                && self.cfg.subsume
-                && match &rule {
-                    Some((Rule::Concretize(_), _)) => !self.cfg.concretize,
-                    Some((Rule::Conjecture(_), _)) => !self.cfg.conjecture,
-                    _ => true,
-                };
-            let cube = if subsume {
-                self.subsume(store, p, cube, b)?
-            } else {
-                cube
-            };
-            match rule {
-                Some((Rule::Concretize(split), _)) if self.cfg.concretize => {
-                    self.mark_concretize(store, &pob, &cube, split);
-                }
-                Some((Rule::Conjecture(lit), lvl)) if self.cfg.conjecture => {
-                    self.conjecture(store, &pob, &cube, lit, lvl);
-                }
-                _ => {}
+        let cube = if subsume {
+            self.subsume(store, p, cube, b)?
+        } else {
+            cube
+        };
+        match rule {
+            Some((Rule::Concretize(split), _)) if self.cfg.concretize => {
+                self.mark_concretize(store, &pob, &cube, split);
             }
-            // Eager pushing: a lemma that also holds at higher levels blocks the re-queued
-            // query there at once instead of being re-derived.
-            let mut level = b;
-            while level < self.bound {
-                let mut asm = cube.clone();
-                asm.extend(self.level_assumptions(store, p, level + 1));
-                if self.check(store, p, &asm, Why::Push)? {
-                    break;
-                }
-                level += 1;
+            Some((Rule::Conjecture(lit), lvl)) if self.cfg.conjecture => {
+                self.conjecture(store, &pob, &cube, lit, lvl);
             }
-            if self.tracing() {
-                let c = store.mk_and(&cube);
-                let lemma = store.mk_not(c);
-                let lemma = cove_logic::simplify(store, lemma);
-                let ev = TraceEvent::Lemma {
-                    pred: self.pred_name(store, p),
-                    level: b,
-                    lemma: self.render(store, p, lemma),
-                };
-                self.record(ev);
-            }
-            self.add_lemma(store, p, cube, level);
-            if b < self.bound {
-                self.push_pob(Pob {
-                    level: b + 1,
-                    ..pob
-                });
-            }
-            return Ok(Outcome::Done);
+            _ => {}
         }
+        // Eager pushing: a lemma that also holds at higher levels blocks the re-queued
+        // query there at once instead of being re-derived.
+        let mut level = b;
+        while level < self.bound {
+            let mut asm = cube.clone();
+            asm.extend(self.level_assumptions(store, p, level + 1));
+            if self.check(store, p, &asm, Why::Push)? {
+                break;
+            }
+            level += 1;
+        }
+        if self.tracing() {
+            let c = store.mk_and(&cube);
+            let lemma = store.mk_not(c);
+            let lemma = cove_logic::simplify(store, lemma);
+            let ev = TraceEvent::Lemma {
+                pred: self.pred_name(store, p),
+                level: b,
+                lemma: self.render(store, p, lemma),
+            };
+            self.record(ev);
+        }
+        self.add_lemma(store, p, cube, level);
+        if b < self.bound {
+            self.push_pob(Pob {
+                level: b + 1,
+                ..pob
+            });
+        }
+        Ok(())
+    }
+
+    /// Step 4 of [`Run::process`] (QUERY), after the query was found not blocked: the child
+    /// query for one body atom of the rule that fired (the query is re-queued behind it),
+    /// or, when every body atom is covered by a must-summary in the model, the new fact.
+    fn query_child(
+        &mut self,
+        store: &mut TermStore,
+        pob: Pob,
+    ) -> Result<Option<usize>, UnknownReason> {
+        let p = pob.pred;
+        let b = pob.level;
         // 4. QUERY: the thesis's "maximal j" split (Lemma 5). Walk the body atoms from the
         // last (bottom-up: from the first) replacing over- by under-approximations until the
         // query becomes unreachable; the atom where that happens is queried, using the model
@@ -266,7 +323,7 @@ impl Run<'_> {
                 ));
             };
             let f = self.make_fact(store, r, &m, &premises);
-            return Ok(closed(f));
+            return Ok(Some(f));
         };
         let mut parts = vec![self.rules[r].enc];
         parts.extend(pob.cube.iter().copied());
@@ -307,7 +364,7 @@ impl Run<'_> {
             depth: pob.depth + 1,
         });
         self.push_pob(pob);
-        Ok(Outcome::Done)
+        Ok(None)
     }
 
     /// Assumptions restricting body atom `j` of rule `r` to its must-summaries.

@@ -4,7 +4,7 @@
 
 use super::query::{Pob, PobKey};
 use super::{SpacerConfig, TraceEvent};
-use super::{global, guide};
+use super::global;
 use crate::engine::Control;
 use crate::system::ChcSystem;
 use cove_logic::{FuncId, Sort, TermId, TermStore, VarId, substitute};
@@ -24,8 +24,8 @@ pub(super) struct Lemma {
     pub(super) level: usize,
     /// The cube's shape, for clustering (global generalization).
     pub(super) shape: Option<global::CubeShape>,
-    /// The cube up to its numbers, for the guards of global guidance (`guide.rs`).
-    pub(super) au: Option<guide::AuShape>,
+    /// The cube up to its numbers, for the guards of global guidance (`global/`).
+    pub(super) au: Option<global::AuShape>,
 }
 
 pub(super) struct Fact {
@@ -86,9 +86,9 @@ pub(super) struct Run<'a> {
     pub(super) stats: &'a mut FxHashMap<&'static str, u64>,
     pub(super) trace: Vec<TraceEvent>,
     pub(super) global_failed: global::FailedSet,
-    /// Conjectures made (predicate, cube), each tried once (`guide.rs`).
+    /// Conjectures made (predicate, cube), each tried once (`global/`).
     pub(super) conjectured: FxHashSet<(PIdx, Vec<TermId>)>,
-    /// Queries marked for the concretize rule, with their split variables (`guide.rs`).
+    /// Queries marked for the concretize rule, with their split variables (`global/`).
     pub(super) gg_concretize: FxHashMap<(PIdx, Vec<TermId>), Vec<TermId>>,
     /// Gas left per lemma cluster (predicate, shape hash) for concretize and conjecture.
     pub(super) gg_gas: FxHashMap<(PIdx, u64), u32>,

@@ -10,7 +10,7 @@
 //! is not blocked, the convex closure over the seen range of `k` is tried. Candidates are
 //! re-checked like any other lemma: this only changes which valid lemma is learned.
 
-use super::{PIdx, Run};
+use super::super::{PIdx, Run};
 use crate::result::UnknownReason;
 use cove_logic::linear::LinearSum;
 use cove_logic::simplify::{canonical_cmp, difference_cmp};
@@ -39,7 +39,7 @@ enum Pattern {
 /// The shape of a lemma's cube: its literals' patterns, sorted canonically, and their
 /// constants. Two cubes are in one cluster when their patterns coincide.
 #[derive(Clone, Debug)]
-pub(super) struct CubeShape {
+pub(in crate::engines::spacer) struct CubeShape {
     pats: Vec<Pattern>,
     consts: Vec<Rational>,
     lits: Vec<TermId>,
@@ -47,7 +47,7 @@ pub(super) struct CubeShape {
 
 /// `d op 0` of a literal with op in `Le`, `Lt`, `Eq`, if it is a linear comparison with
 /// at least one atom (negations folded in).
-pub(super) fn linear_lit(store: &TermStore, lit: TermId) -> Option<(Op, LinearSum)> {
+pub(in crate::engines::spacer) fn linear_lit(store: &TermStore, lit: TermId) -> Option<(Op, LinearSum)> {
     let (neg, a) = match store.op(lit) {
         Op::Not => (true, store.args(lit)[0]),
         _ => (false, lit),
@@ -101,7 +101,7 @@ fn pattern_hash(p: &Pattern) -> u64 {
 }
 
 /// The shape of `cube`, or `None` when two literals share a pattern (no canonical order).
-pub(super) fn shape_of(store: &TermStore, cube: &[TermId]) -> Option<CubeShape> {
+pub(in crate::engines::spacer) fn shape_of(store: &TermStore, cube: &[TermId]) -> Option<CubeShape> {
     let mut items: Vec<(u64, Pattern, Rational, TermId)> = cube
         .iter()
         .map(|&l| {
@@ -274,7 +274,7 @@ impl Run<'_> {
     /// The subsume rule (module docs): a cube blocked at `b` whose lemma joins a cluster
     /// of `p`'s lemmas is replaced by the cluster's projection (or convex closure) when
     /// that is blocked at `b` too. Returns the cube to learn.
-    pub(super) fn subsume(
+    pub(in crate::engines::spacer) fn subsume(
         &mut self,
         store: &mut TermStore,
         p: PIdx,
@@ -361,7 +361,7 @@ impl Run<'_> {
 
 /// A cluster at a level: its predicate, patterns, varying positions and affine fit.
 #[derive(PartialEq, Eq, Hash)]
-pub(super) struct ClusterKey {
+pub(in crate::engines::spacer) struct ClusterKey {
     pred: PIdx,
     pats_hash: u64,
     varying: Vec<usize>,
@@ -371,7 +371,7 @@ pub(super) struct ClusterKey {
 }
 
 /// Failed cluster generalizations, with the cluster's size at the failure.
-pub(super) type FailedSet = FxHashMap<ClusterKey, usize>;
+pub(in crate::engines::spacer) type FailedSet = FxHashMap<ClusterKey, usize>;
 
 #[cfg(test)]
 mod tests {

@@ -1,7 +1,7 @@
 //! Global guidance (Vediramana Krishnan, Chen, Shoham and Gurfinkel, "Global Guidance for
 //! Local Generalization in Model Checking", CAV 2020): which of the three rules applies to
-//! a new lemma, and the *concretize* and *conjecture* rules themselves (the *subsume*
-//! rule's projection is in `global.rs`).
+//! a new lemma (here), and the rules themselves: *subsume* (`subsume.rs`), *concretize*
+//! (`concretize.rs`) and *conjecture* (`conjecture.rs`).
 //!
 //! Lemmas are clustered by anti-unification: two cubes are in one cluster when they have
 //! the same literals up to their numbers, i.e. every literal `Σ c·v op k` has the same
@@ -19,7 +19,7 @@
 //!   `¬(ψ ∧ t ≤ k)`). **Conjecture**: the query without that literal, `ψ`, is queried at
 //!   the cluster's lowest level; blocking it gives one lemma for the whole family.
 //! - otherwise (constants vary in several literals). **Subsume**: the cluster's
-//!   projection or convex closure replaces the lemma (`global.rs`).
+//!   projection or convex closure replaces the lemma (`subsume.rs`).
 //!
 //! Every rule only adds queries or replaces a lemma by another blocked cube, so none of
 //! them can make an answer wrong: a query for a predicate other than `⊥` never makes a
@@ -27,11 +27,14 @@
 //! Each cluster has a gas budget (how many times concretize and conjecture may use it),
 //! as in the paper, so a cluster the rules cannot help stops costing time.
 
-use super::query::Pob;
+mod concretize;
+mod conjecture;
+mod subsume;
+
+pub(super) use subsume::{CubeShape, FailedSet, shape_of};
+
 use super::{PIdx, Run};
-use cove_logic::linear::LinearSum;
-use cove_logic::simplify::canonical_cmp;
-use cove_logic::{Model, Op, Rational, Sort, TermId, TermStore, Value};
+use cove_logic::{Op, Rational, TermId, TermStore};
 use rustc_hash::FxHasher;
 use std::hash::{Hash, Hasher};
 
@@ -67,7 +70,7 @@ pub(super) struct AuShape {
 /// `Σ c·v op k` of a linear literal, coefficients integral with gcd 1 (an equality also
 /// has a positive first coefficient), as (skeleton, numbers).
 fn au_lit(store: &TermStore, lit: TermId) -> (Skel, Vec<Rational>) {
-    let Some((op, mut d)) = super::global::linear_lit(store, lit) else {
+    let Some((op, mut d)) = subsume::linear_lit(store, lit) else {
         return (Skel::Lit(lit), Vec::new());
     };
     let mut den = Rational::ONE;
@@ -175,76 +178,6 @@ fn classify(new: &AuShape, others: &[(&AuShape, usize)]) -> Option<(Rule, usize)
     Some((rule, min_level))
 }
 
-/// Value of a linear sum in a model (`None` if an atom has no numeric value).
-fn eval_sum(store: &TermStore, m: &Model, s: &LinearSum) -> Option<Rational> {
-    let mut v = s.constant.clone();
-    for (a, c) in &s.terms {
-        match m.eval(store, *a).ok()? {
-            Value::Num(x) => v = &v + &(c * &x),
-            _ => return None,
-        }
-    }
-    Some(v)
-}
-
-/// `s ≤ M(s)` as a canonical literal.
-fn le_value(store: &mut TermStore, m: &Model, mut s: LinearSum) -> Option<TermId> {
-    s.constant = Rational::ZERO;
-    let v = eval_sum(store, m, &s)?;
-    s.constant = -v;
-    let int = s.terms.iter().all(|(a, _)| store.sort(*a) == Sort::Int);
-    let sort = if int { Sort::Int } else { Sort::Real };
-    Some(canonical_cmp(store, Op::Le, s, sort))
-}
-
-/// The concretize rule's split of `cube` around `m` (module docs): a sub-cube of `cube`
-/// that `m` satisfies. `None` when nothing is split or a value is missing.
-pub(super) fn concretize_cube(
-    store: &mut TermStore,
-    m: &Model,
-    cube: &[TermId],
-    split: &[TermId],
-) -> Option<Vec<TermId>> {
-    let mut out: Vec<TermId> = Vec::new();
-    let mut changed = false;
-    for &lit in cube {
-        let lin = super::global::linear_lit(store, lit);
-        let Some((Op::Le | Op::Lt, d)) = lin else {
-            out.push(lit);
-            continue;
-        };
-        if d.terms.len() < 2 || !d.terms.iter().any(|(v, _)| split.contains(v)) {
-            out.push(lit);
-            continue;
-        }
-        // Σ c·x + r op 0 with M ⊨ it: c·x ≤ c·M(x) for each split x and r ≤ M(r) imply
-        // it (their sum is at most the literal's value in M).
-        let mut rest = LinearSum::constant(Rational::ZERO);
-        for (v, c) in &d.terms {
-            if split.contains(v) {
-                let mut one = LinearSum::atom(*v);
-                if c.is_negative() {
-                    one.scale(&Rational::MINUS_ONE);
-                }
-                out.push(le_value(store, m, one)?);
-            } else {
-                rest.terms.push((*v, c.clone()));
-            }
-        }
-        if !rest.terms.is_empty() {
-            out.push(le_value(store, m, rest)?);
-        }
-        changed = true;
-    }
-    if !changed {
-        return None;
-    }
-    out.retain(|&l| store.as_bool(l) != Some(true));
-    out.sort();
-    out.dedup();
-    Some(out)
-}
-
 impl Run<'_> {
     /// The rule for the cluster of a new lemma `cube` of `p` (if it is in a cluster with
     /// gas left), and the cluster's lowest level.
@@ -282,91 +215,12 @@ impl Run<'_> {
             *g = g.saturating_sub(1);
         }
     }
-
-    /// Concretize, first half: `pob` produced `lemma` in a non-linear cluster; remember
-    /// its split variables until the query is next found not blocked.
-    pub(super) fn mark_concretize(
-        &mut self,
-        store: &TermStore,
-        pob: &Pob,
-        lemma: &[TermId],
-        split: Vec<TermId>,
-    ) {
-        let key = (pob.pred, pob.cube.clone());
-        if self.gg_concretize.contains_key(&key) {
-            return;
-        }
-        self.spend_gas(store, pob.pred, lemma);
-        self.bump("gg-concretize-marks");
-        self.gg_concretize.insert(key, split);
-    }
-
-    /// Concretize, second half: `pob` is not blocked and `m` is a model of it; if it was
-    /// marked, its concrete sub-query is added at the same level (once).
-    pub(super) fn concretize(&mut self, store: &mut TermStore, pob: &Pob, m: &Model) {
-        let Some(split) = self.gg_concretize.remove(&(pob.pred, pob.cube.clone())) else {
-            return;
-        };
-        let Some(cube) = concretize_cube(store, m, &pob.cube, &split) else {
-            return;
-        };
-        if cube.is_empty() || cube == pob.cube {
-            return;
-        }
-        self.bump("gg-concretize");
-        self.push_pob(Pob {
-            pred: pob.pred,
-            cube,
-            level: pob.level,
-            depth: pob.depth,
-        });
-    }
-
-    /// Conjecture: `pob` was blocked by `lemma`, whose cluster varies only in the constant
-    /// of the literal with skeleton hash `lit`. Queries the pob (or else the lemma)
-    /// without that literal at level `level`, once per cube.
-    pub(super) fn conjecture(
-        &mut self,
-        store: &TermStore,
-        pob: &Pob,
-        lemma: &[TermId],
-        lit: u64,
-        level: usize,
-    ) {
-        let drop = |cube: &[TermId]| -> Vec<TermId> {
-            cube.iter()
-                .copied()
-                .filter(|&l| hash_of(&au_lit(store, l).0) != lit)
-                .collect()
-        };
-        let mut cube = drop(&pob.cube);
-        if cube.len() == pob.cube.len() {
-            cube = drop(lemma);
-            if cube.len() == lemma.len() {
-                return;
-            }
-        }
-        if cube.is_empty() {
-            return;
-        }
-        cube.sort();
-        if !self.conjectured.insert((pob.pred, cube.clone())) {
-            return;
-        }
-        self.spend_gas(store, pob.pred, lemma);
-        self.bump("gg-conjectures");
-        self.push_pob(Pob {
-            pred: pob.pred,
-            cube,
-            level: level.min(pob.level),
-            depth: pob.depth,
-        });
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::test_util::{le, vars};
+    use super::concretize::concretize_cube;
     use super::*;
 
     fn shapes(st: &TermStore, cubes: &[Vec<TermId>]) -> Vec<AuShape> {
