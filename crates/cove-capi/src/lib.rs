@@ -24,7 +24,7 @@
 
 use cove_chc::ChcResult;
 use cove_chc::driver::Outcome;
-use cove_chc::session::{Session, SessionError, SolveOptions};
+use cove_chc::session::{Session, SessionError, SolveRequest};
 use cove_chc::witness::{print_derivation, print_invariants, value_text};
 use cove_control::Interrupt;
 use cove_logic::print::op_name;
@@ -355,7 +355,7 @@ pub extern "C" fn cove_version() -> *const c_char {
 #[unsafe(no_mangle)]
 pub extern "C" fn cove_engines() -> *const c_char {
     static V: OnceLock<CString> = OnceLock::new();
-    V.get_or_init(|| CString::new(SolveOptions::engine_names().join(",")).unwrap_or_default())
+    V.get_or_init(|| CString::new(SolveRequest::engine_names().join(",")).unwrap_or_default())
         .as_ptr()
 }
 
@@ -721,7 +721,7 @@ pub unsafe extern "C" fn cove_string_free(s: *mut c_char) {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cove_config_init(config: *mut CoveConfig) -> CoveStatus {
     ffi(|| {
-        let d = SolveOptions::default();
+        let d = SolveRequest::default();
         let c = CoveConfig {
             engine: ptr::null(),
             threads: 0,
@@ -739,8 +739,8 @@ pub unsafe extern "C" fn cove_config_init(config: *mut CoveConfig) -> CoveStatus
 ///
 /// # Safety
 /// `config` is NULL or points to a valid `CoveConfig` whose `engine` is NULL or a C string.
-unsafe fn options(config: *const CoveConfig) -> Result<SolveOptions, Error> {
-    let mut o = SolveOptions::default();
+unsafe fn options(config: *const CoveConfig) -> Result<SolveRequest, Error> {
+    let mut o = SolveRequest::default();
     if config.is_null() {
         return Ok(o);
     }

@@ -10,7 +10,7 @@
 use cove_chc::cert::{check_derivation, check_invariants};
 use cove_chc::engines::abs::{AbsConfig, SpacerAbs, Variant};
 use cove_chc::engines::spacer::{Spacer, SpacerConfig};
-use cove_chc::preprocess::{PreprocessOptions, solve_preprocessed};
+use cove_chc::preprocess::{PreprocessConfig, solve_preprocessed};
 use cove_chc::{ChcResult, Control, Engine};
 use cove_logic::TermStore;
 use std::time::{Duration, Instant};
@@ -55,7 +55,7 @@ fn main() {
         verbosity,
         ..Default::default()
     };
-    let opts = PreprocessOptions::default();
+    let opts = PreprocessConfig::default();
     let result = solve_preprocessed(&mut store, &sys, &opts, engine.as_mut(), &ctl);
     let limits = Control {
         deadline: Some(Instant::now() + Duration::from_secs(10)),

@@ -9,7 +9,7 @@
 use cove_chc::cert::{check_derivation, check_invariants};
 use cove_chc::engines::spacer::Spacer;
 use cove_chc::frontend::parse_chc;
-use cove_chc::preprocess::{BackTranslate, PreprocessOptions, SystemSize, preprocess};
+use cove_chc::preprocess::{BackTranslate, PreprocessConfig, SystemSize, preprocess};
 use cove_chc::{ChcResult, ChcSystem, Control, Engine};
 use cove_logic::TermStore;
 use std::path::{Path, PathBuf};
@@ -31,7 +31,7 @@ fn run(
         ..Default::default()
     };
     let (r, sizes) = if pre {
-        let (small, pipe) = preprocess(&mut store, &sys, &PreprocessOptions::default(), &ctl);
+        let (small, pipe) = preprocess(&mut store, &sys, &PreprocessConfig::default(), &ctl);
         let sizes = (SystemSize::of(&store, &sys), SystemSize::of(&store, &small));
         if std::env::var_os("PREP_DUMP").is_some() {
             eprintln!("{}", small.to_smtlib(&store));

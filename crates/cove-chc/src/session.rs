@@ -1292,10 +1292,11 @@ fn one_sexp(s: &str, what: &str) -> Result<(), SessionError> {
     Ok(())
 }
 
-/// What the bindings ask for by name: the engine (`"portfolio"` or an engine name), threads,
-/// limits, and the switches of `cove solve`.
+/// A solve request as the bindings make it, by name: the engine (`"portfolio"` or an engine
+/// name), threads, limits, and the switches of `cove solve`. [`SolveRequest::config`] turns
+/// it into the driver's typed [`SolveConfig`] (and [`SolveRequest::control`] into limits).
 #[derive(Clone, Debug)]
-pub struct SolveOptions {
+pub struct SolveRequest {
     /// `"portfolio"` or an engine name.
     pub engine: String,
     /// Portfolio threads (0 = the available cores).
@@ -1310,9 +1311,9 @@ pub struct SolveOptions {
     pub validate: bool,
 }
 
-impl Default for SolveOptions {
-    fn default() -> SolveOptions {
-        SolveOptions {
+impl Default for SolveRequest {
+    fn default() -> SolveRequest {
+        SolveRequest {
             engine: "portfolio".into(),
             threads: 0,
             timeout: None,
@@ -1323,7 +1324,7 @@ impl Default for SolveOptions {
     }
 }
 
-impl SolveOptions {
+impl SolveRequest {
     /// The driver's configuration; `Err` names an unknown engine and lists the known ones.
     pub fn config(&self) -> Result<SolveConfig, String> {
         let Some(engine) = driver::EngineChoice::parse(&self.engine) else {
@@ -1342,7 +1343,7 @@ impl SolveOptions {
         })
     }
 
-    /// Every engine name [`SolveOptions::engine`] accepts.
+    /// Every engine name [`SolveRequest::engine`] accepts.
     pub fn engine_names() -> Vec<&'static str> {
         driver::EngineChoice::names()
     }

@@ -7,7 +7,7 @@
 use cove_chc::cert::{check_derivation, check_invariants};
 use cove_chc::engines::spacer::Spacer;
 use cove_chc::frontend::parse_chc;
-use cove_chc::preprocess::{PreprocessOptions, solve_preprocessed};
+use cove_chc::preprocess::{PreprocessConfig, solve_preprocessed};
 use cove_chc::witness::{parse_derivation, parse_invariants, print_derivation, print_invariants};
 use cove_chc::{ChcResult, Control};
 use cove_logic::TermStore;
@@ -44,7 +44,7 @@ fn solve(src: &str) -> bool {
     let r = solve_preprocessed(
         &mut store,
         &sys,
-        &PreprocessOptions::default(),
+        &PreprocessConfig::default(),
         &mut Spacer::default(),
         &ctl,
     );

@@ -105,7 +105,10 @@ const DEEP: &str = "(set-logic HORN) (declare-fun inv (Int) Bool)
 
 #[test]
 fn tpa_finds_a_deep_counterexample() {
-    assert_eq!(solve(EngineConfig::Tpa(Default::default()), DEEP, 20).verdict(), "unsat");
+    assert_eq!(
+        solve(EngineConfig::Tpa(Default::default()), DEEP, 20).verdict(),
+        "unsat"
+    );
 }
 
 /// Parity needs a divisibility invariant: the integer fallback of the interpolator
@@ -117,7 +120,10 @@ const PARITY: &str = "(set-logic HORN) (declare-fun inv (Int) Bool)
 
 #[test]
 fn imc_proves_parity() {
-    assert_eq!(solve(EngineConfig::Imc(Default::default()), PARITY, 10).verdict(), "sat");
+    assert_eq!(
+        solve(EngineConfig::Imc(Default::default()), PARITY, 10).verdict(),
+        "sat"
+    );
 }
 
 #[test]
@@ -143,7 +149,10 @@ fn split_tpa_on_the_corpus() {
 
 #[test]
 fn split_tpa_finds_a_deep_counterexample() {
-    assert_eq!(solve(EngineConfig::SplitTpa(Default::default()), DEEP, 20).verdict(), "unsat");
+    assert_eq!(
+        solve(EngineConfig::SplitTpa(Default::default()), DEEP, 20).verdict(),
+        "unsat"
+    );
 }
 
 /// Two phases: `y` stays at 50 while `x < 50`, then both grow until `x = 100`. No relation

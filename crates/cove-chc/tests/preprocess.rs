@@ -6,7 +6,7 @@ use cove_chc::cert::{check_derivation, check_invariants};
 use cove_chc::engines::spacer::Spacer;
 use cove_chc::frontend::parse_chc;
 use cove_chc::preprocess::{
-    self, BackTranslate, Pipeline, PreprocessOptions, SystemSize, args, bounds, inline, reach, simp,
+    self, BackTranslate, Pipeline, PreprocessConfig, SystemSize, args, bounds, inline, reach, simp,
 };
 use cove_chc::{ChcResult, ChcSystem, Control, Engine};
 use cove_logic::TermStore;
@@ -269,7 +269,7 @@ fn full_pipeline_on_the_small_systems() {
         let mut store = TermStore::new();
         let sys = parse(&mut store, &src);
         let (small, pipe) =
-            preprocess::preprocess(&mut store, &sys, &PreprocessOptions::default(), &far_ctl());
+            preprocess::preprocess(&mut store, &sys, &PreprocessConfig::default(), &far_ctl());
         assert_eq!(
             solve_back_check(&mut store, &sys, &small, &pipe, 20),
             want,
@@ -290,7 +290,7 @@ fn corpus_through_the_pipeline_validates_against_the_original() {
         let mut store = TermStore::new();
         let sys = parse(&mut store, &src);
         let (small, pipe) =
-            preprocess::preprocess(&mut store, &sys, &PreprocessOptions::default(), &far_ctl());
+            preprocess::preprocess(&mut store, &sys, &PreprocessConfig::default(), &far_ctl());
         let name = file.display();
         // gcnr needs abstraction, swing the bounds pass (off by default; tested above): they
         // may end unknown, so they get a short budget. The others must be decided; their
@@ -332,7 +332,7 @@ fn bench_manifest_shrinks_and_validates() {
             continue;
         };
         let (small, pipe) =
-            preprocess::preprocess(&mut store, &sys, &PreprocessOptions::default(), &far_ctl());
+            preprocess::preprocess(&mut store, &sys, &PreprocessConfig::default(), &far_ctl());
         let (b, a) = (SystemSize::of(&store, &sys), SystemSize::of(&store, &small));
         println!(
             "{}\t{:?} -> {:?}",
@@ -488,7 +488,7 @@ fn random_systems_agree_and_validate() {
         };
         let plain = Spacer::default().solve(&mut store, &sys, &ctl);
         let (small, pipe) =
-            preprocess::preprocess(&mut store, &sys, &PreprocessOptions::default(), &far_ctl());
+            preprocess::preprocess(&mut store, &sys, &PreprocessConfig::default(), &far_ctl());
         let ctx = format!("seed {seed}\n{src}");
         let r = solve_through_pipeline(&mut store, &sys, &small, &pipe, 2, &ctx);
         *verdicts.entry((plain.verdict(), r.verdict())).or_insert(0) += 1;

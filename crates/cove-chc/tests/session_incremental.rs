@@ -10,7 +10,7 @@
 use cove_chc::Control;
 use cove_chc::driver::{self, SolveConfig};
 use cove_chc::frontend::parse_queries;
-use cove_chc::session::{Session, SolveOptions};
+use cove_chc::session::{Session, SolveRequest};
 use cove_logic::TermStore;
 use std::time::Duration;
 
@@ -92,9 +92,9 @@ fn expected() -> Vec<&'static str> {
 }
 
 fn config() -> SolveConfig {
-    SolveOptions {
+    SolveRequest {
         engine: "spacer".into(),
-        ..SolveOptions::default()
+        ..SolveRequest::default()
     }
     .config()
     .unwrap()

@@ -16,7 +16,7 @@ use cove_chc::cert::{check_derivation, check_invariants};
 use cove_chc::engines::bmc::{Bmc, BmcConfig};
 use cove_chc::engines::spacer::Spacer;
 use cove_chc::frontend::parse_chc;
-use cove_chc::preprocess::{PreprocessOptions, solve_preprocessed};
+use cove_chc::preprocess::{PreprocessConfig, solve_preprocessed};
 use cove_chc::{ChcResult, ChcSystem, Control, Engine};
 use cove_logic::TermStore;
 use cove_testkit::Rng;
@@ -164,7 +164,7 @@ fn solve_both(src: &str, limit: Duration) -> Option<bool> {
     let mut store = TermStore::new();
     let sys = parse_chc(src.as_bytes(), &mut store).ok()?;
     let ctl = Control::new().with_timeout(limit);
-    let opts = PreprocessOptions::default();
+    let opts = PreprocessConfig::default();
     let r1 = solve_preprocessed(&mut store, &sys, &opts, &mut Spacer::default(), &ctl);
     let a1 = certified(&mut store, &sys, &r1, "spacer", src);
     let ctl = Control::new().with_timeout(limit);

@@ -5,7 +5,7 @@
 use cove_chc::cert::{check_derivation, check_invariants};
 use cove_chc::engines::EngineConfig;
 use cove_chc::frontend::parse_chc;
-use cove_chc::preprocess::{PreprocessOptions, solve_preprocessed};
+use cove_chc::preprocess::{PreprocessConfig, solve_preprocessed};
 use cove_chc::{ChcResult, Control, UnknownReason};
 use cove_logic::TermStore;
 use std::time::Duration;
@@ -21,9 +21,9 @@ fn solve(name: &str, src: &str, pre: bool, secs: u64) -> ChcResult {
     let ctl = Control::default().with_timeout(Duration::from_secs(secs));
     let mut engine = EngineConfig::parse(name).expect("engine").create();
     let opts = if pre {
-        PreprocessOptions::default()
+        PreprocessConfig::default()
     } else {
-        PreprocessOptions::none()
+        PreprocessConfig::none()
     };
     let r = solve_preprocessed(&mut store, &sys, &opts, engine.as_mut(), &ctl);
     match &r {

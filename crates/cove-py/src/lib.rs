@@ -24,7 +24,7 @@ mod convert;
 use convert::{term_to_py, value_to_py};
 use cove_chc::driver::{Outcome, SolveConfig, solve};
 use cove_chc::frontend::{Query, parse_queries};
-use cove_chc::session::{Session, SessionError, SolveOptions};
+use cove_chc::session::{Session, SessionError, SolveRequest};
 use cove_chc::witness::{print_derivation, print_invariants};
 use cove_chc::{ChcResult, Control};
 use cove_logic::TermStore;
@@ -268,7 +268,7 @@ fn options(
     preprocess: bool,
     validate: bool,
     memory_mb: Option<u64>,
-) -> PyResult<SolveOptions> {
+) -> PyResult<SolveRequest> {
     let timeout = match timeout {
         None => None,
         Some(t) if t > 0.0 && t.is_finite() => Some(
@@ -286,7 +286,7 @@ fn options(
             "memory_mb must be a positive number of MiB",
         ));
     }
-    Ok(SolveOptions {
+    Ok(SolveRequest {
         engine: engine.to_string(),
         threads,
         timeout,
@@ -327,7 +327,7 @@ fn run_interruptibly<T: Send>(
 }
 
 /// Runs the driver on every question of `src` with the GIL released, polling for signals.
-fn solve_all_queries(py: Python<'_>, src: Vec<u8>, opts: SolveOptions) -> PyResult<Vec<Result>> {
+fn solve_all_queries(py: Python<'_>, src: Vec<u8>, opts: SolveRequest) -> PyResult<Vec<Result>> {
     let cfg: SolveConfig = opts.config().map_err(PyValueError::new_err)?;
     let ctl = opts.control(Default::default());
     let mut store = TermStore::new();
@@ -344,7 +344,7 @@ fn solve_all_queries(py: Python<'_>, src: Vec<u8>, opts: SolveOptions) -> PyResu
         .collect()
 }
 
-fn solve_one(py: Python<'_>, src: Vec<u8>, opts: SolveOptions) -> PyResult<Result> {
+fn solve_one(py: Python<'_>, src: Vec<u8>, opts: SolveRequest) -> PyResult<Result> {
     let mut all = solve_all_queries(py, src, opts)?;
     match all.len() {
         1 => Ok(all.remove(0)),
@@ -654,7 +654,7 @@ fn cove_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ParseError", m.py().get_type::<ParseError>())?;
     m.add(
         "ENGINES",
-        PyList::new(m.py(), SolveOptions::engine_names())?,
+        PyList::new(m.py(), SolveRequest::engine_names())?,
     )?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -12,15 +12,15 @@
 //! `--timeout` is per question (default 30 s); `--rounds` repeats both modes and keeps each
 //! question's fastest time (default 1).
 
-use cove::chc::session::{Session, SolveOptions};
+use cove::chc::session::{Session, SolveRequest};
 use cove::{Control, TermStore, parse_queries};
 use std::time::{Duration, Instant};
 
 fn main() {
-    let mut opts = SolveOptions {
+    let mut opts = SolveRequest {
         engine: "spacer".into(),
         timeout: Some(Duration::from_secs(30)),
-        ..SolveOptions::default()
+        ..SolveRequest::default()
     };
     let mut rounds = 1usize;
     let mut files = vec![];

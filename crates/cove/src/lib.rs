@@ -116,9 +116,9 @@ pub use cove_smt as smt;
 
 /// The solving driver: configuration, outcome, and [`solve`].
 pub use cove_chc::driver;
-pub use cove_chc::driver::{EngineChoice, Outcome, SolveConfig, Validation, solve};
+pub use cove_chc::driver::{EngineChoice, EngineConfig, Outcome, SolveConfig, Validation, solve};
 pub use cove_chc::frontend::{Query, parse_queries};
-pub use cove_chc::session::{Session, SolveOptions};
+pub use cove_chc::session::{Session, SolveRequest};
 pub use cove_chc::{ChcResult, ChcSystem, Clause, Derivation, Invariants, PredApp};
 pub use cove_control::{Control, UnknownReason};
 pub use cove_logic::{Model, Rational, Sort, TermStore, Value};

@@ -39,9 +39,9 @@ use cove_logic::{TermStore, Value, VarId};
 use std::fmt;
 use std::time::{Duration, Instant};
 
+pub use crate::engines::EngineConfig;
 pub use constants::instantiate as instantiate_constants;
 pub(crate) use run::validate;
-pub use crate::engines::EngineConfig;
 pub use schedule::EngineSpec;
 
 /// Which engine(s) to run.

@@ -13,7 +13,7 @@
 //! take them ([`EngineSpec::bounds`]) solve the strengthened system, and their witnesses are
 //! translated back to the preprocessed one on their own thread.
 
-use super::run::{Run, preprocess_options, run_guarded, run_guarded_sharing, validate};
+use super::run::{Run, preprocess_config, run_guarded, run_guarded_sharing, validate};
 use super::schedule::{EngineSpec, Shape, for_shape};
 use super::strengthen::run_strengthened;
 use super::{Outcome, Phase, SolveConfig, Validation};
@@ -44,7 +44,7 @@ pub(crate) fn run(
         let specs = for_shape(Shape::of(sys, &store));
         return race(store, sys, None, &specs, cfg, ctl);
     }
-    let (small, pipe) = preprocess(&mut store, sys, &preprocess_options(ctl, false), ctl);
+    let (small, pipe) = preprocess(&mut store, sys, &preprocess_config(ctl, false), ctl);
     if let Some(why) = ctl.should_stop() {
         return Outcome::unknown(store, why, Phase::Preprocessing);
     }

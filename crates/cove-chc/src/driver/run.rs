@@ -4,7 +4,7 @@ use super::schedule::EngineSpec;
 use super::{Outcome, Phase, SolveConfig, Validation};
 use crate::cert;
 use crate::engine::{Control, Stats};
-use crate::preprocess::{BackTranslate, PreprocessOptions, preprocess};
+use crate::preprocess::{BackTranslate, PreprocessConfig, preprocess};
 use crate::result::{ChcResult, UnknownReason};
 use crate::share::LemmaPool;
 use crate::system::ChcSystem;
@@ -90,10 +90,10 @@ pub(crate) fn run_guarded_sharing(
 
 /// Preprocessing options under `ctl`: at most a quarter of the time that is left; the
 /// inductive bounds as `bounds` says (see [`EngineSpec::bounds`]).
-pub(crate) fn preprocess_options(ctl: &Control, bounds: bool) -> PreprocessOptions {
-    let mut opts = PreprocessOptions {
+pub(crate) fn preprocess_config(ctl: &Control, bounds: bool) -> PreprocessConfig {
+    let mut opts = PreprocessConfig {
         bounds,
-        ..PreprocessOptions::default()
+        ..PreprocessConfig::default()
     };
     if let Some(left) = ctl.remaining() {
         opts.time_budget = opts.time_budget.min(left / 4);
@@ -120,7 +120,7 @@ fn run(
     let mut engine = create();
     let mut phase = Phase::Solving;
     let answer = if cfg.preprocess {
-        let (small, pipe) = preprocess(store, sys, &preprocess_options(ctl, spec.bounds), ctl);
+        let (small, pipe) = preprocess(store, sys, &preprocess_config(ctl, spec.bounds), ctl);
         if let Some(why) = ctl.should_stop() {
             phase = Phase::Preprocessing;
             ChcResult::Unknown(why)

@@ -188,10 +188,18 @@ pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
             // slowed spacer-abs on a tree counterexample (corpus fib: 1.8 s to over 10 s).
             vec![
                 EngineSpec::spacer("spacer", |_| {}),
-                EngineSpec::single(TermsConfig::default()).with_share(0.1).with_bounds(false),
-                EngineSpec::single(AbsConfig::default()).with_share(0.5).with_bounds(false),
-                EngineSpec::single(LinearBmcConfig::default()).with_share(0.25).with_bounds(false),
-                EngineSpec::single(BmcConfig::default()).with_share(0.3).with_bounds(false),
+                EngineSpec::single(TermsConfig::default())
+                    .with_share(0.1)
+                    .with_bounds(false),
+                EngineSpec::single(AbsConfig::default())
+                    .with_share(0.5)
+                    .with_bounds(false),
+                EngineSpec::single(LinearBmcConfig::default())
+                    .with_share(0.25)
+                    .with_bounds(false),
+                EngineSpec::single(BmcConfig::default())
+                    .with_share(0.3)
+                    .with_bounds(false),
                 EngineSpec::spacer("spacer-bottom-up", |c| c.bottom_up = true),
             ]
         }

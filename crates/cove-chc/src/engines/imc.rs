@@ -14,8 +14,8 @@
 //! integers; the final invariant is re-checked on the transition system and validated on the
 //! input clauses before it is reported.
 
-use super::ts_util::{bmc_trace, rename, sat};
 use super::ts_engine::TsEngine;
+use super::ts_util::{bmc_trace, rename, sat};
 use crate::engine::{BuildEngine, Control, Engine, Stats};
 use crate::result::UnknownReason;
 use crate::ts::{TransitionSystem, TsAnswer};
@@ -98,7 +98,6 @@ impl TsEngine for Imc {
         }
         unreachable!("the bound loop only ends by returning")
     }
-
 
     fn stats(&self) -> Stats {
         vec![

@@ -166,7 +166,6 @@ impl TsEngine for KInduction {
         unreachable!()
     }
 
-
     fn stats(&self) -> Stats {
         let mut s = vec![("kind-k".into(), self.k_reached.to_string())];
         if let Some(p) = &self.proof {

@@ -23,8 +23,8 @@
 //! Impact's strength on programs — many locations, covering between branches — needs the
 //! clause structure rather than this one-location view; that is left for later.
 
-use super::ts_util::{bmc_trace, rename, sat};
 use super::ts_engine::TsEngine;
+use super::ts_util::{bmc_trace, rename, sat};
 use crate::engine::{BuildEngine, Control, Engine, Stats};
 use crate::result::UnknownReason;
 use crate::ts::{TransitionSystem, TsAnswer};
@@ -113,7 +113,6 @@ impl TsEngine for Lawi {
         }
         unreachable!("the unwinding loop only ends by returning")
     }
-
 
     fn stats(&self) -> Stats {
         vec![

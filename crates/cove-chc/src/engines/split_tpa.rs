@@ -38,7 +38,9 @@
 //! (`ts_engine`). The exact question, learning and the fixpoint checks are TPA's
 //! ([`super::tpa_core`]).
 
-use super::tpa_core::{Direction, Family, Levels, Path, Power, PowerStats, concat, middle, project};
+use super::tpa_core::{
+    Direction, Family, Levels, Path, Power, PowerStats, concat, middle, project,
+};
 use super::ts_engine::TsEngine;
 use super::ts_util::{rename, sat, solver, state_eq, trivial_answer};
 use crate::engine::{BuildEngine, Control, Engine, Stats};
@@ -213,7 +215,9 @@ impl Run<'_> {
             let Some(first) = self.less_reach(store, n - 1, s, mid)? else {
                 continue;
             };
-            let e = self.power.from_state(store, first.last().expect("paths are not empty"));
+            let e = self
+                .power
+                .state_formula(store, first.last().expect("paths are not empty"));
             let Some(second) = self.power.reach(store, &mut self.exact, n - 1, e, d)? else {
                 continue;
             };
@@ -267,9 +271,24 @@ impl Run<'_> {
                 eprintln!("split-tpa: EX[{i}] is transitive");
             }
             // S = ∃x₀,x₁· init(x₀) ∧ (LT(x₀,x) ∨ LT(x₀,x₁) ∧ EX(x₁,x)).
-            let from: Vec<VarId> = self.power.ts.vars.iter().chain(&self.power.ts.next).copied().collect();
-            let to0x: Vec<VarId> = self.power.steps[0].iter().chain(&self.power.ts.vars).copied().collect();
-            let to1x: Vec<VarId> = self.power.steps[1].iter().chain(&self.power.ts.vars).copied().collect();
+            let from: Vec<VarId> = self
+                .power
+                .ts
+                .vars
+                .iter()
+                .chain(&self.power.ts.next)
+                .copied()
+                .collect();
+            let to0x: Vec<VarId> = self.power.steps[0]
+                .iter()
+                .chain(&self.power.ts.vars)
+                .copied()
+                .collect();
+            let to1x: Vec<VarId> = self.power.steps[1]
+                .iter()
+                .chain(&self.power.ts.vars)
+                .copied()
+                .collect();
             let short = rename(store, l, &from, &to0x);
             let l01 = self.lt(store, i, 0, 1);
             let e1x = rename(store, e, &from, &to1x);
@@ -302,7 +321,9 @@ impl Run<'_> {
                 _ => continue,
             };
             match self.power.ts.k_to_1_inductive(store, s, k, self.power.ctl) {
-                Ok(inv) if self.power.ts.is_safe_inductive(store, inv, self.power.ctl) == Ok(true) => {
+                Ok(inv)
+                    if self.power.ts.is_safe_inductive(store, inv, self.power.ctl) == Ok(true) =>
+                {
                     *self.proof = Some(format!(
                         "exact relation transitive, level {i} ({k}-inductive, strengthened)"
                     ));

@@ -42,7 +42,10 @@ impl PowerStats {
         vec![
             (format!("{engine}-level"), self.level.to_string()),
             (format!("{engine}-queries"), self.queries.to_string()),
-            (format!("{engine}-interpolants"), self.interpolants.to_string()),
+            (
+                format!("{engine}-interpolants"),
+                self.interpolants.to_string(),
+            ),
             (
                 format!("{engine}-fixpoint-checks"),
                 self.fixpoint_checks.to_string(),
@@ -201,7 +204,7 @@ impl<'a> Power<'a> {
 
     /// The second half of a split question: the states `reached` (the end of the first
     /// half) as a formula over `vars`.
-    pub fn from_state(&self, store: &mut TermStore, reached: &[Value]) -> TermId {
+    pub fn state_formula(&self, store: &mut TermStore, reached: &[Value]) -> TermId {
         state_is(store, &self.ts.vars, reached)
     }
 
@@ -259,7 +262,7 @@ impl<'a> Power<'a> {
             let Some(first) = self.reach(store, lv, n - 1, s, mid)? else {
                 continue;
             };
-            let e = self.from_state(store, first.last().expect("paths are not empty"));
+            let e = self.state_formula(store, first.last().expect("paths are not empty"));
             let Some(second) = self.reach(store, lv, n - 1, e, d)? else {
                 continue;
             };
@@ -278,7 +281,9 @@ impl<'a> Power<'a> {
         if let Some(inv) = self.forward(store, l)? {
             return Ok(Some((inv, Direction::Forward)));
         }
-        Ok(self.backward(store, l)?.map(|inv| (inv, Direction::Backward)))
+        Ok(self
+            .backward(store, l)?
+            .map(|inv| (inv, Direction::Backward)))
     }
 
     /// The forward check: when `init(x₀) ∧ L(x₀,x₁) ∧ T(x₁,x₂) ⇒ L(x₀,x₂)`, the states

@@ -90,7 +90,7 @@ pub trait BackTranslate {
 
 /// Which passes run, and their budgets.
 #[derive(Clone, Debug)]
-pub struct PreprocessOptions {
+pub struct PreprocessConfig {
     /// Pass 1: simplification, unsatisfiable clause removal, equality propagation.
     pub simplify: bool,
     /// Pass 2: forward/backward reachability on the predicate graph.
@@ -115,12 +115,12 @@ pub struct PreprocessOptions {
     pub time_budget: Duration,
 }
 
-/// Extra preprocessing budget per input clause (see [`PreprocessOptions::time_budget`]).
+/// Extra preprocessing budget per input clause (see [`PreprocessConfig::time_budget`]).
 pub const PREPROCESS_TIME_PER_CLAUSE: Duration = Duration::from_micros(200);
 
-impl Default for PreprocessOptions {
+impl Default for PreprocessConfig {
     fn default() -> Self {
-        PreprocessOptions {
+        PreprocessConfig {
             simplify: true,
             reachability: true,
             inline: true,
@@ -134,10 +134,10 @@ impl Default for PreprocessOptions {
     }
 }
 
-impl PreprocessOptions {
+impl PreprocessConfig {
     /// No pass at all (the identity pipeline).
-    pub fn none() -> PreprocessOptions {
-        PreprocessOptions {
+    pub fn none() -> PreprocessConfig {
+        PreprocessConfig {
             simplify: false,
             reachability: false,
             inline: false,
@@ -223,7 +223,7 @@ impl BackTranslate for Pipeline {
 /// # Example
 /// ```
 /// use cove_chc::engines::spacer::Spacer;
-/// use cove_chc::preprocess::{preprocess, BackTranslate, PreprocessOptions};
+/// use cove_chc::preprocess::{preprocess, BackTranslate, PreprocessConfig};
 /// use cove_chc::{cert, ChcResult, Control, Engine};
 /// let src = "(set-logic HORN) (declare-fun init (Int) Bool) (declare-fun inv (Int Int) Bool)
 ///   (assert (forall ((x Int)) (=> (= x 0) (init x))))
@@ -233,7 +233,7 @@ impl BackTranslate for Pipeline {
 /// let mut store = cove_logic::TermStore::new();
 /// let sys = cove_chc::frontend::parse_chc(src.as_bytes(), &mut store).unwrap();
 /// let ctl = Control::default();
-/// let (small, pipe) = preprocess(&mut store, &sys, &PreprocessOptions::default(), &ctl);
+/// let (small, pipe) = preprocess(&mut store, &sys, &PreprocessConfig::default(), &ctl);
 /// assert_eq!(small.preds.len(), 1); // `init` is inlined, `u` dropped
 /// let r = Spacer::default().solve(&mut store, &small, &ctl);
 /// let ChcResult::Sat(inv) = pipe.result(&mut store, r, &ctl) else { panic!() };
@@ -242,7 +242,7 @@ impl BackTranslate for Pipeline {
 pub fn preprocess(
     store: &mut TermStore,
     sys: &ChcSystem,
-    opts: &PreprocessOptions,
+    opts: &PreprocessConfig,
     ctl: &Control,
 ) -> (ChcSystem, Pipeline) {
     let per_clause = PREPROCESS_TIME_PER_CLAUSE.saturating_mul(sys.clauses.len() as u32);
@@ -309,7 +309,7 @@ pub fn preprocess(
 pub fn solve_preprocessed(
     store: &mut TermStore,
     sys: &ChcSystem,
-    opts: &PreprocessOptions,
+    opts: &PreprocessConfig,
     engine: &mut dyn Engine,
     ctl: &Control,
 ) -> ChcResult {

@@ -6,9 +6,9 @@ const RULES: &str = "(set-logic HORN)
 (assert (forall ((x Int) (y Int)) (=> (and (inv x y) (< x 10)) (inv (+ x 1) (+ y 2)))))";
 
 fn spacer() -> SolveConfig {
-    SolveOptions {
+    SolveRequest {
         engine: "spacer".into(),
-        ..SolveOptions::default()
+        ..SolveRequest::default()
     }
     .config()
     .unwrap()

@@ -3,8 +3,8 @@
 //! selector and must literals.
 
 use super::TraceEvent;
-use super::run::{Fact, INF, Lemma, PIdx, Run, fresh_bool, rename};
 use super::global;
+use super::run::{Fact, INF, Lemma, PIdx, Run, fresh_bool, rename};
 use cove_logic::{TermId, TermStore};
 
 impl Run<'_> {

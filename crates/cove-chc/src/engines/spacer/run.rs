@@ -2,9 +2,9 @@
 //! solvers; per clause its encoding with selector, must and level literals. [`Run::new`]
 //! builds the solvers once; everything after only adds guarded assertions.
 
+use super::global;
 use super::query::{Pob, PobKey};
 use super::{SpacerConfig, TraceEvent};
-use super::global;
 use crate::engine::Control;
 use crate::system::ChcSystem;
 use cove_logic::{FuncId, Sort, TermId, TermStore, VarId, substitute};

@@ -2,8 +2,8 @@
 //! whose lemma joined a cluster with varying coefficients is, when next found not blocked,
 //! also tried split around its model into a concrete sub-query.
 
-use super::super::query::Pob;
 use super::super::Run;
+use super::super::query::Pob;
 use cove_logic::linear::LinearSum;
 use cove_logic::simplify::canonical_cmp;
 use cove_logic::{Model, Op, Rational, Sort, TermId, TermStore, Value};
@@ -99,7 +99,12 @@ impl Run<'_> {
 
     /// Concretize, second half: `pob` is not blocked and `m` is a model of it; if it was
     /// marked, its concrete sub-query is added at the same level (once).
-    pub(in crate::engines::spacer) fn concretize(&mut self, store: &mut TermStore, pob: &Pob, m: &Model) {
+    pub(in crate::engines::spacer) fn concretize(
+        &mut self,
+        store: &mut TermStore,
+        pob: &Pob,
+        m: &Model,
+    ) {
         let Some(split) = self.gg_concretize.remove(&(pob.pred, pob.cube.clone())) else {
             return;
         };

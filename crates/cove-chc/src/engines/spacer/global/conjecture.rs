@@ -2,8 +2,8 @@
 //! whose lemma joined a cluster varying in the constant of one literal is also tried
 //! without that literal.
 
-use super::super::query::Pob;
 use super::super::Run;
+use super::super::query::Pob;
 use super::{au_lit, hash_of};
 use cove_logic::{TermId, TermStore};
 

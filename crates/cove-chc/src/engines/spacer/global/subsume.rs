@@ -47,7 +47,10 @@ pub(in crate::engines::spacer) struct CubeShape {
 
 /// `d op 0` of a literal with op in `Le`, `Lt`, `Eq`, if it is a linear comparison with
 /// at least one atom (negations folded in).
-pub(in crate::engines::spacer) fn linear_lit(store: &TermStore, lit: TermId) -> Option<(Op, LinearSum)> {
+pub(in crate::engines::spacer) fn linear_lit(
+    store: &TermStore,
+    lit: TermId,
+) -> Option<(Op, LinearSum)> {
     let (neg, a) = match store.op(lit) {
         Op::Not => (true, store.args(lit)[0]),
         _ => (false, lit),
@@ -101,7 +104,10 @@ fn pattern_hash(p: &Pattern) -> u64 {
 }
 
 /// The shape of `cube`, or `None` when two literals share a pattern (no canonical order).
-pub(in crate::engines::spacer) fn shape_of(store: &TermStore, cube: &[TermId]) -> Option<CubeShape> {
+pub(in crate::engines::spacer) fn shape_of(
+    store: &TermStore,
+    cube: &[TermId],
+) -> Option<CubeShape> {
     let mut items: Vec<(u64, Pattern, Rational, TermId)> = cube
         .iter()
         .map(|&l| {
