@@ -222,6 +222,7 @@ mod tests {
     use super::super::test_util::{le, vars};
     use super::concretize::concretize_cube;
     use super::*;
+    use cove_logic::{Model, Value};
 
     fn shapes(st: &TermStore, cubes: &[Vec<TermId>]) -> Vec<AuShape> {
         cubes.iter().map(|c| au_shape(st, c).unwrap()).collect()

@@ -381,7 +381,7 @@ pub(in crate::engines::spacer) type FailedSet = FxHashMap<ClusterKey, usize>;
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_util::{le, vars};
+    use super::super::super::test_util::{le, vars};
     use super::*;
 
     #[test]
