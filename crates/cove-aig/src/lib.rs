@@ -16,6 +16,9 @@
 #![forbid(unsafe_code)]
 
 pub mod bmc;
+pub mod btor2;
+pub mod btor2_blast;
+pub mod btor2_sim;
 pub mod cert;
 pub mod certcheck;
 pub mod certificate;

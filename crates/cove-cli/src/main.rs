@@ -13,6 +13,7 @@
 //! `cove sat` follows the SAT competition: 10 = satisfiable, 20 = unsatisfiable, 0 = unknown.
 
 mod aiger;
+mod btor2;
 mod limits;
 mod prob;
 mod solve;
