@@ -354,6 +354,35 @@ impl Builder {
     }
 }
 
+/// Largest circuit the blaster builds (hostile widths: a 65536-bit multiplier would need
+/// billions of gates); larger models end with unknown.
+pub const MAX_ANDS: u64 = 20_000_000;
+
+/// An upper estimate of the and gates node `n` adds.
+fn cost_estimate(m: &Model, n: &crate::btor2::Node) -> u64 {
+    let w = match &n.op {
+        Op::Bin(_, a, _) => m.nodes[a.node].width as u64,
+        _ => n.width as u64,
+    };
+    match &n.op {
+        Op::Bin(
+            BinOp::Mul
+            | BinOp::Udiv
+            | BinOp::Urem
+            | BinOp::Sdiv
+            | BinOp::Srem
+            | BinOp::Smod
+            | BinOp::Umulo
+            | BinOp::Smulo
+            | BinOp::Rol
+            | BinOp::Ror,
+            _,
+            _,
+        ) => 20 * w * w + 64,
+        _ => 10 * w * (65 - w.leading_zeros() as u64) + 64,
+    }
+}
+
 /// Bit-blasts `m`. Stops (with the reason) when `ctl` says so.
 pub fn blast(m: &Model, ctl: &Control) -> Result<Blasted, UnknownReason> {
     let mut aig = Aig::default();
@@ -427,7 +456,14 @@ pub fn blast(m: &Model, ctl: &Control) -> Result<Blasted, UnknownReason> {
         }
     };
     for (n, node) in m.nodes.iter().enumerate() {
-        if n % 256 == 0
+        let est = cost_estimate(m, node);
+        if b.ands.len() as u64 + est > MAX_ANDS {
+            return Err(UnknownReason::Incomplete(format!(
+                "the bit-blasted circuit would exceed {MAX_ANDS} and gates (node {})",
+                node.id
+            )));
+        }
+        if (n % 256 == 0 || est > 100_000)
             && let Some(r) = ctl.should_stop()
         {
             return Err(r);
