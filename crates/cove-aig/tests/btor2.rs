@@ -478,3 +478,26 @@ fn simulator_follows_smt_lib_on_known_values() {
     assert_eq!(big.bin(Sdiv, &Bv::from_fn(100, |_| true)), big);
     assert_eq!(big.bin(Sdivo, &Bv::from_fn(100, |_| true)), b(1, 1));
 }
+
+#[test]
+fn families_agree_with_their_independently_built_aiger_versions() {
+    // scripts/btor2/gen_families.py writes each design as BTOR2 and as gate-level AIGER.
+    let dir = format!("{}/tests/data/btor2/families", env!("CARGO_MANIFEST_DIR"));
+    let list = std::fs::read_to_string(format!("{dir}/expected.tsv")).expect("list");
+    let ctl = Control::default();
+    for line in list.lines() {
+        let (name, expected) = line.split_once('\t').expect("name<TAB>expected");
+        let m = parse_btor2(&std::fs::read(format!("{dir}/{name}.btor2")).expect("btor2"))
+            .expect("valid btor2");
+        let aig = cove_aig::parse_aiger(&std::fs::read(format!("{dir}/{name}.aag")).expect("aag"))
+            .expect("valid aag");
+        let (v, _) = check(&m, EngineKind::Ic3, 1, &opts(), &ctl);
+        let w = cove_aig::solve::check(&aig, EngineKind::Ic3, &ctl);
+        let got = match (&v, &w) {
+            (Btor2Verdict::Safe(_), cove_aig::Verdict::Safe(_)) => "safe",
+            (Btor2Verdict::Unsafe(..), cove_aig::Verdict::Unsafe(_)) => "unsafe",
+            _ => panic!("{name}: btor2 {v:?} vs aiger {w:?}"),
+        };
+        assert_eq!(got, expected, "{name}");
+    }
+}
