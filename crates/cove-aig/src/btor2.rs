@@ -289,16 +289,16 @@ impl Line<'_> {
                 .all(|(k, b)| b.is_ascii_digit() || (k == 0 && b == b'-' && t.len() > 1));
         match t.parse::<i64>() {
             Ok(v) if ok => Ok(v),
-            _ => self.err(i, format!("expected {what} (an integer), found '{}'", short(t))),
+            _ => self.err(
+                i,
+                format!("expected {what} (an integer), found '{}'", short(t)),
+            ),
         }
     }
     fn uint(&self, i: usize, what: &str) -> R<u32> {
         let v = self.int(i, what)?;
         if !(0..=MAX_WIDTH as i64).contains(&v) {
-            return self.err(
-                i,
-                format!("{what} {v} is out of range (0..={MAX_WIDTH})"),
-            );
+            return self.err(i, format!("{what} {v} is out of range (0..={MAX_WIDTH})"));
         }
         Ok(v as u32)
     }
@@ -334,11 +334,12 @@ impl Parser {
         let (neg, key) = if id < 0 { (true, -id) } else { (false, id) };
         match self.ids.get(&key) {
             Some(Entry::Node(n)) => Ok(Arg { node: *n, neg }),
-            Some(Entry::Sort(_)) => {
-                l.err(i, format!("{key} is a sort, not a node"))
-            }
+            Some(Entry::Sort(_)) => l.err(i, format!("{key} is a sort, not a node")),
             Some(Entry::Other) => l.err(i, format!("line {key} has no value")),
-            None => l.err(i, format!("node {key} is not defined (arguments must come first)")),
+            None => l.err(
+                i,
+                format!("node {key} is not defined (arguments must come first)"),
+            ),
         }
     }
 
@@ -426,7 +427,13 @@ impl Parser {
             let want = match op {
                 Concat => {
                     if wa as u64 + wb as u64 != w as u64 {
-                        return l.err(2, format!("concat of widths {wa} and {wb} has width {}, the sort {w}", wa as u64 + wb as u64));
+                        return l.err(
+                            2,
+                            format!(
+                                "concat of widths {wa} and {wb} has width {}, the sort {w}",
+                                wa as u64 + wb as u64
+                            ),
+                        );
                     }
                     w
                 }
@@ -484,7 +491,8 @@ impl Parser {
                         self.ids.insert(id, Entry::Sort(w));
                     }
                     "array" => {
-                        return l.unsupported(2, "array sorts are not supported (bit-vectors only)");
+                        return l
+                            .unsupported(2, "array sorts are not supported (bit-vectors only)");
                     }
                     _ => return l.err(2, format!("unknown sort '{}'", short(k))),
                 }
@@ -542,7 +550,13 @@ impl Parser {
                 let a = self.arg(l, 2)?;
                 extra(4)?;
                 if kw != "output" && self.m.width(a) != 1 {
-                    return l.err(2, format!("'{kw}' needs a one-bit argument, not width {}", self.m.width(a)));
+                    return l.err(
+                        2,
+                        format!(
+                            "'{kw}' needs a one-bit argument, not width {}",
+                            self.m.width(a)
+                        ),
+                    );
                 }
                 match kw {
                     "bad" => self.m.bads.push(a),
@@ -552,7 +566,10 @@ impl Parser {
                 self.ids.insert(id, Entry::Other);
             }
             "fair" | "justice" => {
-                return l.unsupported(1, format!("'{kw}' (liveness) is not supported; safety properties ('bad') only"));
+                return l.unsupported(
+                    1,
+                    format!("'{kw}' (liveness) is not supported; safety properties ('bad') only"),
+                );
             }
             "read" | "write" => {
                 return l.unsupported(1, format!("'{kw}' (arrays) is not supported"));
@@ -601,7 +618,10 @@ impl Parser {
                     return l.err(4, format!("slice {u} {lo} of a {aw}-bit argument"));
                 }
                 if w != u - lo + 1 {
-                    return l.err(2, format!("slice has width {}, the sort says {w}", u - lo + 1));
+                    return l.err(
+                        2,
+                        format!("slice has width {}, the sort says {w}", u - lo + 1),
+                    );
                 }
                 self.add_node(id, w, Op::Slice(a, u, lo));
             }
@@ -612,7 +632,13 @@ impl Parser {
                 extra(6)?;
                 let aw = self.m.width(a);
                 if aw as u64 + n as u64 != w as u64 {
-                    return l.err(2, format!("{kw} of a {aw}-bit argument by {n} has width {}, the sort says {w}", aw as u64 + n as u64));
+                    return l.err(
+                        2,
+                        format!(
+                            "{kw} of a {aw}-bit argument by {n} has width {}, the sort says {w}",
+                            aw as u64 + n as u64
+                        ),
+                    );
                 }
                 let op = if kw == "uext" {
                     Op::Uext(a, n)
@@ -678,8 +704,8 @@ fn parse_const(kw: &str, t: &str, w: u32) -> Result<Vec<bool>, String> {
                     *x = v as u64;
                     carry = v >> 64;
                 }
-                let too_big = carry != 0
-                    || (w..nl * 64).any(|i| limbs[i / 64] >> (i % 64) & 1 == 1);
+                let too_big =
+                    carry != 0 || (w..nl * 64).any(|i| limbs[i / 64] >> (i % 64) & 1 == 1);
                 if too_big {
                     return Err(format!("constant '{}' does not fit in {w} bits", short(t)));
                 }
@@ -791,7 +817,10 @@ fn init_order(m: &Model) -> Result<Vec<usize>, (usize, String)> {
             mark[n] = si;
             match &m.nodes[n].op {
                 Op::Input(_) => {
-                    return Err((si, "initial values that read inputs are not supported".into()));
+                    return Err((
+                        si,
+                        "initial values that read inputs are not supported".into(),
+                    ));
                 }
                 Op::State(t) => d.push(*t),
                 Op::Const(_) => {}

@@ -228,7 +228,13 @@ impl Builder {
             k
         } else {
             let wc: Bits = (0..w)
-                .map(|i| if i < 64 && (w >> i) & 1 == 1 { TRUE } else { FALSE })
+                .map(|i| {
+                    if i < 64 && (w >> i) & 1 == 1 {
+                        TRUE
+                    } else {
+                        FALSE
+                    }
+                })
                 .collect();
             self.udivrem(s, &wc).1
         };
@@ -239,7 +245,13 @@ impl Builder {
             }
             let d = 1usize << i;
             let rot: Bits = (0..w)
-                .map(|j| if right { cur[(j + d) % w] } else { cur[(j + w - d) % w] })
+                .map(|j| {
+                    if right {
+                        cur[(j + d) % w]
+                    } else {
+                        cur[(j + w - d) % w]
+                    }
+                })
                 .collect();
             cur = self.mux_v(ki, &rot, &cur);
         }
@@ -282,7 +294,9 @@ impl Builder {
                 self.or_all(&d)
             }
             BinOp::Sdivo => {
-                let min: Bits = (0..w).map(|i| if i == w - 1 { TRUE } else { FALSE }).collect();
+                let min: Bits = (0..w)
+                    .map(|i| if i == w - 1 { TRUE } else { FALSE })
+                    .collect();
                 let is_min = self.eq(a, &min);
                 let is_m1 = self.and_all(b);
                 self.and(is_min, is_m1)
@@ -313,13 +327,19 @@ impl Builder {
             Xnor | Iff => bitwise(self, &|s, x, y| s.xor(x, y) ^ 1),
             Implies => bitwise(self, &|s, x, y| s.or(x ^ 1, y)),
             Sll => self.shift(a, b, FALSE, |c, k, f| {
-                (0..c.len()).map(|j| if j >= k { c[j - k] } else { f }).collect()
+                (0..c.len())
+                    .map(|j| if j >= k { c[j - k] } else { f })
+                    .collect()
             }),
             Srl => self.shift(a, b, FALSE, |c, k, f| {
-                (0..c.len()).map(|j| if j + k < c.len() { c[j + k] } else { f }).collect()
+                (0..c.len())
+                    .map(|j| if j + k < c.len() { c[j + k] } else { f })
+                    .collect()
             }),
             Sra => self.shift(a, b, a[w - 1], |c, k, f| {
-                (0..c.len()).map(|j| if j + k < c.len() { c[j + k] } else { f }).collect()
+                (0..c.len())
+                    .map(|j| if j + k < c.len() { c[j + k] } else { f })
+                    .collect()
             }),
             Rol => self.rotate(a, b, false),
             Ror => self.rotate(a, b, true),
@@ -469,10 +489,7 @@ pub fn blast(m: &Model, ctl: &Control) -> Result<Blasted, UnknownReason> {
             return Err(r);
         }
         let v: Bits = match &node.op {
-            Op::Input(i) => input_bits[*i]
-                .iter()
-                .map(|&k| 2 * aig.inputs[k])
-                .collect(),
+            Op::Input(i) => input_bits[*i].iter().map(|&k| 2 * aig.inputs[k]).collect(),
             Op::State(i) => state_bits[*i]
                 .iter()
                 .map(|&k| 2 * aig.latches[k].var)
@@ -576,7 +593,9 @@ pub enum Btor2Verdict {
 
 /// Translates an AIG counterexample of `bl` into a BTOR2 witness.
 pub fn witness_of_trace(m: &Model, bl: &Blasted, t: &crate::Trace) -> Witness {
-    let word = |idx: &[usize], src: &[bool]| -> Bv { Bv::from_fn(idx.len() as u32, |i| src[idx[i as usize]]) };
+    let word = |idx: &[usize], src: &[bool]| -> Bv {
+        Bv::from_fn(idx.len() as u32, |i| src[idx[i as usize]])
+    };
     let mut frames = Vec::with_capacity(t.inputs.len());
     for (k, inp) in t.inputs.iter().enumerate() {
         let mut f = Frame::default();

@@ -146,7 +146,12 @@ impl Bv {
     fn map2(&self, o: &Bv, f: impl Fn(u64, u64) -> u64) -> Bv {
         Bv {
             w: self.w,
-            limbs: self.limbs.iter().zip(&o.limbs).map(|(&a, &b)| f(a, b)).collect(),
+            limbs: self
+                .limbs
+                .iter()
+                .zip(&o.limbs)
+                .map(|(&a, &b)| f(a, b))
+                .collect(),
         }
         .norm()
     }
@@ -207,7 +212,11 @@ impl Bv {
                 carry = t >> 64;
             }
         }
-        Bv { w: self.w, limbs: r }.norm()
+        Bv {
+            w: self.w,
+            limbs: r,
+        }
+        .norm()
     }
 
     /// Unsigned quotient and remainder; division by zero gives all ones and the dividend.
@@ -379,7 +388,11 @@ impl Bv {
                 return self.clone();
             }
             let r = a % b;
-            let r = if r != 0 && (r < 0) != (b < 0) { r + b } else { r };
+            let r = if r != 0 && (r < 0) != (b < 0) {
+                r + b
+            } else {
+                r
+            };
             return Bv::from_i128(self.w, r);
         }
         let u = self.abs().udivrem(&o.abs()).1;
@@ -727,13 +740,19 @@ pub fn check_witness(m: &Model, w: &Witness) -> Result<(), String> {
         // Every input and state has a value in this frame.
         for s in &m.states {
             if vals[s.node].is_none() {
-                return Err(format!("frame {k}: state {} has no value", m.nodes[s.node].id));
+                return Err(format!(
+                    "frame {k}: state {} has no value",
+                    m.nodes[s.node].id
+                ));
             }
         }
         assign(&mut vals, &f.inputs, &input_node, "input")?;
         for i in &m.inputs {
             if vals[i.node].is_none() {
-                return Err(format!("frame {k}: input {} has no value", m.nodes[i.node].id));
+                return Err(format!(
+                    "frame {k}: input {} has no value",
+                    m.nodes[i.node].id
+                ));
             }
         }
         eval_all(m, &mut vals)?;
@@ -746,7 +765,10 @@ pub fn check_witness(m: &Model, w: &Witness) -> Result<(), String> {
             return if get(&vals, m.bads[w.bad])?.bit(0) {
                 Ok(())
             } else {
-                Err(format!("bad property {} does not hold in the last frame", w.bad))
+                Err(format!(
+                    "bad property {} does not hold in the last frame",
+                    w.bad
+                ))
             };
         }
         let mut next: Vec<Option<Bv>> = vec![None; n];

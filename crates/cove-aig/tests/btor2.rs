@@ -53,7 +53,12 @@ fn hand_written_models_have_their_known_answers() {
     for &(name, expect) in CASES {
         let m = data(name);
         let engines: &[EngineKind] = if expect.is_some() {
-            &[EngineKind::Ic3, EngineKind::Bmc, EngineKind::Kind, EngineKind::Portfolio]
+            &[
+                EngineKind::Ic3,
+                EngineKind::Bmc,
+                EngineKind::Kind,
+                EngineKind::Portfolio,
+            ]
         } else {
             // k-induction alone does not prove the counters (not k-inductive for small k).
             &[EngineKind::Ic3, EngineKind::Portfolio]
@@ -112,36 +117,141 @@ fn malformed_models_are_errors_with_positions() {
         ("1 sort bitvec 99999999\n", 1, 15, "out of range", false),
         ("1 sort array 2 3\n", 1, 8, "array", true),
         ("1 sort bitvec 4\n2 sort array 1 1\n", 2, 8, "array", true),
-        ("1 sort bitvec 4\n2 input 1\n3 add 1 2 4\n", 3, 11, "not defined", false),
-        ("1 sort bitvec 4\n2 input 1\n2 input 1\n", 3, 1, "twice", false),
-        ("1 sort bitvec 4\n2 sort bitvec 1\n3 input 1\n4 bad 3\n", 4, 7, "one-bit", false),
-        ("1 sort bitvec 4\n2 sort bitvec 3\n3 input 1\n4 input 2\n5 add 1 3 4\n", 5, 11, "widths", false),
-        ("1 sort bitvec 4\n2 input 1\n3 slice 1 2 4 0\n", 3, 13, "slice", false),
+        (
+            "1 sort bitvec 4\n2 input 1\n3 add 1 2 4\n",
+            3,
+            11,
+            "not defined",
+            false,
+        ),
+        (
+            "1 sort bitvec 4\n2 input 1\n2 input 1\n",
+            3,
+            1,
+            "twice",
+            false,
+        ),
+        (
+            "1 sort bitvec 4\n2 sort bitvec 1\n3 input 1\n4 bad 3\n",
+            4,
+            7,
+            "one-bit",
+            false,
+        ),
+        (
+            "1 sort bitvec 4\n2 sort bitvec 3\n3 input 1\n4 input 2\n5 add 1 3 4\n",
+            5,
+            11,
+            "widths",
+            false,
+        ),
+        (
+            "1 sort bitvec 4\n2 input 1\n3 slice 1 2 4 0\n",
+            3,
+            13,
+            "slice",
+            false,
+        ),
         ("1 sort bitvec 4\n2 const 1 10x1\n", 2, 11, "binary", false),
         ("1 sort bitvec 4\n2 constd 1 16\n", 2, 12, "fit", false),
         ("1 sort bitvec 4\n2 consth 1 1f\n", 2, 12, "fit", false),
-        ("1 sort bitvec 1\n2 input 1\n3 justice 1 2\n", 3, 3, "liveness", true),
-        ("1 sort bitvec 1\n2 input 1\n3 fair 2\n", 3, 3, "liveness", true),
-        ("1 sort bitvec 1\n2 frobnicate 1\n", 2, 3, "unknown keyword", false),
-        ("1 sort bitvec 1\n2 input 1\n3 init 1 2 2\n", 3, 10, "state", false),
-        ("1 sort bitvec 1\n2 state 1\n3 next 1 2 2\n4 next 1 2 2\n", 4, 10, "second", false),
-        ("1 sort bitvec 4\n2 state 1\n3 inc 1 2\n4 init 1 2 3\n", 4, 12, "cyclically", true),
-        ("1 sort bitvec 4\n2 state 1\n3 input 1\n4 init 1 2 3\n", 4, 12, "inputs", true),
+        (
+            "1 sort bitvec 1\n2 input 1\n3 justice 1 2\n",
+            3,
+            3,
+            "liveness",
+            true,
+        ),
+        (
+            "1 sort bitvec 1\n2 input 1\n3 fair 2\n",
+            3,
+            3,
+            "liveness",
+            true,
+        ),
+        (
+            "1 sort bitvec 1\n2 frobnicate 1\n",
+            2,
+            3,
+            "unknown keyword",
+            false,
+        ),
+        (
+            "1 sort bitvec 1\n2 input 1\n3 init 1 2 2\n",
+            3,
+            10,
+            "state",
+            false,
+        ),
+        (
+            "1 sort bitvec 1\n2 state 1\n3 next 1 2 2\n4 next 1 2 2\n",
+            4,
+            10,
+            "second",
+            false,
+        ),
+        (
+            "1 sort bitvec 4\n2 state 1\n3 inc 1 2\n4 init 1 2 3\n",
+            4,
+            12,
+            "cyclically",
+            true,
+        ),
+        (
+            "1 sort bitvec 4\n2 state 1\n3 input 1\n4 init 1 2 3\n",
+            4,
+            12,
+            "inputs",
+            true,
+        ),
         ("0 sort bitvec 4\n", 1, 1, "positive", false),
         ("x sort bitvec 4\n", 1, 1, "integer", false),
         ("1 sort\n", 1, 7, "missing", false),
-        ("1 sort bitvec 4\n2 input 1\n3 add 1 2\n", 3, 10, "missing", false),
-        ("1 sort bitvec 4\n2 input 1 a b\n", 2, 13, "unexpected", false),
-        ("1 sort bitvec 4\n2 input 1\n3 implies 1 2 2\n", 3, 13, "one-bit", false),
-        ("1 sort bitvec 4\n2 input 1\n3 uext 1 2 1\n", 3, 8, "width", false),
-        ("1 sort bitvec 4\n2 input 1\n3 eq 1 2 2\n", 3, 6, "width 1", false),
+        (
+            "1 sort bitvec 4\n2 input 1\n3 add 1 2\n",
+            3,
+            10,
+            "missing",
+            false,
+        ),
+        (
+            "1 sort bitvec 4\n2 input 1 a b\n",
+            2,
+            13,
+            "unexpected",
+            false,
+        ),
+        (
+            "1 sort bitvec 4\n2 input 1\n3 implies 1 2 2\n",
+            3,
+            13,
+            "one-bit",
+            false,
+        ),
+        (
+            "1 sort bitvec 4\n2 input 1\n3 uext 1 2 1\n",
+            3,
+            8,
+            "width",
+            false,
+        ),
+        (
+            "1 sort bitvec 4\n2 input 1\n3 eq 1 2 2\n",
+            3,
+            6,
+            "width 1",
+            false,
+        ),
     ];
     for &(src, line, col, what, unsupported) in cases {
         match parse_btor2(src.as_bytes()) {
             Ok(_) => panic!("{src:?} should be rejected"),
             Err(e) => {
                 assert!(
-                    e.line == line && e.col == col && e.msg.contains(what) && e.unsupported == unsupported,
+                    e.line == line
+                        && e.col == col
+                        && e.msg.contains(what)
+                        && e.unsupported == unsupported,
                     "{src:?}: expected {line}:{col} '{what}' (unsupported {unsupported}), got {}:{} '{}' ({})",
                     e.line,
                     e.col,
@@ -155,7 +265,8 @@ fn malformed_models_are_errors_with_positions() {
     assert_eq!((e.line, e.col), (2, 5), "{e}");
     assert!(e.msg.contains("UTF-8"));
     // Comments, blank lines, symbols and negative constants are fine.
-    let ok = "; comment\n\n1 sort bitvec 4 ; trailing\n2 constd 1 -8\n3 consth 1 F\n4 input 1 in.x[3]\n";
+    let ok =
+        "; comment\n\n1 sort bitvec 4 ; trailing\n2 constd 1 -8\n3 consth 1 F\n4 input 1 in.x[3]\n";
     let m = parse_btor2(ok.as_bytes()).expect("valid");
     assert_eq!(m.nodes.len(), 3);
 }
@@ -216,9 +327,9 @@ fn mutated_models_never_panic() {
 }
 
 const BIN_OPS: &[&str] = &[
-    "add", "sub", "mul", "udiv", "urem", "sdiv", "srem", "smod", "and", "or", "xor", "nand",
-    "nor", "xnor", "sll", "srl", "sra", "rol", "ror", "eq", "neq", "ult", "ulte", "ugt", "ugte",
-    "slt", "slte", "sgt", "sgte", "uaddo", "saddo", "umulo", "smulo", "usubo", "ssubo", "sdivo",
+    "add", "sub", "mul", "udiv", "urem", "sdiv", "srem", "smod", "and", "or", "xor", "nand", "nor",
+    "xnor", "sll", "srl", "sra", "rol", "ror", "eq", "neq", "ult", "ulte", "ugt", "ugte", "slt",
+    "slte", "sgt", "sgte", "uaddo", "saddo", "umulo", "smulo", "usubo", "ssubo", "sdivo",
 ];
 const UN_OPS: &[&str] = &["not", "inc", "dec", "neg", "redand", "redor", "redxor"];
 
@@ -248,17 +359,26 @@ fn random_model(rng: &mut Rng, max_w: u32) -> String {
         *id += 1;
         match rng.below(8) {
             0..=3 => s.push_str(&format!("{id} input {sid} x{id}\n")),
-            4 => s.push_str(&format!("{id} {} {sid}\n", ["zero", "one", "ones"][rng.below(3) as usize])),
+            4 => s.push_str(&format!(
+                "{id} {} {sid}\n",
+                ["zero", "one", "ones"][rng.below(3) as usize]
+            )),
             5 => {
                 let v = Bv::from_fn(w, |i| i == w - 1); // the minimum signed value
                 s.push_str(&format!("{id} const {sid} {}\n", v.to_binary()));
             }
             6 => {
                 let v = rng.next() % (1u64 << (w.min(63)));
-                s.push_str(&format!("{id} constd {sid} {}\n", v as i64 - (v as i64 >> 1)));
+                s.push_str(&format!(
+                    "{id} constd {sid} {}\n",
+                    v as i64 - (v as i64 >> 1)
+                ));
             }
             _ => {
-                let v = { let bits: Vec<bool> = (0..w).map(|_| rng.below(2) == 1).collect(); Bv::from_bits(&bits) };
+                let v = {
+                    let bits: Vec<bool> = (0..w).map(|_| rng.below(2) == 1).collect();
+                    Bv::from_bits(&bits)
+                };
                 s.push_str(&format!("{id} const {sid} {}\n", v.to_binary()));
             }
         }
@@ -288,8 +408,22 @@ fn random_model(rng: &mut Rng, max_w: u32) -> String {
             let b = arg(&mut s, &mut id, rng, &nodes);
             let pred = matches!(
                 op,
-                "eq" | "neq" | "ult" | "ulte" | "ugt" | "ugte" | "slt" | "slte" | "sgt" | "sgte"
-                    | "uaddo" | "saddo" | "umulo" | "smulo" | "usubo" | "ssubo" | "sdivo"
+                "eq" | "neq"
+                    | "ult"
+                    | "ulte"
+                    | "ugt"
+                    | "ugte"
+                    | "slt"
+                    | "slte"
+                    | "sgt"
+                    | "sgte"
+                    | "uaddo"
+                    | "saddo"
+                    | "umulo"
+                    | "smulo"
+                    | "usubo"
+                    | "ssubo"
+                    | "sdivo"
             );
             let rw = if pred { 1 } else { w };
             (rw, format!("{op} {{}} {a} {b}"))
@@ -323,7 +457,10 @@ fn random_model(rng: &mut Rng, max_w: u32) -> String {
         };
         let rs = sort(&mut s, &mut id, line_w);
         id += 1;
-        s.push_str(&format!("{id} {}\n", text.replacen("{}", &rs.to_string(), 1)));
+        s.push_str(&format!(
+            "{id} {}\n",
+            text.replacen("{}", &rs.to_string(), 1)
+        ));
         nodes.push((id, line_w));
         let out = id;
         id += 1;
@@ -338,7 +475,10 @@ fn random_value(rng: &mut Rng, w: u32) -> Bv {
         1 => Bv::from_fn(w, |_| true),
         2 => Bv::from_fn(w, |i| i == w - 1),
         3 => Bv::from_u64(w, rng.below(4)),
-        _ => { let bits: Vec<bool> = (0..w).map(|_| rng.below(2) == 1).collect(); Bv::from_bits(&bits) },
+        _ => {
+            let bits: Vec<bool> = (0..w).map(|_| rng.below(2) == 1).collect();
+            Bv::from_bits(&bits)
+        }
     }
 }
 
@@ -369,7 +509,10 @@ fn differential(seed: u64, rounds: usize, max_w: u32) {
                 }
                 let got = Bv::from_fn(want.width(), |i| lit_val(&av, bl.outputs[o][i as usize]));
                 if got != want {
-                    let line = text.lines().filter(|l| !l.contains(" sort ")).collect::<Vec<_>>();
+                    let line = text
+                        .lines()
+                        .filter(|l| !l.contains(" sort "))
+                        .collect::<Vec<_>>();
                     panic!(
                         "round {round}, output {o} (node {}): simulator {} vs circuit {}\n{}",
                         m.nodes[a.node].id,
@@ -405,16 +548,44 @@ fn every_operator_on_every_width_up_to_64() {
         for op in BIN_OPS {
             let pred = !matches!(
                 *op,
-                "add" | "sub" | "mul" | "udiv" | "urem" | "sdiv" | "srem" | "smod" | "and"
-                    | "or" | "xor" | "nand" | "nor" | "xnor" | "sll" | "srl" | "sra" | "rol"
+                "add"
+                    | "sub"
+                    | "mul"
+                    | "udiv"
+                    | "urem"
+                    | "sdiv"
+                    | "srem"
+                    | "smod"
+                    | "and"
+                    | "or"
+                    | "xor"
+                    | "nand"
+                    | "nor"
+                    | "xnor"
+                    | "sll"
+                    | "srl"
+                    | "sra"
+                    | "rol"
                     | "ror"
             );
-            s.push_str(&format!("{} {op} {} 3 4\n{} output {}\n", id + 1, if pred { 2 } else { 1 }, id + 2, id + 1));
+            s.push_str(&format!(
+                "{} {op} {} 3 4\n{} output {}\n",
+                id + 1,
+                if pred { 2 } else { 1 },
+                id + 2,
+                id + 1
+            ));
             id += 2;
         }
         for op in UN_OPS {
             let red = op.starts_with("red");
-            s.push_str(&format!("{} {op} {} 3\n{} output {}\n", id + 1, if red { 2 } else { 1 }, id + 2, id + 1));
+            s.push_str(&format!(
+                "{} {op} {} 3\n{} output {}\n",
+                id + 1,
+                if red { 2 } else { 1 },
+                id + 2,
+                id + 1
+            ));
             id += 2;
         }
         let m = parse_btor2(s.as_bytes()).expect("valid");
@@ -434,7 +605,13 @@ fn every_operator_on_every_width_up_to_64() {
             for (o, a) in m.outputs.iter().enumerate() {
                 let want = vals[a.node].clone().expect("value");
                 let got = Bv::from_fn(want.width(), |i| lit_val(&av, bl.outputs[o][i as usize]));
-                assert_eq!(got, want, "width {w}, output {o}, a={} b={}", x.to_binary(), y.to_binary());
+                assert_eq!(
+                    got,
+                    want,
+                    "width {w}, output {o}, a={} b={}",
+                    x.to_binary(),
+                    y.to_binary()
+                );
             }
         }
     }

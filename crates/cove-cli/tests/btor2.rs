@@ -27,7 +27,10 @@ fn btor2_answers_and_witnesses() {
     let o = cove(&["solve", "--engine", "bmc", &data("shift_unsafe.btor2")]);
     assert_eq!(o.status.code(), Some(0));
     let out = String::from_utf8_lossy(&o.stdout);
-    assert!(out.starts_with("sat\nb0\n#0\n@0\n0 10101011 in@0\n@1\n"), "{out}");
+    assert!(
+        out.starts_with("sat\nb0\n#0\n@0\n0 10101011 in@0\n@1\n"),
+        "{out}"
+    );
     assert!(out.ends_with("@4\n0 00000000 in@4\n.\n"), "{out}");
     let o = cove(&["solve", "--engine", "bmc", &data("nonext_unsafe.btor2")]);
     let out = String::from_utf8_lossy(&o.stdout);
@@ -39,9 +42,18 @@ fn btor2_refusals_carry_positions_and_exit_code_2() {
     let dir = std::env::temp_dir().join(format!("cove-btor2-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let cases = [
-        ("1 sort bitvec 4\n2 sort array 1 1\n", ":2:8: unsupported: array sorts"),
-        ("1 sort bitvec 1\n2 input 1\n3 justice 1 2\n", ":3:3: unsupported: 'justice'"),
-        ("1 sort bitvec 4\n2 input 1\n3 bad 2\n", ":3:7: error: 'bad' needs a one-bit"),
+        (
+            "1 sort bitvec 4\n2 sort array 1 1\n",
+            ":2:8: unsupported: array sorts",
+        ),
+        (
+            "1 sort bitvec 1\n2 input 1\n3 justice 1 2\n",
+            ":3:3: unsupported: 'justice'",
+        ),
+        (
+            "1 sort bitvec 4\n2 input 1\n3 bad 2\n",
+            ":3:7: error: 'bad' needs a one-bit",
+        ),
     ];
     for (i, (src, want)) in cases.iter().enumerate() {
         let f = dir.join(format!("m{i}.btor2"));
