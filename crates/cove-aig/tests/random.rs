@@ -1,9 +1,15 @@
 //! Random small circuits: every engine's answer against explicit-state reachability.
 
-use cove_aig::certcheck::check_witness;
-use cove_aig::certificate::{witness_circuit, write_witness};
-use cove_aig::solve::{EngineKind, check};
+use cove_aig::witness_circuit_check::check_witness;
+use cove_aig::witness_circuit::{witness_circuit, write_witness};
+use cove_aig::EngineConfig;
+use cove_aig::driver::check;
 use cove_aig::{Aig, And, Control, Init, Latch, SafeProof, Verdict, lit_val, parse_aiger};
+
+/// The engine named `name` with its default options.
+fn engine(name: &str) -> EngineConfig {
+    EngineConfig::parse(name).expect("an engine name")
+}
 
 struct Rng(u64);
 impl Rng {
@@ -125,10 +131,10 @@ fn engines_agree_with_explicit_reachability() {
         } else {
             safe += 1
         }
-        for e in [EngineKind::Ic3, EngineKind::Kind, EngineKind::Portfolio] {
+        for e in [engine("ic3"), engine("kind"), engine("portfolio")] {
             match check(
                 &a,
-                e,
+                &e,
                 &ctl.clone().with_timeout(std::time::Duration::from_secs(5)),
             ) {
                 Verdict::Unsafe(_) => assert!(expect, "round {round} {e:?}: false alarm\n{text}"),
@@ -148,7 +154,7 @@ fn engines_agree_with_explicit_reachability() {
                     }
                 }
                 Verdict::Unknown(why) => assert!(
-                    e == EngineKind::Kind,
+                    e == engine("kind"),
                     "round {round}: IC3 gave up ({why})\n{text}"
                 ),
             }
@@ -164,7 +170,7 @@ fn engines_agree_with_explicit_reachability() {
                     "round {round}: bogus certificate k={k} accepted\n{text}"
                 );
             }
-            let v = check(&a, EngineKind::Bmc, &ctl);
+            let v = check(&a, &engine("bmc"), &ctl);
             assert!(
                 matches!(v, Verdict::Unsafe(_)),
                 "round {round}: BMC\n{text}"
@@ -201,7 +207,7 @@ fn merged_inputs_keep_reachability() {
             "round {round}: merged {:?}\n{text}",
             red.const_inputs
         );
-        match check(&a, EngineKind::Ic3, &ctl) {
+        match check(&a, &engine("ic3"), &ctl) {
             Verdict::Unsafe(_) => assert!(expect, "round {round}: false alarm\n{text}"),
             Verdict::Safe(_) => assert!(!expect, "round {round}: missed bug\n{text}"),
             Verdict::Unknown(why) => panic!("round {round}: {why}\n{text}"),
@@ -224,7 +230,7 @@ fn kinduction_certificates_pass_exactly_when_the_proof_checks() {
     for round in 0..150 {
         let a = random_aig(&mut r);
         for k in 0..4 {
-            let expect = cove_aig::cert::check_kinduction(&a, k, &[], &ctl).is_ok();
+            let expect = cove_aig::proof_check::check_kinduction(&a, k, &[], &ctl).is_ok();
             let w = witness_circuit(&a, &SafeProof::KInduction { k, aux: vec![] });
             let got = check_witness(&a, &w, &ctl);
             assert_eq!(

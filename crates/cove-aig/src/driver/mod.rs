@@ -1,0 +1,295 @@
+//! The hardware driver: the one place where Cove's hardware policy lives.
+//!
+//! A library user calling [`solve`] gets exactly what `cove solve FILE.aig` does: the
+//! reductions ([`crate::reduce`]), one engine or the portfolio ([`schedule`], every engine
+//! under a panic guard), the limits of one [`Control`] in every phase, the independent check
+//! of the answer on the original circuit ([`certify`]), and — when asked — the certificate
+//! file of a safe answer, written and re-checked as written ([`certificate_file`]). An answer
+//! whose check fails is never returned as an answer: it becomes `unknown`, and
+//! [`Outcome::validation`] says why ([`Validation::Failed`] is a bug in Cove, what the command
+//! line's exit code 3 reports).
+
+mod certificate_file;
+mod certify;
+mod portfolio;
+pub mod schedule;
+
+use crate::reduce::{Options, Reduced, reduce_with};
+use crate::{Aig, EngineConfig, SafeProof, Verdict};
+use cove_control::Control;
+use std::fmt;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+pub use portfolio::PortfolioConfig;
+
+/// The driver's reductions: inputs are merged to constants ([`crate::merge`]; measured in
+/// docs/decisions.md#hardware-input-merging: 844 of 22,893 inputs on the HWMCC'19 sample,
+/// `usb_phy_1` 4× faster, nothing lost). [`Options::default`] (used inside engines, e.g. on
+/// localization's abstractions) merges nothing.
+pub const DRIVER_OPTIONS: Options = Options { merge_inputs: true };
+
+/// How to solve: typed, shared by the command line and the library.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolveConfig {
+    /// The engine and its options (the portfolio by default).
+    pub engine: EngineConfig,
+    /// The reductions before the engines run ([`DRIVER_OPTIONS`] by default).
+    pub reduce: Options,
+    /// Write the certificate of a safe answer to this file: a witness circuit in the format of
+    /// the HWMCC'24 certified track (checkable with Certifaiger), binary AIGER if the path
+    /// ends in `.aig`, ASCII otherwise. The file is checked as written; an answer whose file
+    /// does not check is withdrawn. Nothing is written for other answers.
+    pub certificate: Option<PathBuf>,
+    /// The model's name for the certificate's comment (usually its file name).
+    pub model_name: String,
+}
+
+impl Default for SolveConfig {
+    fn default() -> SolveConfig {
+        SolveConfig {
+            engine: EngineConfig::default(),
+            reduce: DRIVER_OPTIONS,
+            certificate: None,
+            model_name: String::new(),
+        }
+    }
+}
+
+/// What the independent check said about the answer's certificate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Validation {
+    /// No answer to check (`unknown`).
+    NotApplicable,
+    /// The certificate checked (the trace replays, the proof holds, and the certificate file,
+    /// when one was asked for, passed the five witness-circuit checks as written).
+    Valid,
+    /// The check refuted the certificate, or its file could not be written: the answer was
+    /// withdrawn (a refutation is a bug in Cove).
+    Failed(String),
+    /// The check ran out of limits: the answer was withdrawn (not a bug).
+    Undecided(String),
+}
+
+impl Validation {
+    /// True when the certificate was checked and accepted.
+    pub fn is_valid(&self) -> bool {
+        *self == Validation::Valid
+    }
+
+    /// True when the certificate was refuted (or could not be written).
+    pub fn is_failed(&self) -> bool {
+        matches!(self, Validation::Failed(_))
+    }
+}
+
+impl fmt::Display for Validation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Validation::NotApplicable => write!(f, "none"),
+            Validation::Valid => write!(f, "valid"),
+            Validation::Failed(e) => write!(f, "failed: {e}"),
+            Validation::Undecided(e) => write!(f, "undecided: {e}"),
+        }
+    }
+}
+
+/// The result of [`solve`].
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The answer; a definite one has been checked on the input circuit.
+    pub verdict: Verdict,
+    /// The check of the answer's certificate.
+    pub validation: Validation,
+    /// The engine that answered (a portfolio entry's name), or the last one that ran.
+    pub engine: &'static str,
+    /// Wall-clock time of [`solve`].
+    pub time: Duration,
+}
+
+/// Model-checks `aig` as `cfg` says, under the limits of `ctl`. Every definite answer has
+/// been certified on `aig`: a trace by simulation, an invariant or k-induction proof by fresh
+/// SAT checks (and its certificate file, if asked for, by the five witness-circuit checks);
+/// an answer that fails its check becomes `unknown`.
+pub fn solve(aig: &Aig, cfg: &SolveConfig, ctl: &Control) -> Outcome {
+    let start = Instant::now();
+    let red = match reduce_with(aig, &cfg.reduce, ctl) {
+        Ok(r) => r,
+        Err(r) => {
+            return Outcome {
+                verdict: Verdict::Unknown(r),
+                validation: Validation::NotApplicable,
+                engine: cfg.engine.name(),
+                time: start.elapsed(),
+            };
+        }
+    };
+    if ctl.verbosity > 0 {
+        report_reduction(aig, &red, ctl);
+    }
+    let (res, engine) = portfolio::guarded(&cfg.engine, &red.aig, ctl, &|e, a, c| {
+        e.run_labelled(a, c)
+    });
+    let (mut verdict, mut validation) = certify::certify(aig, &red, res, ctl);
+    if let (Some(path), Verdict::Safe(proof)) = (&cfg.certificate, &verdict) {
+        (verdict, validation) = certificate_file(path, aig, &cfg.model_name, proof, ctl);
+    }
+    Outcome {
+        verdict,
+        validation,
+        engine,
+        time: start.elapsed(),
+    }
+}
+
+/// [`solve`] with the default reductions and no certificate file: the checked verdict.
+pub fn check(aig: &Aig, engine: &EngineConfig, ctl: &Control) -> Verdict {
+    let cfg = SolveConfig {
+        engine: engine.clone(),
+        ..SolveConfig::default()
+    };
+    solve(aig, &cfg, ctl).verdict
+}
+
+/// The verdict and validation once the certificate file of `proof` is written and checked.
+fn certificate_file(
+    path: &std::path::Path,
+    aig: &Aig,
+    model_name: &str,
+    proof: &SafeProof,
+    ctl: &Control,
+) -> (Verdict, Validation) {
+    use certificate_file::FileError;
+    match certificate_file::write_checked(path, aig, model_name, proof, ctl) {
+        Ok(()) => (Verdict::Safe(proof.clone()), Validation::Valid),
+        Err(FileError::Io(e)) => match ctl.should_stop() {
+            Some(r) => (Verdict::Unknown(r), Validation::Undecided(e)),
+            None => certify::failed(format!("certificate failed: {e}")),
+        },
+        Err(FileError::Check(e)) => certify::refuted_or_stopped("certificate failed", e, ctl),
+    }
+}
+
+/// The reduction's statistics on stderr (with `-v`).
+fn report_reduction(orig: &Aig, red: &Reduced, ctl: &Control) {
+    eprintln!(
+        "reduced: {} inputs, {} latches, {} ands, {} constraints (from {}/{}/{}); {} constant latches",
+        red.aig.inputs.len(),
+        red.aig.latches.len(),
+        red.aig.ands.len(),
+        red.aig.constraints.len(),
+        orig.inputs.len(),
+        orig.latches.len(),
+        orig.ands.len(),
+        red.const_latches.len()
+    );
+    let unate = crate::unate::unate_inputs(&red.aig);
+    eprintln!(
+        "sequentially unate inputs: {} of {}",
+        unate.iter().filter(|u| u.is_some()).count(),
+        unate.len()
+    );
+    // Without the option the pass runs for the statistic only, on the reduced circuit.
+    let stat;
+    let m = match &red.merged {
+        Some(m) => m,
+        None => {
+            let cfg = crate::merge::Config::default();
+            let mctl = crate::merge::pass_control(&cfg, ctl);
+            stat = crate::merge::merge_inputs(&red.aig, &cfg, &mctl);
+            &stat
+        }
+    };
+    eprintln!(
+        "merged inputs: {} of {} ({:.2} s; {} rounds, {} regions, {} checks, {} SAT calls, {} over budget; before: {} latches, {} ands){}",
+        m.merged,
+        m.inputs,
+        m.time.as_secs_f64(),
+        m.rounds,
+        m.regions,
+        m.checks,
+        m.sat_calls,
+        m.exhausted,
+        m.latches,
+        m.ands,
+        if red.merged.is_some() {
+            ""
+        } else {
+            " [statistic only]"
+        }
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ic3::Ic3Config;
+
+    fn design(src: &str) -> Aig {
+        crate::parse_aiger(src.as_bytes()).expect("valid aag")
+    }
+
+    #[test]
+    fn portfolio_honours_any_thread_budget() {
+        let ctl = Control::default();
+        let safe = design(include_str!("../../tests/data/mod6_safe.aag"));
+        let bad = design(include_str!("../../tests/data/mod6_unsafe.aag"));
+        for threads in [0, 1, 2, 3, 8] {
+            let e = EngineConfig::Portfolio(PortfolioConfig { threads });
+            let out = solve(
+                &safe,
+                &SolveConfig {
+                    engine: e.clone(),
+                    ..SolveConfig::default()
+                },
+                &ctl,
+            );
+            assert!(matches!(out.verdict, Verdict::Safe(_)));
+            assert_eq!(out.validation, Validation::Valid);
+            assert!(matches!(check(&bad, &e, &ctl), Verdict::Unsafe(_)));
+        }
+    }
+
+    #[test]
+    fn certificate_files_are_checked_as_written() {
+        let ctl = Control::default();
+        let safe = design(include_str!("../../tests/data/mod6_safe.aag"));
+        let dir = std::env::temp_dir().join(format!("cove-aig-driver-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("w.aag");
+        let cfg = SolveConfig {
+            engine: EngineConfig::Ic3(Ic3Config::default()),
+            certificate: Some(path.clone()),
+            model_name: "mod6_safe.aag".into(),
+            ..SolveConfig::default()
+        };
+        let out = solve(&safe, &cfg, &ctl);
+        assert!(matches!(out.verdict, Verdict::Safe(_)));
+        assert_eq!(out.validation, Validation::Valid);
+        let w = crate::parse_aiger(&std::fs::read(&path).expect("written")).expect("parses");
+        assert!(crate::witness_circuit_check::check_witness(&safe, &w, &ctl).is_ok());
+        // A file that cannot be written withdraws the answer, typed as a failure.
+        let cfg = SolveConfig {
+            certificate: Some(dir.join("no-such-dir").join("w.aag")),
+            ..cfg
+        };
+        let out = solve(&safe, &cfg, &ctl);
+        assert!(matches!(out.verdict, Verdict::Unknown(_)));
+        assert!(out.validation.is_failed(), "{:?}", out.validation);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_refuted_proof_is_a_failed_validation() {
+        // An invariant literal that is not a latch of the original circuit: refuted, whatever
+        // the wording (the command line's exit code follows the type, not the message).
+        let safe = design(include_str!("../../tests/data/mod6_safe.aag"));
+        let red = crate::reduce::reduce(&safe, &Control::default()).expect("reduces");
+        let res = crate::engine::EngineResult::Safe(crate::engine::Proof::Invariant(vec![vec![
+            2 * (red.aig.max_var + 5),
+        ]]));
+        let (v, val) = certify::certify(&safe, &red, res, &Control::default());
+        assert!(matches!(v, Verdict::Unknown(_)));
+        assert!(val.is_failed(), "{val:?}");
+    }
+}
