@@ -5,11 +5,13 @@
 //! Kept apart from `solve.rs` so that the CHC path and this one evolve independently; the
 //! only hook is the dispatch at the top of `solve::solve`.
 
+use crate::limits::LimitArgs;
 use crate::solve::{Format, SolveArgs};
 use crate::{EXIT_BAD_INPUT, EXIT_CERT_FAILED, EXIT_OK, EXIT_USAGE, ExitCodeOf, read_input};
+use clap::Args;
 use cove_aig::driver::SolveConfig;
 use cove_aig::{Control, EngineConfig, SafeProof, Verdict};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Whether `path` is an AIGER file: by extension, or by its header.
 pub fn is_aiger(path: &Path) -> bool {
@@ -29,43 +31,119 @@ pub fn is_aiger(path: &Path) -> bool {
         && (&head == b"aig " || &head == b"aag ")
 }
 
-/// The driver configuration `args` ask for (an unknown engine name is a usage error).
-fn config(args: &SolveArgs) -> Result<SolveConfig, ExitCodeOf> {
+/// Arguments of `cove hwmcc`: the hardware model checking competition's call convention.
+#[derive(Args, Debug)]
+pub struct HwmccArgs {
+    /// The model: AIGER 1.9 (binary `.aig` or ASCII `.aag`).
+    pub model: PathBuf,
+    /// Where the evidence goes. Alone (the HWMCC'24 convention): the witness when a property
+    /// fails, the certificate (a witness circuit, checkable with Certifaiger) when all hold.
+    /// With CERT_UNSAT: the witness only.
+    pub cert_sat: Option<PathBuf>,
+    /// The certificate of the properties that hold (binary AIGER if the path ends in `.aig`,
+    /// ASCII otherwise).
+    pub cert_unsat: Option<PathBuf>,
+    /// Engine: `portfolio` (the default) or one engine by name.
+    #[arg(long, default_value = "portfolio")]
+    pub engine: String,
+    /// Portfolio threads (0 = one per available core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// Progress messages on stderr.
+    #[arg(short, long, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+}
+
+/// What a hardware run asks for, from either command.
+struct Request<'a> {
+    file: &'a Path,
+    engine: &'a str,
+    threads: usize,
+    merge_inputs: bool,
+    certificate: Option<PathBuf>,
+    witness: Option<PathBuf>,
+    limits: &'a LimitArgs,
+    verbose: u8,
+    stats: bool,
+    format: Format,
+}
+
+/// The driver configuration `req` asks for (an unknown engine name is a usage error).
+fn config(req: &Request) -> Result<SolveConfig, ExitCodeOf> {
     // The CHC default engine name means "the default" here too: the portfolio.
-    let name = if args.engine == "spacer" {
+    let name = if req.engine == "spacer" {
         "portfolio"
     } else {
-        args.engine.as_str()
+        req.engine
     };
     let Some(mut engine) = EngineConfig::parse(name) else {
         eprintln!(
             "error: unknown AIGER engine '{}' (available: {})",
-            args.engine,
+            req.engine,
             EngineConfig::NAMES.join(", ")
         );
         return Err(ExitCodeOf(EXIT_USAGE));
     };
     if let EngineConfig::Portfolio(p) = &mut engine {
-        p.threads = args.threads;
+        p.threads = req.threads;
     }
     Ok(SolveConfig {
         engine,
         reduce: cove_aig::reduce::Options {
-            merge_inputs: !args.no_merge_inputs,
+            merge_inputs: req.merge_inputs,
         },
-        certificate: args.certificate.clone(),
-        model_name: args
+        certificate: req.certificate.clone(),
+        model_name: req
             .file
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default(),
+        witness: req.witness.clone(),
     })
 }
 
 /// Runs `cove solve` on an AIGER file: prints the HWMCC witness (`1`/`0`/`2` …).
 pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
-    let cfg = config(args)?;
-    let src = read_input(&args.file)?;
+    run(&Request {
+        file: &args.file,
+        engine: &args.engine,
+        threads: args.threads,
+        merge_inputs: !args.no_merge_inputs,
+        certificate: args.certificate.clone(),
+        witness: None,
+        limits: &args.limits,
+        verbose: args.verbose,
+        stats: args.stats,
+        format: args.format,
+    })
+}
+
+/// Runs `cove hwmcc MODEL [CERT_SAT [CERT_UNSAT]]`: prints the HWMCC witnesses like `cove
+/// solve` and writes the witness or certificate to the given paths.
+pub fn hwmcc(args: &HwmccArgs) -> Result<u8, ExitCodeOf> {
+    let (witness, certificate) = match (&args.cert_sat, &args.cert_unsat) {
+        (Some(one), None) => (Some(one.clone()), Some(one.clone())),
+        (sat, unsat) => (sat.clone(), unsat.clone()),
+    };
+    run(&Request {
+        file: &args.model,
+        engine: &args.engine,
+        threads: args.threads,
+        merge_inputs: true,
+        certificate,
+        witness,
+        limits: &args.limits,
+        verbose: args.verbose,
+        stats: false,
+        format: Format::Text,
+    })
+}
+
+fn run(req: &Request) -> Result<u8, ExitCodeOf> {
+    let cfg = config(req)?;
+    let src = read_input(req.file)?;
     let aig = cove_aig::parse_aiger(&src).map_err(|e| {
         let kind = if e.unsupported {
             "unsupported"
@@ -74,7 +152,7 @@ pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
         };
         eprintln!(
             "{}:{}:{}: {kind}: {}",
-            args.file.display(),
+            req.file.display(),
             e.line,
             e.byte,
             e.msg
@@ -86,36 +164,44 @@ pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
     *crate::limits::OWED
         .lock()
         .unwrap_or_else(|e| e.into_inner()) = 1;
-    let ctl: Control = args.limits.control(args.verbose as u32);
+    let ctl: Control = req.limits.control(req.verbose as u32);
     let out = cove_aig::driver::solve(&aig, &cfg, &ctl);
     let verdict = &out.verdict;
-    let word = match verdict {
-        Verdict::Unsafe(_) => "unsafe",
-        Verdict::Safe(_) => "safe",
-        Verdict::Unknown(_) => "unknown",
+    let witness = if out.properties.len() > 1 {
+        cove_aig::hwmcc_output::format_properties(&out.properties)
+    } else {
+        cove_aig::hwmcc_output::format_verdict(verdict)
     };
-    let witness = cove_aig::hwmcc_output::format_verdict(verdict);
-    match args.format {
+    match req.format {
         Format::Text => crate::limits::write_answer(&witness),
-        Format::Json => crate::limits::write_answer(&format!(
-            "{}\n",
-            serde_json::json!({
-                "verdict": word,
-                "witness": witness,
-                "time": out.time.as_secs_f64(),
-            })
-        )),
+        Format::Json => {
+            let props: Vec<_> = out
+                .properties
+                .iter()
+                .enumerate()
+                .map(|(i, v)| serde_json::json!({"property": format!("b{i}"), "verdict": word(v)}))
+                .collect();
+            crate::limits::write_answer(&format!(
+                "{}\n",
+                serde_json::json!({
+                    "verdict": word(verdict),
+                    "witness": witness,
+                    "properties": props,
+                    "time": out.time.as_secs_f64(),
+                })
+            ))
+        }
     }
     let failed = out.validation.is_failed();
     if let Verdict::Unknown(r) = verdict
-        && (args.verbose > 0 || failed)
+        && (req.verbose > 0 || failed)
     {
         eprintln!("reason: {r}");
     }
-    if args.stats {
+    if req.stats {
         eprintln!("engine: {}", cfg.engine.name());
         eprintln!("answered-by: {}", out.engine);
-        eprintln!("verdict: {word}");
+        eprintln!("verdict: {}", word(verdict));
         eprintln!("validation: {}", out.validation);
         eprintln!("time-total: {:.3}", out.time.as_secs_f64());
         match verdict {
@@ -130,4 +216,12 @@ pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
         }
     }
     Ok(if failed { EXIT_CERT_FAILED } else { EXIT_OK })
+}
+
+fn word(v: &Verdict) -> &'static str {
+    match v {
+        Verdict::Unsafe(_) => "unsafe",
+        Verdict::Safe(_) => "safe",
+        Verdict::Unknown(_) => "unknown",
+    }
 }

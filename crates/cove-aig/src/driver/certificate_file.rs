@@ -1,7 +1,9 @@
-//! Writing a safe answer's certificate file: the witness circuit ([`crate::witness_circuit`])
-//! is written, read back and checked against the model with the five witness-circuit checks
-//! ([`crate::witness_circuit_check`]), so a certificate that is reported has been checked as
-//! written. A file whose check does not pass is removed.
+//! Writing an answer's files: a safe answer's certificate, the witness circuit
+//! ([`crate::witness_circuit`]), is written, read back and checked against the model with the
+//! five witness-circuit checks ([`crate::witness_circuit_check`]); an unsafe answer's witness
+//! file (the HWMCC witnesses, [`crate::hwmcc_output`]) is written, read back and every trace
+//! in it replayed. So a file that is reported has been checked as written; a file whose check
+//! does not pass is removed.
 
 use crate::{Aig, CheckError, SafeProof};
 use cove_control::Control;
@@ -48,4 +50,33 @@ fn write_and_check(
         .map_err(|e| FileError::Io(format!("cannot read back {}: {e}", path.display())))?;
     let back = crate::parse_aiger(&back).map_err(|e| FileError::Io(format!("written file: {e}")))?;
     crate::witness_circuit_check::check_witness(model, &back, ctl).map_err(FileError::Check)
+}
+
+/// Writes the witnesses `text` (of the properties `model` fails) to `path`, reads the file
+/// back and replays every counterexample in it on `model` for the property it names
+/// ([`crate::trace_check::check_trace_of`]). Nothing is left at `path` on failure.
+pub(super) fn write_checked_witness(path: &Path, model: &Aig, text: &str) -> Result<(), String> {
+    let r = write_and_replay(path, model, text);
+    if r.is_err() {
+        let _ = std::fs::remove_file(path);
+    }
+    r
+}
+
+fn write_and_replay(path: &Path, model: &Aig, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let back = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read back {}: {e}", path.display()))?;
+    let ws = crate::hwmcc_output::parse_witnesses(&back)
+        .ok_or_else(|| format!("{}: the witness file does not parse", path.display()))?;
+    for w in ws {
+        if let Some(t) = w.trace {
+            for &p in &w.properties {
+                let mut t = t.clone();
+                crate::trace_check::check_trace_of(model, &mut t, p)
+                    .map_err(|e| format!("witness of b{p} as written: {e}"))?;
+            }
+        }
+    }
+    Ok(())
 }

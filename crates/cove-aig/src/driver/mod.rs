@@ -12,11 +12,12 @@
 mod certificate_file;
 mod certify;
 mod portfolio;
+pub mod properties;
 pub mod schedule;
 
 use crate::reduce::{Options, Reduced, reduce_with};
 use crate::{Aig, EngineConfig, SafeProof, Verdict};
-use cove_control::Control;
+use cove_control::{Control, UnknownReason};
 use std::fmt;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -43,6 +44,10 @@ pub struct SolveConfig {
     pub certificate: Option<PathBuf>,
     /// The model's name for the certificate's comment (usually its file name).
     pub model_name: String,
+    /// Write the witnesses to this file when a property fails (the HWMCC witness format, as
+    /// printed; read back and every trace replayed). May be the certificate's path: one file
+    /// then holds the witness when a property fails and the certificate otherwise.
+    pub witness: Option<PathBuf>,
 }
 
 impl Default for SolveConfig {
@@ -52,6 +57,7 @@ impl Default for SolveConfig {
             reduce: DRIVER_OPTIONS,
             certificate: None,
             model_name: String::new(),
+            witness: None,
         }
     }
 }
@@ -97,8 +103,13 @@ impl fmt::Display for Validation {
 /// The result of [`solve`].
 #[derive(Clone, Debug)]
 pub struct Outcome {
-    /// The answer; a definite one has been checked on the input circuit.
+    /// The answer on all properties together (unsafe when one fails, with its trace; safe
+    /// when all hold); a definite one has been checked on the input circuit.
     pub verdict: Verdict,
+    /// One answer per bad property, in file order (a counterexample's `bad_index` is its
+    /// property). A proof is for the circuit restricted to the properties proved together
+    /// ([`properties`]). Empty for a circuit without properties.
+    pub properties: Vec<Verdict>,
     /// The check of the answer's certificate.
     pub validation: Validation,
     /// The engine that answered (a portfolio entry's name), or the last one that ran.
@@ -109,20 +120,92 @@ pub struct Outcome {
 
 /// Model-checks `aig` as `cfg` says, under the limits of `ctl`. Every definite answer has
 /// been certified on `aig`: a trace by simulation, an invariant or k-induction proof by fresh
-/// SAT checks (and its certificate file, if asked for, by the five witness-circuit checks);
-/// an answer that fails its check becomes `unknown`.
+/// SAT checks (and the files asked for by the checks of [`certificate_file`]); an answer that
+/// fails its check becomes `unknown`. Several bad properties get one verdict each
+/// ([`properties`]).
 pub fn solve(aig: &Aig, cfg: &SolveConfig, ctl: &Control) -> Outcome {
     let start = Instant::now();
+    let properties::Solved {
+        mut overall,
+        properties: mut verdicts,
+        mut validation,
+        engine,
+        proved,
+    } = properties::solve_all(aig, cfg, ctl);
+    let fails = verdicts.iter().any(|v| matches!(v, Verdict::Unsafe(_)))
+        || matches!(overall, Verdict::Unsafe(_));
+    // One path for both files (the single-path competition convention): the witness when a
+    // property fails, the certificate otherwise.
+    let certificate = cfg
+        .certificate
+        .as_ref()
+        .filter(|c| !(fails && cfg.witness.as_ref() == Some(*c)));
+    if let (Some(path), Some((model, proof))) = (certificate, &proved) {
+        let (_, val) = certificate_file(path, model, &cfg.model_name, proof, ctl);
+        if !val.is_valid() {
+            // The proof's answers are withdrawn.
+            let why = match &val {
+                Validation::Failed(m) | Validation::Undecided(m) => m.clone(),
+                _ => String::new(),
+            };
+            withdraw(&mut verdicts, &mut overall, |v| matches!(v, Verdict::Safe(_)), &why, ctl);
+        }
+        validation = properties::merge(validation, val);
+    }
+    if let (Some(path), true) = (&cfg.witness, fails) {
+        let text = if verdicts.len() > 1 {
+            crate::hwmcc_output::format_properties(&verdicts)
+        } else {
+            crate::hwmcc_output::format_verdict(&overall)
+        };
+        if let Err(e) = certificate_file::write_checked_witness(path, aig, &text) {
+            let why = format!("witness failed: {e}");
+            withdraw(&mut verdicts, &mut overall, |v| matches!(v, Verdict::Unsafe(_)), &why, ctl);
+            validation = properties::merge(validation, Validation::Failed(why));
+        }
+    }
+    Outcome {
+        verdict: overall,
+        properties: verdicts,
+        validation,
+        engine,
+        time: start.elapsed(),
+    }
+}
+
+/// Turns the verdicts `which` selects into `unknown` (for the limit's reason once the limits
+/// are reached, for `why` otherwise) and recomputes the overall verdict.
+fn withdraw(
+    verdicts: &mut [Verdict],
+    overall: &mut Verdict,
+    which: impl Fn(&Verdict) -> bool,
+    why: &str,
+    ctl: &Control,
+) {
+    let unknown = || {
+        Verdict::Unknown(
+            ctl.should_stop()
+                .unwrap_or_else(|| UnknownReason::Incomplete(why.to_string())),
+        )
+    };
+    for v in verdicts.iter_mut() {
+        if which(v) {
+            *v = unknown();
+        }
+    }
+    *overall = if verdicts.is_empty() {
+        if which(overall) { unknown() } else { overall.clone() }
+    } else {
+        properties::overall(verdicts)
+    };
+}
+
+/// One question to the engines: reduce `aig`, run the engine under the panic guard, certify
+/// the answer on `aig`.
+fn run_once(aig: &Aig, cfg: &SolveConfig, ctl: &Control) -> (Verdict, Validation, &'static str) {
     let red = match reduce_with(aig, &cfg.reduce, ctl) {
         Ok(r) => r,
-        Err(r) => {
-            return Outcome {
-                verdict: Verdict::Unknown(r),
-                validation: Validation::NotApplicable,
-                engine: cfg.engine.name(),
-                time: start.elapsed(),
-            };
-        }
+        Err(r) => return (Verdict::Unknown(r), Validation::NotApplicable, cfg.engine.name()),
     };
     if ctl.verbosity > 0 {
         report_reduction(aig, &red, ctl);
@@ -130,16 +213,8 @@ pub fn solve(aig: &Aig, cfg: &SolveConfig, ctl: &Control) -> Outcome {
     let (res, engine) = portfolio::guarded(&cfg.engine, &red.aig, ctl, &|e, a, c| {
         e.run_labelled(a, c)
     });
-    let (mut verdict, mut validation) = certify::certify(aig, &red, res, ctl);
-    if let (Some(path), Verdict::Safe(proof)) = (&cfg.certificate, &verdict) {
-        (verdict, validation) = certificate_file(path, aig, &cfg.model_name, proof, ctl);
-    }
-    Outcome {
-        verdict,
-        validation,
-        engine,
-        time: start.elapsed(),
-    }
+    let (verdict, validation) = certify::certify(aig, &red, res, ctl);
+    (verdict, validation, engine)
 }
 
 /// [`solve`] with the default reductions and no certificate file: the checked verdict.
