@@ -516,8 +516,8 @@ impl<'a> Concrete<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::driver::check;
     use crate::EngineConfig;
+    use crate::driver::check;
 
     const LOC: EngineConfig = EngineConfig::Loc(LocConfig { ic3_first: false });
     use crate::{And, Init, Latch, Verdict};
@@ -620,10 +620,7 @@ mod tests {
             }
             r => panic!("expected an invariant, got {r:?}"),
         }
-        assert!(matches!(
-            check(&aig, &LOC, &ctl),
-            Verdict::Safe(_)
-        ));
+        assert!(matches!(check(&aig, &LOC, &ctl), Verdict::Safe(_)));
     }
 
     #[test]
@@ -636,17 +633,11 @@ mod tests {
         }
         let bad = crate::parse_aiger(include_str!("../tests/data/counter4_unsafe.aag").as_bytes())
             .expect("valid aag");
-        assert!(matches!(
-            check(&bad, &LOC, &ctl),
-            Verdict::Unsafe(_)
-        ));
+        assert!(matches!(check(&bad, &LOC, &ctl), Verdict::Unsafe(_)));
         for f in ["mod6_safe.aag", "reset1_safe.aag", "stuck_safe.aag"] {
             let path = format!("{}/tests/data/{f}", env!("CARGO_MANIFEST_DIR"));
             let aig = crate::parse_aiger(&std::fs::read(path).unwrap()).unwrap();
-            assert!(
-                matches!(check(&aig, &LOC, &ctl), Verdict::Safe(_)),
-                "{f}"
-            );
+            assert!(matches!(check(&aig, &LOC, &ctl), Verdict::Safe(_)), "{f}");
         }
     }
 
@@ -694,7 +685,8 @@ mod tests {
         let aig = noisy_safe(20);
         match staged(&aig, &ctl, long, ALWAYS) {
             EngineResult::Safe(Proof::Invariant(inv)) => {
-                crate::proof_check::check_invariant(&aig, &inv, true, &ctl).expect("invariant checks")
+                crate::proof_check::check_invariant(&aig, &inv, true, &ctl)
+                    .expect("invariant checks")
             }
             r => panic!("expected a proof, got {r:?}"),
         }

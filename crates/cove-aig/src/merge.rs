@@ -692,8 +692,8 @@ pub fn merge_inputs(aig: &Aig, cfg: &Config, ctl: &Control) -> Merged {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reduce::{Options, reduce_with};
     use crate::driver::{SolveConfig, solve};
+    use crate::reduce::{Options, reduce_with};
     use crate::{Aig, EngineConfig, Verdict, parse_aiger};
 
     /// The driver's verdict with engine `name` and reductions `opts`.

@@ -1,11 +1,11 @@
 //! The circuits of `tests/data` (answer in the file name; the binary ones were confirmed with
 //! ABC `pdr`), every engine, witnesses printed, read back and replayed.
 
-use cove_aig::witness_circuit_check::check_witness;
-use cove_aig::witness_circuit::{witness_circuit, write_witness};
 use cove_aig::EngineConfig;
 use cove_aig::driver::check;
 use cove_aig::hwmcc_output::{format_verdict, parse_trace};
+use cove_aig::witness_circuit::{witness_circuit, write_witness};
+use cove_aig::witness_circuit_check::check_witness;
 use cove_aig::{Control, SafeProof, Verdict, parse_aiger};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -80,7 +80,8 @@ fn every_engine_gets_the_known_answer_with_a_checked_witness() {
                 }
                 Verdict::Unknown(r) => {
                     // BMC never proves; k-induction without simple paths may not.
-                    let ok = matches!(e, EngineConfig::Bmc(_) | EngineConfig::Kind(_)) && !expect_unsafe;
+                    let ok =
+                        matches!(e, EngineConfig::Bmc(_) | EngineConfig::Kind(_)) && !expect_unsafe;
                     assert!(ok, "{name} {e:?}: unknown ({r})");
                     assert_eq!(text, "2\nb0\n.\n");
                 }

@@ -63,7 +63,10 @@ fn every_property_gets_its_known_answer_with_a_checked_witness() {
             assert_eq!(matches!(out.verdict, Verdict::Safe(_)), !fails, "{name}");
             // The printed form: one witness per property, failing ones first, each replays.
             let text = format_properties(&out.properties);
-            assert!(text.starts_with(if fails { "1\n" } else { "0\n" }), "{text}");
+            assert!(
+                text.starts_with(if fails { "1\n" } else { "0\n" }),
+                "{text}"
+            );
             let ws = parse_witnesses(&text).expect("witnesses parse");
             assert_eq!(ws.len(), known.len(), "{text}");
             let mut seen: Vec<usize> = ws.iter().map(|w| w.properties[0]).collect();
@@ -118,8 +121,8 @@ fn witness_and_certificate_files_for_several_properties() {
     let out = solve(&aig, &cfg, &Control::default());
     assert_eq!(out.validation, Validation::Valid);
     // The witness file: every property's witness, the failing one replays.
-    let ws = parse_witnesses(&std::fs::read_to_string(&wit).expect("witness written"))
-        .expect("parses");
+    let ws =
+        parse_witnesses(&std::fs::read_to_string(&wit).expect("witness written")).expect("parses");
     assert_eq!(ws.len(), 3);
     assert_eq!((ws[0].status, ws[0].properties[0]), (1, 1));
     // The certificate: for the model restricted to the properties that hold (b0, b2).

@@ -48,7 +48,8 @@ fn write_and_check(
         .map_err(|e| FileError::Io(format!("cannot write {}: {e}", path.display())))?;
     let back = std::fs::read(path)
         .map_err(|e| FileError::Io(format!("cannot read back {}: {e}", path.display())))?;
-    let back = crate::parse_aiger(&back).map_err(|e| FileError::Io(format!("written file: {e}")))?;
+    let back =
+        crate::parse_aiger(&back).map_err(|e| FileError::Io(format!("written file: {e}")))?;
     crate::witness_circuit_check::check_witness(model, &back, ctl).map_err(FileError::Check)
 }
 

@@ -148,7 +148,13 @@ pub fn solve(aig: &Aig, cfg: &SolveConfig, ctl: &Control) -> Outcome {
                 Validation::Failed(m) | Validation::Undecided(m) => m.clone(),
                 _ => String::new(),
             };
-            withdraw(&mut verdicts, &mut overall, |v| matches!(v, Verdict::Safe(_)), &why, ctl);
+            withdraw(
+                &mut verdicts,
+                &mut overall,
+                |v| matches!(v, Verdict::Safe(_)),
+                &why,
+                ctl,
+            );
         }
         validation = properties::merge(validation, val);
     }
@@ -160,7 +166,13 @@ pub fn solve(aig: &Aig, cfg: &SolveConfig, ctl: &Control) -> Outcome {
         };
         if let Err(e) = certificate_file::write_checked_witness(path, aig, &text) {
             let why = format!("witness failed: {e}");
-            withdraw(&mut verdicts, &mut overall, |v| matches!(v, Verdict::Unsafe(_)), &why, ctl);
+            withdraw(
+                &mut verdicts,
+                &mut overall,
+                |v| matches!(v, Verdict::Unsafe(_)),
+                &why,
+                ctl,
+            );
             validation = properties::merge(validation, Validation::Failed(why));
         }
     }
@@ -194,7 +206,11 @@ fn withdraw(
         }
     }
     *overall = if verdicts.is_empty() {
-        if which(overall) { unknown() } else { overall.clone() }
+        if which(overall) {
+            unknown()
+        } else {
+            overall.clone()
+        }
     } else {
         properties::overall(verdicts)
     };
@@ -205,14 +221,19 @@ fn withdraw(
 fn run_once(aig: &Aig, cfg: &SolveConfig, ctl: &Control) -> (Verdict, Validation, &'static str) {
     let red = match reduce_with(aig, &cfg.reduce, ctl) {
         Ok(r) => r,
-        Err(r) => return (Verdict::Unknown(r), Validation::NotApplicable, cfg.engine.name()),
+        Err(r) => {
+            return (
+                Verdict::Unknown(r),
+                Validation::NotApplicable,
+                cfg.engine.name(),
+            );
+        }
     };
     if ctl.verbosity > 0 {
         report_reduction(aig, &red, ctl);
     }
-    let (res, engine) = portfolio::guarded(&cfg.engine, &red.aig, ctl, &|e, a, c| {
-        e.run_labelled(a, c)
-    });
+    let (res, engine) =
+        portfolio::guarded(&cfg.engine, &red.aig, ctl, &|e, a, c| e.run_labelled(a, c));
     let (verdict, validation) = certify::certify(aig, &red, res, ctl);
     (verdict, validation, engine)
 }

@@ -22,9 +22,12 @@ impl PortfolioConfig {
     /// Runs the schedule's entries for this thread budget; the answer with the name of the
     /// entry that gave it.
     pub(crate) fn run(&self, aig: &Aig, ctl: &Control) -> (EngineResult, &'static str) {
-        run_entries(aig, &super::schedule::entries(self.threads), ctl, &|e, a, c| {
-            e.run_labelled(a, c)
-        })
+        run_entries(
+            aig,
+            &super::schedule::entries(self.threads),
+            ctl,
+            &|e, a, c| e.run_labelled(a, c),
+        )
     }
 }
 
@@ -143,12 +146,8 @@ mod tests {
         );
         // In the portfolio, the other entries still answer.
         for threads in [2, 3] {
-            let (r, name) = run_entries(
-                &bad,
-                &schedule::entries(threads),
-                &ctl,
-                &panicking_ic3_loc,
-            );
+            let (r, name) =
+                run_entries(&bad, &schedule::entries(threads), &ctl, &panicking_ic3_loc);
             assert!(matches!(r, EngineResult::Unsafe(_)), "{r:?}");
             assert_ne!(name, "ic3-loc");
         }

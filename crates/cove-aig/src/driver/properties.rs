@@ -97,7 +97,8 @@ pub(super) fn solve_all<'a>(aig: &'a Aig, cfg: &super::SolveConfig, ctl: &Contro
                     let msg = "counterexample failed simulation on the input circuit".to_string();
                     validation = merge(validation, Validation::Failed(msg.clone()));
                     for &i in &open {
-                        verdicts[i] = Some(Verdict::Unknown(UnknownReason::Incomplete(msg.clone())));
+                        verdicts[i] =
+                            Some(Verdict::Unknown(UnknownReason::Incomplete(msg.clone())));
                     }
                     break;
                 }

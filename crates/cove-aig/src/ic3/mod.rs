@@ -1050,7 +1050,8 @@ mod tests {
                 let EngineResult::Safe(Proof::Invariant(inv)) = r else {
                     panic!("{mode:?}: expected an invariant, got {r:?}");
                 };
-                crate::proof_check::check_invariant(&a, &inv, true, &ctl).expect("invariant checks");
+                crate::proof_check::check_invariant(&a, &inv, true, &ctl)
+                    .expect("invariant checks");
                 assert_eq!(e.stats.tsim_q > 0, mode == Lift::Ternary);
             }
             let bad = aig(include_str!("../../tests/data/mod6_unsafe.aag"));
