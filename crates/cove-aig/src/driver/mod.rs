@@ -3,8 +3,8 @@
 //! A library user calling [`solve`] gets exactly what `cove solve FILE.aig` does: the
 //! reductions ([`crate::reduce`]), one engine or the portfolio ([`schedule`], every engine
 //! under a panic guard), the limits of one [`Control`] in every phase, the independent check
-//! of the answer on the original circuit ([`certify`]), and — when asked — the certificate
-//! file of a safe answer, written and re-checked as written ([`certificate_file`]). An answer
+//! of the answer on the original circuit (`certify.rs`), and — when asked — the certificate
+//! file of a safe answer, written and re-checked as written (`certificate_file.rs`). An answer
 //! whose check fails is never returned as an answer: it becomes `unknown`, and
 //! [`Outcome::validation`] says why ([`Validation::Failed`] is a bug in Cove, what the command
 //! line's exit code 3 reports).
@@ -120,7 +120,7 @@ pub struct Outcome {
 
 /// Model-checks `aig` as `cfg` says, under the limits of `ctl`. Every definite answer has
 /// been certified on `aig`: a trace by simulation, an invariant or k-induction proof by fresh
-/// SAT checks (and the files asked for by the checks of [`certificate_file`]); an answer that
+/// SAT checks (and the files asked for by the checks of `certificate_file.rs`); an answer that
 /// fails its check becomes `unknown`. Several bad properties get one verdict each
 /// ([`properties`]).
 pub fn solve(aig: &Aig, cfg: &SolveConfig, ctl: &Control) -> Outcome {
