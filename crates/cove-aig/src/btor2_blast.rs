@@ -7,14 +7,14 @@
 //! step; a state whose `init` is not a constant gets a free initial value, constrained in the
 //! first step (an extra latch marks "not the first step") to equal its `init` expression.
 //!
-//! [`check`] runs the AIG engines ([`crate::solve::check_opts`]) on the blasted circuit: a
+//! [`check`] runs the AIG engines ([`crate::driver::solve`]) on the blasted circuit: a
 //! safe answer carries the invariant checked on that circuit; a counterexample is translated
 //! to a BTOR2 [`Witness`], printed, read back and replayed by the word-level simulator
 //! ([`crate::btor2_sim`]) — an answer whose check fails is unknown.
 
 use crate::btor2::{Arg, BinOp, Model, Op, UnOp};
 use crate::btor2_sim::{Bv, Frame, Witness, check_witness, format_witness, parse_witness};
-use crate::solve::EngineKind;
+use crate::driver::Validation;
 use crate::{ALit, Aig, And, FALSE, Init, Latch, SafeProof, TRUE, Verdict};
 use cove_control::{Control, UnknownReason};
 use std::collections::HashMap;
@@ -619,19 +619,19 @@ pub fn witness_of_trace(m: &Model, bl: &Blasted, t: &crate::Trace) -> Witness {
     }
 }
 
-/// Bit-blasts `m` and model-checks it with `engine` (see [`crate::solve::check_opts`]).
-/// A counterexample is printed as a BTOR2 witness, read back and replayed on `m` by the
-/// word-level simulator; a proof has been checked on the blasted circuit by the driver.
+/// Bit-blasts `m` and model-checks it as `cfg` says (see [`crate::driver::solve`]), with
+/// the validation of the answer. A counterexample is printed as a BTOR2 witness, read back
+/// and replayed on `m` by the word-level simulator (a replay failure withdraws the answer
+/// with [`Validation::Failed`]: a bug); a proof has been checked on the blasted circuit by
+/// the driver.
 pub fn check(
     m: &Model,
-    engine: EngineKind,
-    threads: usize,
-    opts: &crate::reduce::Options,
+    cfg: &crate::driver::SolveConfig,
     ctl: &Control,
-) -> (Btor2Verdict, Option<Blasted>) {
+) -> (Btor2Verdict, Option<Blasted>, Validation) {
     let bl = match blast(m, ctl) {
         Ok(b) => b,
-        Err(r) => return (Btor2Verdict::Unknown(r), None),
+        Err(r) => return (Btor2Verdict::Unknown(r), None, Validation::NotApplicable),
     };
     if ctl.verbosity > 0 {
         eprintln!(
@@ -643,7 +643,9 @@ pub fn check(
             bl.aig.constraints.len()
         );
     }
-    let v = match crate::solve::check_opts(&bl.aig, engine, threads, opts, ctl) {
+    let out = crate::driver::solve(&bl.aig, cfg, ctl);
+    let mut validation = out.validation;
+    let v = match out.verdict {
         Verdict::Safe(p) => Btor2Verdict::Safe(p),
         Verdict::Unknown(r) => Btor2Verdict::Unknown(r),
         Verdict::Unsafe(t) => {
@@ -651,11 +653,13 @@ pub fn check(
             let text = format_witness(m, &w);
             match parse_witness(&text).and_then(|back| check_witness(m, &back).map(|()| back)) {
                 Ok(back) => Btor2Verdict::Unsafe(back, text),
-                Err(e) => Btor2Verdict::Unknown(UnknownReason::Incomplete(format!(
-                    "counterexample failed word-level simulation: {e}"
-                ))),
+                Err(e) => {
+                    let msg = format!("counterexample failed word-level simulation: {e}");
+                    validation = Validation::Failed(msg.clone());
+                    Btor2Verdict::Unknown(UnknownReason::Incomplete(msg))
+                }
             }
         }
     };
-    (v, Some(bl))
+    (v, Some(bl), validation)
 }

@@ -39,7 +39,7 @@ pub struct Reduced {
 const MERGE_ROUNDS: usize = 4;
 
 /// Optional reductions.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Options {
     /// Merge inputs to constants ([`crate::merge`]).
     pub merge_inputs: bool,

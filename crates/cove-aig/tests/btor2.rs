@@ -2,10 +2,12 @@
 //! the bit-blaster against the word-level simulator (random expressions, widths 1..64 and a
 //! few wider ones).
 
+use cove_aig::EngineConfig;
 use cove_aig::btor2::{Model, parse_btor2};
+use cove_aig::btor2_blast::Blasted;
 use cove_aig::btor2_blast::{Btor2Verdict, blast, check};
 use cove_aig::btor2_sim::{Bv, Frame, Witness, check_witness, eval_all, parse_witness};
-use cove_aig::solve::EngineKind;
+use cove_aig::driver::SolveConfig;
 use cove_aig::{Control, lit_val};
 
 struct Rng(u64);
@@ -27,8 +29,26 @@ fn data(name: &str) -> Model {
     parse_btor2(&src).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
-fn opts() -> cove_aig::reduce::Options {
-    cove_aig::reduce::Options { merge_inputs: true }
+/// Model-checks `m` with the engine named `engine` (`threads` for the portfolio); the
+/// validation must not have failed.
+fn check_with(
+    m: &Model,
+    engine: &str,
+    threads: usize,
+    ctl: &Control,
+) -> (Btor2Verdict, Option<Blasted>) {
+    let mut engine = EngineConfig::parse(engine).expect("engine name");
+    if let EngineConfig::Portfolio(p) = &mut engine {
+        p.threads = threads;
+    }
+    let cfg = SolveConfig {
+        engine,
+        reduce: cove_aig::reduce::Options { merge_inputs: true },
+        ..SolveConfig::default()
+    };
+    let (v, bl, validation) = check(m, &cfg, ctl);
+    assert!(!validation.is_failed(), "validation failed: {validation}");
+    (v, bl)
 }
 
 /// (file, expected: Some(bad index, frames) for unsafe, None for safe).
@@ -52,19 +72,14 @@ fn hand_written_models_have_their_known_answers() {
     let ctl = Control::default();
     for &(name, expect) in CASES {
         let m = data(name);
-        let engines: &[EngineKind] = if expect.is_some() {
-            &[
-                EngineKind::Ic3,
-                EngineKind::Bmc,
-                EngineKind::Kind,
-                EngineKind::Portfolio,
-            ]
+        let engines: &[&str] = if expect.is_some() {
+            &["ic3", "bmc", "kind", "portfolio"]
         } else {
             // k-induction alone does not prove the counters (not k-inductive for small k).
-            &[EngineKind::Ic3, EngineKind::Portfolio]
+            &["ic3", "portfolio"]
         };
         for &e in engines {
-            let (v, _) = check(&m, e, 2, &opts(), &ctl);
+            let (v, _) = check_with(&m, e, 2, &ctl);
             match (expect, &v) {
                 (None, Btor2Verdict::Safe(_)) => {}
                 (Some((bad, frames)), Btor2Verdict::Unsafe(w, text)) => {
@@ -76,7 +91,7 @@ fn hand_written_models_have_their_known_answers() {
                         assert_eq!(w.bad, bad, "{name} {e:?}");
                     }
                     // BMC finds the shortest counterexample; the others at most that depth + any.
-                    if e == EngineKind::Bmc && frames > 0 {
+                    if e == "bmc" && frames > 0 {
                         assert_eq!(w.frames.len(), frames, "{name} {e:?}");
                     }
                 }
@@ -90,7 +105,7 @@ fn hand_written_models_have_their_known_answers() {
 fn wrong_witnesses_are_rejected_by_the_simulator() {
     let m = data("counter_unsafe.btor2");
     let ctl = Control::default();
-    let (v, _) = check(&m, EngineKind::Bmc, 1, &opts(), &ctl);
+    let (v, _) = check_with(&m, "bmc", 1, &ctl);
     let Btor2Verdict::Unsafe(w, text) = v else {
         panic!("expected unsafe")
     };
@@ -100,7 +115,7 @@ fn wrong_witnesses_are_rejected_by_the_simulator() {
     assert!(check_witness(&m, &short).is_err());
     assert!(parse_witness(&text.replace("b0", "b1")).is_ok_and(|w| check_witness(&m, &w).is_err()));
     let m = data("overflow_unsafe.btor2");
-    let (v, _) = check(&m, EngineKind::Bmc, 1, &opts(), &ctl);
+    let (v, _) = check_with(&m, "bmc", 1, &ctl);
     let Btor2Verdict::Unsafe(mut w, _) = v else {
         panic!("expected unsafe")
     };
@@ -668,8 +683,8 @@ fn families_agree_with_their_independently_built_aiger_versions() {
             .expect("valid btor2");
         let aig = cove_aig::parse_aiger(&std::fs::read(format!("{dir}/{name}.aag")).expect("aag"))
             .expect("valid aag");
-        let (v, _) = check(&m, EngineKind::Ic3, 1, &opts(), &ctl);
-        let w = cove_aig::solve::check(&aig, EngineKind::Ic3, &ctl);
+        let (v, _) = check_with(&m, "ic3", 1, &ctl);
+        let w = cove_aig::driver::check(&aig, &EngineConfig::parse("ic3").unwrap(), &ctl);
         let got = match (&v, &w) {
             (Btor2Verdict::Safe(_), cove_aig::Verdict::Safe(_)) => "safe",
             (Btor2Verdict::Unsafe(..), cove_aig::Verdict::Unsafe(_)) => "unsafe",

@@ -8,9 +8,10 @@
 
 use crate::solve::{Format, SolveArgs};
 use crate::{EXIT_BAD_INPUT, EXIT_CERT_FAILED, EXIT_OK, EXIT_USAGE, ExitCodeOf, read_input};
+use cove_aig::EngineConfig;
 use cove_aig::btor2_blast::Btor2Verdict;
-use cove_aig::solve::EngineKind;
-use cove_aig::{Control, SafeProof, UnknownReason};
+use cove_aig::driver::SolveConfig;
+use cove_aig::{Control, SafeProof};
 use std::path::Path;
 use std::time::Instant;
 
@@ -25,19 +26,22 @@ pub fn is_btor2(path: &Path) -> bool {
 /// Runs `cove solve` on a BTOR2 file.
 pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
     let start = Instant::now();
-    let engine = if args.engine == "spacer" || args.engine == "portfolio" {
-        Some(EngineKind::Portfolio)
+    let name = if args.engine == "spacer" {
+        "portfolio"
     } else {
-        EngineKind::parse(&args.engine)
+        args.engine.as_str()
     };
-    let Some(engine) = engine else {
+    let Some(mut engine) = EngineConfig::parse(name) else {
         eprintln!(
             "error: unknown hardware engine '{}' (available: {})",
             args.engine,
-            EngineKind::NAMES.join(", ")
+            EngineConfig::NAMES.join(", ")
         );
         return Err(ExitCodeOf(EXIT_USAGE));
     };
+    if let EngineConfig::Portfolio(p) = &mut engine {
+        p.threads = args.threads;
+    }
     if args.certificate.is_some() {
         eprintln!("error: --certificate applies to AIGER input");
         return Err(ExitCodeOf(EXIT_USAGE));
@@ -63,11 +67,15 @@ pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
         .lock()
         .unwrap_or_else(|e| e.into_inner()) = 1;
     let ctl: Control = args.limits.control(args.verbose as u32);
-    let opts = cove_aig::reduce::Options {
-        merge_inputs: !args.no_merge_inputs,
+    let cfg = SolveConfig {
+        engine,
+        reduce: cove_aig::reduce::Options {
+            merge_inputs: !args.no_merge_inputs,
+        },
+        ..SolveConfig::default()
     };
-    let (verdict, _) = cove_aig::btor2_blast::check(&model, engine, args.threads, &opts, &ctl);
-    let cert_failed = matches!(&verdict, Btor2Verdict::Unknown(UnknownReason::Incomplete(s)) if s.contains("failed"));
+    let (verdict, _, validation) = cove_aig::btor2_blast::check(&model, &cfg, &ctl);
+    let cert_failed = validation.is_failed();
     let (word, text) = match &verdict {
         Btor2Verdict::Unsafe(_, text) => ("unsafe", text.clone()),
         Btor2Verdict::Safe(_) => ("safe", "unsat\nb0\n.\n".to_string()),
@@ -90,7 +98,7 @@ pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
         eprintln!("reason: {r}");
     }
     if args.stats {
-        eprintln!("engine: {engine:?}");
+        eprintln!("engine: {}", cfg.engine.name());
         eprintln!("verdict: {word}");
         eprintln!("time-total: {:.3}", start.elapsed().as_secs_f64());
         match &verdict {
