@@ -771,43 +771,76 @@ fn value_of(sort: Sort, comps: &[Value]) -> Result<Value, FlatError> {
         if ki == 0 {
             return Ok(Value::Array(Box::new(ArrayValue::constant(value_of(e, comps)?))));
         }
-        // Peel the curried levels: only the first index component may have entries.
-        let mut defaults: Vec<Value> = vec![];
-        let mut keys: Vec<Value> = vec![];
-        let mut levels: Vec<&ArrayValue> = vec![];
-        for c in comps.iter().take(ke) {
-            let a = c.as_array().ok_or("array component is not an array")?;
-            levels.push(a);
-            for (k, _) in &a.entries {
-                if !keys.contains(k) {
-                    keys.push(k.clone());
-                }
-            }
-        }
-        let inner = |v: &Value| -> Result<Value, FlatError> {
+        // Enumerate the curried levels: every index tuple listed at some level is an entry;
+        // an inner level whose default differs from the overall default would stand for
+        // infinitely many exceptions and is refused.
+        let levels: Vec<&Value> = comps.iter().take(ke).collect();
+        let bottom = |v: &Value| -> Result<Value, FlatError> {
             let mut v = v.clone();
-            for _ in 1..ki {
-                let a = v.as_array().ok_or("curried component")?;
-                if !a.entries.is_empty() {
-                    return Err("array indexed by a datatype with several components".into());
-                }
-                v = a.default.clone();
+            for _ in 0..ki {
+                v = v.as_array().ok_or("curried component")?.default.clone();
             }
             Ok(v)
         };
-        for a in &levels {
-            defaults.push(inner(&a.default)?);
+        let defaults: Vec<Value> = levels.iter().map(|v| bottom(v)).collect::<Result<_, _>>()?;
+        // Tuples of index values mentioned anywhere.
+        let mut tuples: Vec<Vec<Value>> = vec![vec![]];
+        for _ in 0..ki {
+            let mut next: Vec<Vec<Value>> = vec![];
+            for tup in &tuples {
+                for lv in &levels {
+                    let mut v: &Value = lv;
+                    for k in tup {
+                        v = v.as_array().ok_or("curried component")?.read(k);
+                    }
+                    let a = v.as_array().ok_or("curried component")?;
+                    for (k, _) in &a.entries {
+                        let mut t2 = tup.clone();
+                        t2.push(k.clone());
+                        if !next.contains(&t2) {
+                            next.push(t2);
+                        }
+                    }
+                }
+            }
+            if next.len() > 10_000 {
+                return Err("array value too large".into());
+            }
+            tuples = next;
+            if tuples.is_empty() {
+                break;
+            }
         }
-        if ki > 1 && !keys.is_empty() {
-            return Err("array indexed by a datatype with several components".into());
+        // Every level's inner defaults must agree with the bottom defaults (else the value
+        // has infinitely many exceptions).
+        for (lv, d) in levels.iter().zip(&defaults) {
+            let mut stack: Vec<(&Value, usize)> = vec![(lv, 0)];
+            while let Some((v, depth)) = stack.pop() {
+                if depth == ki {
+                    continue;
+                }
+                let a = v.as_array().ok_or("curried component")?;
+                if depth + 1 < ki {
+                    stack.push((&a.default, depth + 1));
+                    for (_, x) in &a.entries {
+                        stack.push((x, depth + 1));
+                    }
+                } else if depth > 0 && &a.default != d {
+                    return Err("array value with infinitely many exceptions".into());
+                }
+            }
         }
         let mut arr = ArrayValue::constant(value_of(e, &defaults)?);
-        for k in keys {
-            let vals: Vec<Value> = levels
-                .iter()
-                .map(|a| inner(a.read(&k)))
-                .collect::<Result<_, _>>()?;
-            let key = value_of(i, std::slice::from_ref(&k))?;
+        for tup in tuples.into_iter().filter(|t| t.len() == ki) {
+            let mut vals = vec![];
+            for lv in &levels {
+                let mut v: &Value = lv;
+                for k in &tup {
+                    v = v.as_array().ok_or("curried component")?.read(k);
+                }
+                vals.push(v.clone());
+            }
+            let key = value_of(i, &tup)?;
             arr = arr.write(key, value_of(e, &vals)?);
         }
         arr.normalize();
