@@ -322,7 +322,10 @@ fn value_fits(sort: Sort, v: &Value) -> bool {
                 && cove_logic::dt::def(sort).is_some_and(|def| {
                     def.ctors.get(d.ctor as usize).is_some_and(|c| {
                         c.fields.len() == d.fields.len()
-                            && c.fields.iter().zip(&d.fields).all(|(f, x)| value_fits(f.1, x))
+                            && c.fields
+                                .iter()
+                                .zip(&d.fields)
+                                .all(|(f, x)| value_fits(f.1, x))
                     })
                 })
         }

@@ -226,8 +226,7 @@ pub fn base_ctor(sort: Sort) -> Option<u32> {
                 continue;
             }
             let d = def(s).expect("defined");
-            if d
-                .ctors
+            if d.ctors
                 .iter()
                 .any(|c| c.fields.iter().all(|f| inhabited(f.1, &ok)))
             {
@@ -243,4 +242,121 @@ pub fn base_ctor(sort: Sort) -> Option<u32> {
         .iter()
         .position(|c| c.fields.iter().all(|f| inhabited(f.1, &ok)))
         .map(|i| i as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::smtlib::{Command, parse_script};
+    use crate::{Model, Op, Sort, TermStore, Value};
+
+    #[test]
+    fn declarations_terms_and_evaluation() {
+        let src = "(declare-datatypes ((T 0) (F 0)) (((leaf (val Int)) (node (kids F)))
+                                                    ((fnil) (fcons (head T) (tail F)))))
+                   (declare-datatype E ((A) (B) (C)))
+                   (declare-datatypes () ((P (mkp (p1 E) (p2 Int)))))
+                   (declare-const x T)
+                   (assert (= (val (leaf 3)) 3))
+                   (assert ((_ is node) (node fnil)))
+                   (assert (is-B (p1 (mkp B 1))))
+                   (assert (= x (node (fcons (leaf 1) fnil))))";
+        let mut st = TermStore::new();
+        let script = parse_script(src.as_bytes(), &mut st).expect("parses");
+        let sorts: Vec<Sort> = script
+            .commands
+            .iter()
+            .filter_map(|(c, _)| match c {
+                Command::DeclareDatatypes(s) => Some(s.clone()),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        assert_eq!(sorts.len(), 4);
+        assert!(super::is_recursive(sorts[0]) && super::is_recursive(sorts[1]));
+        assert!(!super::is_recursive(sorts[2]) && !super::is_recursive(sorts[3]));
+        assert_eq!(super::base_ctor(sorts[0]), Some(0));
+        let asserts: Vec<_> = script
+            .commands
+            .iter()
+            .filter_map(|(c, _)| match c {
+                Command::Assert { term, .. } => Some(*term),
+                _ => None,
+            })
+            .collect();
+        let mut m = Model::new();
+        let x = crate::subst::free_vars(&st, asserts[3])[0];
+        let leaf1 = Value::Dt(Box::new(crate::DtValue {
+            sort: sorts[0],
+            ctor: 0,
+            fields: vec![Value::Num(crate::Rational::int(1))],
+        }));
+        let fnil = Value::Dt(Box::new(crate::DtValue {
+            sort: sorts[1],
+            ctor: 0,
+            fields: vec![],
+        }));
+        let list = Value::Dt(Box::new(crate::DtValue {
+            sort: sorts[1],
+            ctor: 1,
+            fields: vec![leaf1, fnil],
+        }));
+        m.set(
+            x,
+            Value::Dt(Box::new(crate::DtValue {
+                sort: sorts[0],
+                ctor: 1,
+                fields: vec![list.clone()],
+            })),
+        );
+        for &a in &asserts {
+            assert_eq!(m.eval(&st, a), Ok(Value::Bool(true)), "{}", st.display(a));
+        }
+        assert_eq!(
+            crate::print::value_text(&list, sorts[1]),
+            "(fcons (leaf 1) fnil)"
+        );
+        // A selector of the wrong constructor has no value to evaluate to.
+        let xt = st.mk_var(x);
+        let bad = st
+            .mk(
+                Op::Dt(super::DtOp::Sel {
+                    dt: sorts[0],
+                    ctor: 0,
+                    field: 0,
+                }),
+                &[xt],
+            )
+            .unwrap();
+        assert!(m.eval(&st, bad).is_err());
+        // Printing uses the SMT-LIB syntax.
+        assert!(
+            crate::print::term_to_string(&st, asserts[1]).contains("((_ is node) (node fnil))")
+        );
+    }
+
+    #[test]
+    fn deep_and_hostile_declarations_are_refused() {
+        let mut src = String::from("(declare-datatype D0 ((c0 (f0 Int))))");
+        for i in 1..200 {
+            src.push_str(&format!(
+                "(declare-datatype D{i} ((c{i} (f{i} D{}))))",
+                i - 1
+            ));
+        }
+        let mut st = TermStore::new();
+        let e = parse_script(src.as_bytes(), &mut st).unwrap_err();
+        assert!(e.to_string().contains("too deeply"), "{e}");
+        for bad in [
+            "(declare-datatypes ((L 0)) (((cons (tl L)))))",
+            "(declare-datatypes ((L 0)) ())",
+            "(declare-datatypes ((L 0)) ((())))",
+            "(declare-datatype L ((c (s Int))))(declare-datatype M ((c)))",
+            "(declare-datatype L ((c (s Int) (s Int))))",
+            "(declare-datatypes ((L 2)) (((c))))",
+            "(declare-datatype Int ((c)))",
+        ] {
+            let mut st = TermStore::new();
+            assert!(parse_script(bad.as_bytes(), &mut st).is_err(), "{bad}");
+        }
+    }
 }

@@ -32,7 +32,9 @@ pub(crate) fn solve(
         ChcResult::Sat(inv) => {
             adt::back_invariants(&mut out.store, sys, &flat, inv).map(ChcResult::Sat)
         }
-        ChcResult::Unsat(d) => adt::back_derivation(&out.store, sys, &flat, d).map(ChcResult::Unsat),
+        ChcResult::Unsat(d) => {
+            adt::back_derivation(&out.store, sys, &flat, d).map(ChcResult::Unsat)
+        }
         ChcResult::Unknown(_) => return out,
     };
     let answer = match back {

@@ -91,10 +91,7 @@ pub fn system_mentions_dt(store: &TermStore, sys: &ChcSystem) -> bool {
 /// depth limit on declarations). `None` for a recursive datatype.
 pub fn layout(sort: Sort) -> Option<Vec<Comp>> {
     if !dt::mentions_dt(sort) {
-        return Some(vec![Comp {
-            sort,
-            path: vec![],
-        }]);
+        return Some(vec![Comp { sort, path: vec![] }]);
     }
     if let Some((i, e)) = sort.array_parts() {
         let idx: Vec<Sort> = layout(i)?.into_iter().map(|c| c.sort).collect();
@@ -281,7 +278,11 @@ impl Flattener {
                 }
                 out
             }
-            Op::Dt(DtOp::Sel { dt: d_sort, ctor, field }) => {
+            Op::Dt(DtOp::Sel {
+                dt: d_sort,
+                ctor,
+                field,
+            }) => {
                 let x = a(self, 0);
                 let (range, n) = field_range(d_sort, ctor, field)?;
                 let mine: Vec<TermId> = x[range].to_vec();
@@ -508,16 +509,17 @@ pub fn flatten_system(store: &mut TermStore, sys: &ChcSystem) -> Result<FlatSyst
         for &v in &c.vars {
             f.var_comps(store, v)?;
         }
-        let app = |f: &mut Flattener, store: &mut TermStore, a: &PredApp| -> Result<PredApp, FlatError> {
-            let mut args = vec![];
-            for &t in &a.args {
-                args.extend(f.term(store, t)?);
-            }
-            Ok(PredApp {
-                pred: f.preds[&a.pred],
-                args,
-            })
-        };
+        let app =
+            |f: &mut Flattener, store: &mut TermStore, a: &PredApp| -> Result<PredApp, FlatError> {
+                let mut args = vec![];
+                for &t in &a.args {
+                    args.extend(f.term(store, t)?);
+                }
+                Ok(PredApp {
+                    pred: f.preds[&a.pred],
+                    args,
+                })
+            };
         let mut body = vec![];
         for b in &c.body {
             body.push(app(&mut f, store, b)?);
@@ -769,7 +771,9 @@ fn value_of(sort: Sort, comps: &[Value]) -> Result<Value, FlatError> {
         let ki = layout(i).ok_or("recursive datatype")?.len();
         let ke = layout(e).ok_or("recursive datatype")?.len();
         if ki == 0 {
-            return Ok(Value::Array(Box::new(ArrayValue::constant(value_of(e, comps)?))));
+            return Ok(Value::Array(Box::new(ArrayValue::constant(value_of(
+                e, comps,
+            )?))));
         }
         // Enumerate the curried levels: every index tuple listed at some level is an entry;
         // an inner level whose default differs from the overall default would stand for

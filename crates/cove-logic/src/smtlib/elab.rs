@@ -197,7 +197,8 @@ impl<'a> Parser<'a, '_> {
                         return Ok(m.body);
                     }
                     Some(Global::Ctor(sort, c)) => {
-                        let want = crate::dt::def(sort).map_or(0, |d| d.ctors[c as usize].fields.len());
+                        let want =
+                            crate::dt::def(sort).map_or(0, |d| d.ctors[c as usize].fields.len());
                         if want != 0 {
                             return err(
                                 pos,
@@ -211,7 +212,11 @@ impl<'a> Parser<'a, '_> {
                             .or_else(|e| err(pos, ErrorKind::Sort, e.0));
                     }
                     Some(Global::Sel(..) | Global::Test(..)) => {
-                        return err(pos, ErrorKind::Arity, format!("'{s}' expects 1 argument, got 0"));
+                        return err(
+                            pos,
+                            ErrorKind::Arity,
+                            format!("'{s}' expects 1 argument, got 0"),
+                        );
                     }
                     None => {}
                 }

@@ -67,7 +67,9 @@ impl<'a> Parser<'a, '_> {
         } else {
             self.shape(
                 top,
-                n == 3 && self.len(self.kid(top, 1)).is_some() && self.len(self.kid(top, 2)).is_some(),
+                n == 3
+                    && self.len(self.kid(top, 1)).is_some()
+                    && self.len(self.kid(top, 2)).is_some(),
                 "(declare-datatypes ((NAME 0)+) ((CONSTRUCTOR+)+))",
             )?;
             let heads = self.arena.list(self.kid(top, 1)).expect("list").to_vec();
@@ -132,7 +134,11 @@ impl<'a> Parser<'a, '_> {
         // Constructors.
         let mut symbols: Vec<(&'a str, NodeId, Global)> = vec![];
         for (k, &(_, body)) in decls.iter().enumerate() {
-            let mut items = self.arena.list(body).map(|l| l.to_vec()).unwrap_or_default();
+            let mut items = self
+                .arena
+                .list(body)
+                .map(|l| l.to_vec())
+                .unwrap_or_default();
             if name == "declare-datatypes" && self.len(self.kid(top, 1)) == Some(0) {
                 items.remove(0); // the 2.5 form's name
             }
@@ -185,7 +191,10 @@ impl<'a> Parser<'a, '_> {
                 return err(
                     self.arena.pos(decls[k].0),
                     ErrorKind::Sort,
-                    format!("datatype '{}' has no finite values (not well founded)", names[k]),
+                    format!(
+                        "datatype '{}' has no finite values (not well founded)",
+                        names[k]
+                    ),
                 );
             }
             if sort_depth(s) > MAX_SORT_DEPTH {
