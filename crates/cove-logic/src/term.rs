@@ -104,7 +104,7 @@ impl fmt::Display for Sort {
                 write!(f, "(Array {i} {e})")
             }
             Sort::BitVec(w) => write!(f, "(_ BitVec {w})"),
-            Sort::Dt(_) => f.write_str(&&crate::print::symbol(&crate::dt::name(*self))),
+            Sort::Dt(_) => f.write_str(&crate::print::symbol(&crate::dt::name(*self))),
         }
     }
 }
