@@ -616,7 +616,7 @@ impl TermStore {
 
     /// Checked, normalising constructor of `op(args)` (`width`: the result width of
     /// `nat2bv`, ignored otherwise). Folds constants and applies the word-level rules of
-    /// [`normalize`]; the result is equivalent to `op(args)`.
+    /// `normalize`; the result is equivalent to `op(args)`.
     pub fn mk_bv(
         &mut self,
         op: BvOp,
