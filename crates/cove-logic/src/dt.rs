@@ -246,12 +246,23 @@ pub fn base_ctor(sort: Sort) -> Option<u32> {
 
 #[cfg(test)]
 mod tests {
-    use crate::smtlib::{Command, parse_script};
+    use crate::smtlib::{Command, Dialect, ParseError, Parser, Script, parse_script};
+
+    /// Datatypes are read in the CHC dialect only.
+    fn parse_chc(src: &[u8], st: &mut TermStore) -> Result<Script, ParseError> {
+        let mut p = Parser::new(src, st, Dialect::Chc)?;
+        let mut script = Script::default();
+        while let Some(c) = p.next_command()? {
+            script.commands.push(c);
+        }
+        Ok(script)
+    }
     use crate::{Model, Op, Sort, TermStore, Value};
 
     #[test]
     fn declarations_terms_and_evaluation() {
-        let src = "(declare-datatypes ((T 0) (F 0)) (((leaf (val Int)) (node (kids F)))
+        let src =
+            "(set-logic HORN)(declare-datatypes ((T 0) (F 0)) (((leaf (val Int)) (node (kids F)))
                                                     ((fnil) (fcons (head T) (tail F)))))
                    (declare-datatype E ((A) (B) (C)))
                    (declare-datatypes () ((P (mkp (p1 E) (p2 Int)))))
@@ -261,7 +272,7 @@ mod tests {
                    (assert (is-B (p1 (mkp B 1))))
                    (assert (= x (node (fcons (leaf 1) fnil))))";
         let mut st = TermStore::new();
-        let script = parse_script(src.as_bytes(), &mut st).expect("parses");
+        let script = parse_chc(src.as_bytes(), &mut st).expect("parses");
         let sorts: Vec<Sort> = script
             .commands
             .iter()
@@ -335,8 +346,19 @@ mod tests {
     }
 
     #[test]
+    fn smt_scripts_refuse_datatypes() {
+        let mut st = TermStore::new();
+        let e = parse_script(
+            b"(set-logic HORN)(declare-datatype P ((mk (a Int))))",
+            &mut st,
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("CHC"), "{e}");
+    }
+
+    #[test]
     fn deep_and_hostile_declarations_are_refused() {
-        let mut src = String::from("(declare-datatype D0 ((c0 (f0 Int))))");
+        let mut src = String::from("(set-logic HORN)(declare-datatype D0 ((c0 (f0 Int))))");
         for i in 1..200 {
             src.push_str(&format!(
                 "(declare-datatype D{i} ((c{i} (f{i} D{}))))",
@@ -344,7 +366,7 @@ mod tests {
             ));
         }
         let mut st = TermStore::new();
-        let e = parse_script(src.as_bytes(), &mut st).unwrap_err();
+        let e = parse_chc(src.as_bytes(), &mut st).unwrap_err();
         assert!(e.to_string().contains("too deeply"), "{e}");
         for bad in [
             "(declare-datatypes ((L 0)) (((cons (tl L)))))",
@@ -356,7 +378,8 @@ mod tests {
             "(declare-datatype Int ((c)))",
         ] {
             let mut st = TermStore::new();
-            assert!(parse_script(bad.as_bytes(), &mut st).is_err(), "{bad}");
+            let bad = format!("(set-logic HORN){bad}");
+            assert!(parse_chc(bad.as_bytes(), &mut st).is_err(), "{bad}");
         }
     }
 }
