@@ -10,6 +10,20 @@ use crate::unroll::{Unroll, Val};
 use cove_control::{Control, UnknownReason};
 use cove_sat::{Limits, Lit};
 
+/// BMC's options ([`crate::EngineConfig::Bmc`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BmcConfig {
+    /// Stop after this many steps with `unknown` (unbounded when `None`, the default).
+    pub max_bound: Option<usize>,
+}
+
+impl BmcConfig {
+    /// Runs BMC with these options.
+    pub fn run(&self, aig: &Aig, ctl: &Control) -> EngineResult {
+        bmc(aig, ctl, self.max_bound)
+    }
+}
+
 /// Runs BMC up to `max_bound` steps (unbounded when `None`).
 pub fn bmc(aig: &Aig, ctl: &Control, max_bound: Option<usize>) -> EngineResult {
     match run(aig, ctl, max_bound) {

@@ -12,6 +12,25 @@ use cove_control::{Control, UnknownReason};
 use cove_sat::{Limits, NoTheory, SolveResult, Solver};
 use std::time::Instant;
 
+/// k-induction's options ([`crate::EngineConfig::Kind`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KindConfig {
+    /// Balance the step case against the base case (the portfolio's `kind-bmc` entry, see
+    /// [`kind_bmc`]); off by default (plain k-induction, [`kind`]).
+    pub balanced: bool,
+}
+
+impl KindConfig {
+    /// Runs k-induction with these options.
+    pub fn run(&self, aig: &Aig, ctl: &Control) -> EngineResult {
+        if self.balanced {
+            kind_bmc(aig, ctl)
+        } else {
+            kind(aig, ctl)
+        }
+    }
+}
+
 /// Runs k-induction until an answer or a stop.
 pub fn kind(aig: &Aig, ctl: &Control) -> EngineResult {
     match run(aig, ctl, false) {

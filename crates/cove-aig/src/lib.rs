@@ -1,14 +1,27 @@
 //! `cove-aig`: hardware model checking on and-inverter graphs.
 //!
 //! The pipeline is: [`parse`] an AIGER 1.9 file (binary `.aig` or ASCII `.aag`) into an
-//! [`Aig`]; [`reduce`] it (structural hashing, constant propagation, cone of influence);
-//! run one engine ([`ic3`], [`bmc`], [`kind`] or [`loc`]) on the reduced circuit; then certify the
-//! answer on the *original* circuit — a counterexample is re-simulated ([`sim`]), an
-//! inductive invariant is re-checked with a fresh SAT solver ([`cert`]) — and print it in
-//! the HWMCC witness format ([`witness`]). An answer whose certificate fails becomes
-//! unknown: never a wrong verdict. A safe answer's proof can also be written as a witness
-//! circuit for third-party checkers ([`certificate`], the HWMCC'24 certified track's
-//! format), which [`certcheck`] verifies with the same five checks as Certifaiger.
+//! [`Aig`]; the [`driver`] then [`reduce`]s it (structural hashing, constant propagation,
+//! cone of influence), runs one engine ([`ic3`], [`bmc`], [`kind`] or [`loc`]) or the
+//! portfolio ([`driver::schedule`]) on the reduced circuit, and certifies the answer on the
+//! *original* circuit — a counterexample is re-simulated ([`trace_check`]), an inductive
+//! invariant or k-induction proof is re-checked with fresh SAT solvers ([`proof_check`]). An
+//! answer whose certificate fails becomes unknown: never a wrong verdict. The answer is
+//! printed in the HWMCC witness format ([`hwmcc_output`]). A safe answer's proof can also be
+//! written as a witness circuit for third-party checkers ([`witness_circuit`], the HWMCC'24
+//! certified track's format), which [`witness_circuit_check`] verifies with the same five
+//! checks as Certifaiger.
+//!
+//! ```
+//! use cove_aig::driver::{solve, SolveConfig, Validation};
+//! use cove_aig::{Control, Verdict, parse_aiger};
+//!
+//! // One latch that stays 0; bad when it is 1.
+//! let aig = parse_aiger(b"aag 1 0 1 0 0 1\n2 2\n2\n").unwrap();
+//! let out = solve(&aig, &SolveConfig::default(), &Control::default());
+//! assert!(matches!(out.verdict, Verdict::Safe(_)));
+//! assert_eq!(out.validation, Validation::Valid);
+//! ```
 //!
 //! Literals follow AIGER: `2 * var + negated`, variable 0 is the constant false.
 
@@ -16,27 +29,31 @@
 #![forbid(unsafe_code)]
 
 pub mod bmc;
-pub mod cert;
-pub mod certcheck;
-pub mod certificate;
+pub mod btor2;
+pub mod btor2_blast;
+pub mod btor2_sim;
 pub mod cnf;
+pub mod driver;
 pub mod engine;
 mod fanout;
+pub mod hwmcc_output;
 pub mod ic3;
 pub mod kind;
 pub mod loc;
 pub mod merge;
 pub mod parse;
+pub mod proof_check;
 pub mod reduce;
-pub mod sim;
-pub mod solve;
 mod strash;
-pub mod sur;
+pub mod trace_check;
+pub mod unate;
 mod unroll;
-pub mod witness;
+pub mod witness_circuit;
+pub mod witness_circuit_check;
 pub mod write;
 
 pub use cove_control::{Control, UnknownReason};
+pub use engine::EngineConfig;
 pub use parse::{ParseError, parse_aiger};
 
 /// An AIGER literal: `2 * var + negated`.
@@ -145,7 +162,7 @@ pub enum Verdict {
 }
 
 /// The proof behind a safe verdict, over the original circuit's latches (AIGER literals);
-/// [`certificate`] turns either kind into a witness circuit.
+/// [`witness_circuit`] turns either kind into a witness circuit.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SafeProof {
     /// An inductive invariant (clauses) that excludes the bad states.
@@ -169,6 +186,27 @@ pub struct Trace {
     pub init: Vec<bool>,
     /// Input values per step.
     pub inputs: Vec<Vec<bool>>,
-    /// Index of the bad property reached (set by [`sim::check_trace`]).
+    /// Index of the bad property reached (set by [`trace_check::check_trace`]).
     pub bad_index: usize,
 }
+
+/// Why an independent check ([`proof_check`], [`witness_circuit_check`]) did not accept a
+/// certificate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CheckError {
+    /// The certificate is wrong: a query that must be unsatisfiable has a model, or the
+    /// certificate does not fit the circuit.
+    Refuted(String),
+    /// The check ran out of its limits before deciding (no evidence against the certificate).
+    Stopped(String),
+}
+
+impl std::fmt::Display for CheckError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CheckError::Refuted(s) | CheckError::Stopped(s) => f.write_str(s),
+        }
+    }
+}
+
+impl std::error::Error for CheckError {}

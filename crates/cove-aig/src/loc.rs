@@ -30,6 +30,26 @@ use cove_control::{Control, UnknownReason};
 use cove_sat::{Limits, Lit};
 use std::time::Duration;
 
+/// Localization's options ([`crate::EngineConfig::Loc`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LocConfig {
+    /// IC3 on the whole circuit first, localization once it stalls, then IC3 resumed (the
+    /// portfolio's `ic3-loc` entry, see [`ic3_then_loc`]); off by default (localization
+    /// alone, [`loc`]).
+    pub ic3_first: bool,
+}
+
+impl LocConfig {
+    /// Runs localization with these options.
+    pub fn run(&self, aig: &Aig, ctl: &Control) -> EngineResult {
+        if self.ic3_first {
+            ic3_then_loc(aig, ctl)
+        } else {
+            loc(aig, ctl)
+        }
+    }
+}
+
 /// Runs localization abstraction until an answer or a stop.
 pub fn loc(aig: &Aig, ctl: &Control) -> EngineResult {
     match run(aig, ctl, 1.0) {
@@ -496,7 +516,10 @@ impl<'a> Concrete<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solve::{EngineKind, check};
+    use crate::EngineConfig;
+    use crate::driver::check;
+
+    const LOC: EngineConfig = EngineConfig::Loc(LocConfig { ic3_first: false });
     use crate::{And, Init, Latch, Verdict};
 
     /// Noise latches: `n` toggles `t' = t xor i` of input variable `i`, unrelated to the
@@ -597,33 +620,24 @@ mod tests {
             }
             r => panic!("expected an invariant, got {r:?}"),
         }
-        assert!(matches!(
-            check(&aig, EngineKind::Loc, &ctl),
-            Verdict::Safe(_)
-        ));
+        assert!(matches!(check(&aig, &LOC, &ctl), Verdict::Safe(_)));
     }
 
     #[test]
     fn finds_a_real_deep_counterexample() {
         let aig = noisy_shift(6, 10);
         let ctl = Control::default();
-        match check(&aig, EngineKind::Loc, &ctl) {
+        match check(&aig, &LOC, &ctl) {
             Verdict::Unsafe(t) => assert_eq!(t.inputs.len(), 7),
             v => panic!("expected unsafe, got {v:?}"),
         }
         let bad = crate::parse_aiger(include_str!("../tests/data/counter4_unsafe.aag").as_bytes())
             .expect("valid aag");
-        assert!(matches!(
-            check(&bad, EngineKind::Loc, &ctl),
-            Verdict::Unsafe(_)
-        ));
+        assert!(matches!(check(&bad, &LOC, &ctl), Verdict::Unsafe(_)));
         for f in ["mod6_safe.aag", "reset1_safe.aag", "stuck_safe.aag"] {
             let path = format!("{}/tests/data/{f}", env!("CARGO_MANIFEST_DIR"));
             let aig = crate::parse_aiger(&std::fs::read(path).unwrap()).unwrap();
-            assert!(
-                matches!(check(&aig, EngineKind::Loc, &ctl), Verdict::Safe(_)),
-                "{f}"
-            );
+            assert!(matches!(check(&aig, &LOC, &ctl), Verdict::Safe(_)), "{f}");
         }
     }
 
@@ -671,7 +685,8 @@ mod tests {
         let aig = noisy_safe(20);
         match staged(&aig, &ctl, long, ALWAYS) {
             EngineResult::Safe(Proof::Invariant(inv)) => {
-                crate::cert::check_invariant(&aig, &inv, true, &ctl).expect("invariant checks")
+                crate::proof_check::check_invariant(&aig, &inv, true, &ctl)
+                    .expect("invariant checks")
             }
             r => panic!("expected a proof, got {r:?}"),
         }

@@ -692,9 +692,19 @@ pub fn merge_inputs(aig: &Aig, cfg: &Config, ctl: &Control) -> Merged {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::driver::{SolveConfig, solve};
     use crate::reduce::{Options, reduce_with};
-    use crate::solve::{EngineKind, check_opts};
-    use crate::{Verdict, parse_aiger};
+    use crate::{Aig, EngineConfig, Verdict, parse_aiger};
+
+    /// The driver's verdict with engine `name` and reductions `opts`.
+    fn check_opts(aig: &Aig, name: &str, opts: &Options, ctl: &Control) -> Verdict {
+        let cfg = SolveConfig {
+            engine: EngineConfig::parse(name).expect("an engine"),
+            reduce: *opts,
+            ..SolveConfig::default()
+        };
+        solve(aig, &cfg, ctl).verdict
+    }
 
     fn consts(src: &str) -> Vec<Option<bool>> {
         let aig = parse_aiger(src.as_bytes()).expect("valid aag");
@@ -742,7 +752,7 @@ mod tests {
         assert_eq!(red.const_inputs.len(), 1);
         let (m, c) = red.const_inputs[0];
         assert!(m < 2 && !c);
-        match check_opts(&aig, EngineKind::Ic3, 1, &opts, &ctl) {
+        match check_opts(&aig, "ic3", &opts, &ctl) {
             Verdict::Unsafe(t) => {
                 assert!(t.inputs.iter().all(|v| !v[m] && v[1 - m]));
             }
@@ -768,9 +778,9 @@ mod tests {
         assert_eq!(red.const_inputs.len(), 1);
         assert!(red.const_inputs[0].0 < 2 && red.const_inputs[0].1);
         assert_eq!(red.aig.inputs.len(), 1);
-        for engine in [EngineKind::Ic3, EngineKind::Kind] {
+        for engine in ["ic3", "kind"] {
             assert!(matches!(
-                check_opts(&aig, engine, 1, &opts, &ctl),
+                check_opts(&aig, engine, &opts, &ctl),
                 Verdict::Safe(_)
             ));
         }
@@ -786,12 +796,12 @@ mod tests {
         let red = reduce_with(&aig, &opts, &ctl).expect("reduced");
         assert_eq!(red.const_inputs.len(), 1);
         let m = red.const_inputs[0].0;
-        for engine in [EngineKind::Ic3, EngineKind::Bmc] {
-            match check_opts(&aig, engine, 1, &opts, &ctl) {
+        for engine in ["ic3", "bmc"] {
+            match check_opts(&aig, engine, &opts, &ctl) {
                 Verdict::Unsafe(mut t) => {
                     assert!(t.inputs.iter().all(|v| v[m]));
                     assert_eq!(t.inputs.iter().filter(|v| v[1 - m]).count(), 2);
-                    assert!(crate::sim::check_trace(&aig, &mut t).is_ok());
+                    assert!(crate::trace_check::check_trace(&aig, &mut t).is_ok());
                 }
                 v => panic!("expected unsafe, got {v:?}"),
             }
@@ -837,7 +847,7 @@ mod tests {
             (include_str!("../tests/data/counter4_unsafe.aag"), false),
         ] {
             let aig = parse_aiger(src.as_bytes()).expect("valid aag");
-            let v = check_opts(&aig, EngineKind::Ic3, 1, &opts, &ctl);
+            let v = check_opts(&aig, "ic3", &opts, &ctl);
             assert_eq!(matches!(v, Verdict::Safe(_)), safe, "{v:?}");
             assert_eq!(matches!(v, Verdict::Unsafe(_)), !safe, "{v:?}");
         }

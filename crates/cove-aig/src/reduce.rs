@@ -39,7 +39,7 @@ pub struct Reduced {
 const MERGE_ROUNDS: usize = 4;
 
 /// Optional reductions.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Options {
     /// Merge inputs to constants ([`crate::merge`]).
     pub merge_inputs: bool,
@@ -111,7 +111,7 @@ fn simplify(
         red.input_orig = inputs.iter().map(|&i| red.input_orig[i]).collect();
         red.latch_orig = latches.iter().map(|&i| red.latch_orig[i]).collect();
         red.aig = aig;
-        subst = constant_latches(&red.aig);
+        subst = constant_latches(&red.aig, ctl)?;
         let mut any = false;
         for (i, c) in subst.iter().enumerate() {
             if let Some(v) = c {
@@ -248,7 +248,9 @@ fn rebuild(
 
 /// Latches that keep their reset value forever, by ternary simulation from the reset state
 /// with all inputs unknown (sound without constraints: it over-approximates the traces).
-fn constant_latches(aig: &Aig) -> Vec<Option<bool>> {
+/// A fixpoint can take one sweep over the gates per latch, so the limits of `ctl` are
+/// checked before every sweep (a bit-blasted word-level design has millions of gates).
+fn constant_latches(aig: &Aig, ctl: &Control) -> Result<Vec<Option<bool>>, UnknownReason> {
     const X: u8 = 2;
     let mut guess: Vec<Option<bool>> = aig
         .latches
@@ -266,6 +268,9 @@ fn constant_latches(aig: &Aig) -> Vec<Option<bool>> {
         if v == X { X } else { v ^ (l & 1) as u8 }
     };
     loop {
+        if let Some(r) = ctl.should_stop() {
+            return Err(r);
+        }
         for (i, l) in aig.latches.iter().enumerate() {
             vals[l.var as usize] = match guess[i] {
                 Some(b) => b as u8,
@@ -292,7 +297,7 @@ fn constant_latches(aig: &Aig) -> Vec<Option<bool>> {
             }
         }
         if !changed {
-            return guess;
+            return Ok(guess);
         }
     }
 }

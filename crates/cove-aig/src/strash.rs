@@ -1,5 +1,5 @@
 //! Building and-inverter graphs with structural hashing and constant folding, shared by the
-//! reduction ([`crate::reduce`]) and the certificate construction ([`crate::certificate`]).
+//! reduction ([`crate::reduce`]) and the certificate construction ([`crate::witness_circuit`]).
 
 use crate::{ALit, And, FALSE, TRUE};
 use std::collections::HashMap;

@@ -64,7 +64,11 @@ fn truncations_and_byte_flips_never_panic() {
                     // Whatever parses is well formed enough to model-check.
                     let ctl = cove_aig::Control::default()
                         .with_timeout(std::time::Duration::from_millis(100));
-                    let _ = cove_aig::solve::check(&a, cove_aig::solve::EngineKind::Bmc, &ctl);
+                    let _ = cove_aig::driver::check(
+                        &a,
+                        &cove_aig::EngineConfig::parse("bmc").unwrap(),
+                        &ctl,
+                    );
                 }
             }
         }
@@ -83,6 +87,10 @@ fn deep_circuits_do_not_recurse() {
     }
     let a = parse_aiger(s.as_bytes()).unwrap();
     assert_eq!(a.ands.len(), n as usize);
-    let v = cove_aig::solve::check(&a, cove_aig::solve::EngineKind::Ic3, &Default::default());
+    let v = cove_aig::driver::check(
+        &a,
+        &cove_aig::EngineConfig::parse("ic3").unwrap(),
+        &Default::default(),
+    );
     assert!(matches!(v, cove_aig::Verdict::Unsafe(_)), "{v:?}");
 }

@@ -1,9 +1,16 @@
 //! Random small circuits: every engine's answer against explicit-state reachability.
 
-use cove_aig::certcheck::check_witness;
-use cove_aig::certificate::{witness_circuit, write_witness};
-use cove_aig::solve::{EngineKind, check};
+use cove_aig::EngineConfig;
+use cove_aig::bmc::BmcConfig;
+use cove_aig::driver::{SolveConfig, check, solve};
+use cove_aig::witness_circuit::{witness_circuit, write_witness};
+use cove_aig::witness_circuit_check::check_witness;
 use cove_aig::{Aig, And, Control, Init, Latch, SafeProof, Verdict, lit_val, parse_aiger};
+
+/// The engine named `name` with its default options.
+fn engine(name: &str) -> EngineConfig {
+    EngineConfig::parse(name).expect("an engine name")
+}
 
 struct Rng(u64);
 impl Rng {
@@ -114,6 +121,7 @@ fn engines_agree_with_explicit_reachability() {
     let ctl = Control::default();
     let (mut safe, mut unsafe_) = (0, 0);
     let (mut kind_certs, mut deep_kind) = (0, 0);
+    let mut multi = 0;
     for round in 0..400 {
         let a = random_aig(&mut r);
         // Round trip through the ASCII writer and the reader.
@@ -125,10 +133,10 @@ fn engines_agree_with_explicit_reachability() {
         } else {
             safe += 1
         }
-        for e in [EngineKind::Ic3, EngineKind::Kind, EngineKind::Portfolio] {
+        for e in [engine("ic3"), engine("kind"), engine("portfolio")] {
             match check(
                 &a,
-                e,
+                &e,
                 &ctl.clone().with_timeout(std::time::Duration::from_secs(5)),
             ) {
                 Verdict::Unsafe(_) => assert!(expect, "round {round} {e:?}: false alarm\n{text}"),
@@ -148,9 +156,35 @@ fn engines_agree_with_explicit_reachability() {
                     }
                 }
                 Verdict::Unknown(why) => assert!(
-                    e == EngineKind::Kind,
+                    e == engine("kind"),
                     "round {round}: IC3 gave up ({why})\n{text}"
                 ),
+            }
+        }
+        if a.bad.len() > 1 {
+            // One verdict per property, each as explicit reachability says.
+            multi += 1;
+            let cfg = SolveConfig {
+                engine: engine("ic3"),
+                ..SolveConfig::default()
+            };
+            let out = solve(&a, &cfg, &ctl);
+            assert_eq!(out.properties.len(), a.bad.len());
+            for (i, v) in out.properties.iter().enumerate() {
+                let one = Aig {
+                    bad: vec![a.bad[i]],
+                    ..a.clone()
+                };
+                match v {
+                    Verdict::Unsafe(t) => {
+                        assert!(reachable(&one), "round {round} b{i}: false alarm\n{text}");
+                        assert_eq!(t.bad_index, i);
+                    }
+                    Verdict::Safe(_) => {
+                        assert!(!reachable(&one), "round {round} b{i}: missed bug\n{text}")
+                    }
+                    Verdict::Unknown(why) => panic!("round {round} b{i}: IC3 gave up ({why})"),
+                }
             }
         }
         if expect {
@@ -164,7 +198,12 @@ fn engines_agree_with_explicit_reachability() {
                     "round {round}: bogus certificate k={k} accepted\n{text}"
                 );
             }
-            let v = check(&a, EngineKind::Bmc, &ctl);
+            // Bounded by the number of states: with several properties, those that hold stay
+            // open after the first counterexample and BMC alone never proves them.
+            let bmc = EngineConfig::Bmc(BmcConfig {
+                max_bound: Some(1 << a.latches.len()),
+            });
+            let v = check(&a, &bmc, &ctl);
             assert!(
                 matches!(v, Verdict::Unsafe(_)),
                 "round {round}: BMC\n{text}"
@@ -174,6 +213,7 @@ fn engines_agree_with_explicit_reachability() {
     assert!(safe > 50 && unsafe_ > 50, "{safe} safe, {unsafe_} unsafe");
     assert!(kind_certs > 50, "{kind_certs} k-induction certificates");
     assert!(deep_kind > 0);
+    assert!(multi > 50, "{multi} circuits with several properties");
 }
 
 /// Merging inputs to constants (`merge.rs`) keeps reachability exactly, on circuits with
@@ -201,7 +241,7 @@ fn merged_inputs_keep_reachability() {
             "round {round}: merged {:?}\n{text}",
             red.const_inputs
         );
-        match check(&a, EngineKind::Ic3, &ctl) {
+        match check(&a, &engine("ic3"), &ctl) {
             Verdict::Unsafe(_) => assert!(expect, "round {round}: false alarm\n{text}"),
             Verdict::Safe(_) => assert!(!expect, "round {round}: missed bug\n{text}"),
             Verdict::Unknown(why) => panic!("round {round}: {why}\n{text}"),
@@ -224,7 +264,7 @@ fn kinduction_certificates_pass_exactly_when_the_proof_checks() {
     for round in 0..150 {
         let a = random_aig(&mut r);
         for k in 0..4 {
-            let expect = cove_aig::cert::check_kinduction(&a, k, &[], &ctl).is_ok();
+            let expect = cove_aig::proof_check::check_kinduction(&a, k, &[], &ctl).is_ok();
             let w = witness_circuit(&a, &SafeProof::KInduction { k, aux: vec![] });
             let got = check_witness(&a, &w, &ctl);
             assert_eq!(

@@ -1,14 +1,17 @@
-//! `cove solve FILE.aig|FILE.aag`: hardware model checking (cove-aig), HWMCC witness output.
+//! `cove solve FILE.aig|FILE.aag`: hardware model checking, HWMCC witness output. Parses
+//! the arguments, calls [`cove_aig::driver`] (where the policy lives: engines, portfolio,
+//! certificate checks and files), prints; the exit code follows the typed validation.
 //!
 //! Kept apart from `solve.rs` so that the CHC path and this one evolve independently; the
 //! only hook is the dispatch at the top of `solve::solve`.
 
+use crate::limits::LimitArgs;
 use crate::solve::{Format, SolveArgs};
 use crate::{EXIT_BAD_INPUT, EXIT_CERT_FAILED, EXIT_OK, EXIT_USAGE, ExitCodeOf, read_input};
-use cove_aig::solve::EngineKind;
-use cove_aig::{Control, SafeProof, UnknownReason, Verdict};
-use std::path::Path;
-use std::time::Instant;
+use clap::Args;
+use cove_aig::driver::SolveConfig;
+use cove_aig::{Control, EngineConfig, SafeProof, Verdict};
+use std::path::{Path, PathBuf};
 
 /// Whether `path` is an AIGER file: by extension, or by its header.
 pub fn is_aiger(path: &Path) -> bool {
@@ -28,24 +31,119 @@ pub fn is_aiger(path: &Path) -> bool {
         && (&head == b"aig " || &head == b"aag ")
 }
 
-/// Runs `cove solve` on an AIGER file: prints the HWMCC witness (`1`/`0`/`2` …).
-pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
-    let start = Instant::now();
+/// Arguments of `cove hwmcc`: the hardware model checking competition's call convention.
+#[derive(Args, Debug)]
+pub struct HwmccArgs {
+    /// The model: AIGER 1.9 (binary `.aig` or ASCII `.aag`).
+    pub model: PathBuf,
+    /// Where the evidence goes. Alone (the HWMCC'24 convention): the witness when a property
+    /// fails, the certificate (a witness circuit, checkable with Certifaiger) when all hold.
+    /// With CERT_UNSAT: the witness only.
+    pub cert_sat: Option<PathBuf>,
+    /// The certificate of the properties that hold (binary AIGER if the path ends in `.aig`,
+    /// ASCII otherwise).
+    pub cert_unsat: Option<PathBuf>,
+    /// Engine: `portfolio` (the default) or one engine by name.
+    #[arg(long, default_value = "portfolio")]
+    pub engine: String,
+    /// Portfolio threads (0 = one per available core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// Progress messages on stderr.
+    #[arg(short, long, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+}
+
+/// What a hardware run asks for, from either command.
+struct Request<'a> {
+    file: &'a Path,
+    engine: &'a str,
+    threads: usize,
+    merge_inputs: bool,
+    certificate: Option<PathBuf>,
+    witness: Option<PathBuf>,
+    limits: &'a LimitArgs,
+    verbose: u8,
+    stats: bool,
+    format: Format,
+}
+
+/// The driver configuration `req` asks for (an unknown engine name is a usage error).
+fn config(req: &Request) -> Result<SolveConfig, ExitCodeOf> {
     // The CHC default engine name means "the default" here too: the portfolio.
-    let engine = if args.engine == "spacer" || args.engine == "portfolio" {
-        Some(EngineKind::Portfolio)
+    let name = if req.engine == "spacer" {
+        "portfolio"
     } else {
-        EngineKind::parse(&args.engine)
+        req.engine
     };
-    let Some(engine) = engine else {
+    let Some(mut engine) = EngineConfig::parse(name) else {
         eprintln!(
             "error: unknown AIGER engine '{}' (available: {})",
-            args.engine,
-            EngineKind::NAMES.join(", ")
+            req.engine,
+            EngineConfig::NAMES.join(", ")
         );
         return Err(ExitCodeOf(EXIT_USAGE));
     };
-    let src = read_input(&args.file)?;
+    if let EngineConfig::Portfolio(p) = &mut engine {
+        p.threads = req.threads;
+    }
+    Ok(SolveConfig {
+        engine,
+        reduce: cove_aig::reduce::Options {
+            merge_inputs: req.merge_inputs,
+        },
+        certificate: req.certificate.clone(),
+        model_name: req
+            .file
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        witness: req.witness.clone(),
+    })
+}
+
+/// Runs `cove solve` on an AIGER file: prints the HWMCC witness (`1`/`0`/`2` …).
+pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
+    run(&Request {
+        file: &args.file,
+        engine: &args.engine,
+        threads: args.threads,
+        merge_inputs: !args.no_merge_inputs,
+        certificate: args.certificate.clone(),
+        witness: None,
+        limits: &args.limits,
+        verbose: args.verbose,
+        stats: args.stats,
+        format: args.format,
+    })
+}
+
+/// Runs `cove hwmcc MODEL [CERT_SAT [CERT_UNSAT]]`: prints the HWMCC witnesses like `cove
+/// solve` and writes the witness or certificate to the given paths.
+pub fn hwmcc(args: &HwmccArgs) -> Result<u8, ExitCodeOf> {
+    let (witness, certificate) = match (&args.cert_sat, &args.cert_unsat) {
+        (Some(one), None) => (Some(one.clone()), Some(one.clone())),
+        (sat, unsat) => (sat.clone(), unsat.clone()),
+    };
+    run(&Request {
+        file: &args.model,
+        engine: &args.engine,
+        threads: args.threads,
+        merge_inputs: true,
+        certificate,
+        witness,
+        limits: &args.limits,
+        verbose: args.verbose,
+        stats: false,
+        format: Format::Text,
+    })
+}
+
+fn run(req: &Request) -> Result<u8, ExitCodeOf> {
+    let cfg = config(req)?;
+    let src = read_input(req.file)?;
     let aig = cove_aig::parse_aiger(&src).map_err(|e| {
         let kind = if e.unsupported {
             "unsupported"
@@ -54,7 +152,7 @@ pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
         };
         eprintln!(
             "{}:{}:{}: {kind}: {}",
-            args.file.display(),
+            req.file.display(),
             e.line,
             e.byte,
             e.msg
@@ -66,49 +164,47 @@ pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
     *crate::limits::OWED
         .lock()
         .unwrap_or_else(|e| e.into_inner()) = 1;
-    let ctl: Control = args.limits.control(args.verbose as u32);
-    let opts = cove_aig::reduce::Options {
-        merge_inputs: !args.no_merge_inputs,
+    let ctl: Control = req.limits.control(req.verbose as u32);
+    let out = cove_aig::driver::solve(&aig, &cfg, &ctl);
+    let verdict = &out.verdict;
+    let witness = if out.properties.len() > 1 {
+        cove_aig::hwmcc_output::format_properties(&out.properties)
+    } else {
+        cove_aig::hwmcc_output::format_verdict(verdict)
     };
-    let mut verdict = cove_aig::solve::check_opts(&aig, engine, args.threads, &opts, &ctl);
-    if let (Some(path), Verdict::Safe(proof)) = (&args.certificate, &verdict)
-        && let Err(e) = write_certificate(path, &args.file, &src, proof, &ctl)
-    {
-        // No certificate file is left behind for an answer that is not printed.
-        let _ = std::fs::remove_file(path);
-        verdict = Verdict::Unknown(match ctl.should_stop() {
-            Some(r) => r,
-            None => UnknownReason::Incomplete(format!("certificate failed: {e}")),
-        });
+    match req.format {
+        Format::Text => crate::limits::write_answer(&witness),
+        Format::Json => {
+            let props: Vec<_> = out
+                .properties
+                .iter()
+                .enumerate()
+                .map(|(i, v)| serde_json::json!({"property": format!("b{i}"), "verdict": word(v)}))
+                .collect();
+            crate::limits::write_answer(&format!(
+                "{}\n",
+                serde_json::json!({
+                    "verdict": word(verdict),
+                    "witness": witness,
+                    "properties": props,
+                    "time": out.time.as_secs_f64(),
+                })
+            ))
+        }
     }
-    let cert_failed =
-        matches!(&verdict, Verdict::Unknown(UnknownReason::Incomplete(s)) if s.contains("failed"));
-    let word = match &verdict {
-        Verdict::Unsafe(_) => "unsafe",
-        Verdict::Safe(_) => "safe",
-        Verdict::Unknown(_) => "unknown",
-    };
-    match args.format {
-        Format::Text => crate::limits::write_answer(&cove_aig::witness::format_verdict(&verdict)),
-        Format::Json => crate::limits::write_answer(&format!(
-            "{}\n",
-            serde_json::json!({
-                "verdict": word,
-                "witness": cove_aig::witness::format_verdict(&verdict),
-                "time": start.elapsed().as_secs_f64(),
-            })
-        )),
-    }
-    if let Verdict::Unknown(r) = &verdict
-        && (args.verbose > 0 || cert_failed)
+    let failed = out.validation.is_failed();
+    if let Verdict::Unknown(r) = verdict
+        && (req.verbose > 0 || failed)
     {
         eprintln!("reason: {r}");
     }
-    if args.stats {
-        eprintln!("engine: {engine:?}");
-        eprintln!("verdict: {word}");
-        eprintln!("time-total: {:.3}", start.elapsed().as_secs_f64());
-        match &verdict {
+    if req.stats {
+        eprintln!("engine: {}", cfg.engine.name());
+        eprintln!("answered-by: {}", out.engine);
+        eprintln!("verdict: {}", word(verdict));
+        eprintln!("validation: {}", out.validation);
+        eprintln!("time-total: {:.3}", out.time.as_secs_f64());
+        match verdict {
             Verdict::Safe(SafeProof::Invariant(inv)) => {
                 eprintln!("invariant-clauses: {}", inv.len())
             }
@@ -119,34 +215,13 @@ pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
             _ => {}
         }
     }
-    Ok(if cert_failed {
-        EXIT_CERT_FAILED
-    } else {
-        EXIT_OK
-    })
+    Ok(if failed { EXIT_CERT_FAILED } else { EXIT_OK })
 }
 
-/// Writes the witness circuit of `proof` to `path` (binary AIGER for `.aig`, ASCII otherwise),
-/// then reads the file back and runs the five witness checks against the model as read from
-/// `src`, so a certificate that is printed about has been checked as written.
-fn write_certificate(
-    path: &Path,
-    model_path: &Path,
-    src: &[u8],
-    proof: &SafeProof,
-    ctl: &Control,
-) -> Result<(), String> {
-    let model = cove_aig::parse_aiger(src).map_err(|e| e.to_string())?;
-    let w = cove_aig::certificate::witness_circuit(&model, proof);
-    let binary = path.extension().and_then(|e| e.to_str()) == Some("aig");
-    let name = model_path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let bytes = cove_aig::certificate::write_witness(&w, binary, &name);
-    std::fs::write(path, &bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    let back =
-        std::fs::read(path).map_err(|e| format!("cannot read back {}: {e}", path.display()))?;
-    let back = cove_aig::parse_aiger(&back).map_err(|e| format!("written file: {e}"))?;
-    cove_aig::certcheck::check_witness(&model, &back, ctl)
+fn word(v: &Verdict) -> &'static str {
+    match v {
+        Verdict::Unsafe(_) => "unsafe",
+        Verdict::Safe(_) => "safe",
+        Verdict::Unknown(_) => "unknown",
+    }
 }

@@ -14,9 +14,14 @@ pub static OWED: Mutex<usize> = Mutex::new(0);
 /// (`2`, `b0`, `.`) instead of `unknown`.
 pub static HWMCC_OUTPUT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
+/// Set by the BTOR2 path: the last-resort answer is `unknown`, `b0`, `.`.
+pub static BTOR2_OUTPUT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// The text of a last-resort `unknown` answer.
 fn unknown_text() -> &'static [u8] {
-    if HWMCC_OUTPUT.load(std::sync::atomic::Ordering::Relaxed) {
+    if BTOR2_OUTPUT.load(std::sync::atomic::Ordering::Relaxed) {
+        b"unknown\nb0\n.\n"
+    } else if HWMCC_OUTPUT.load(std::sync::atomic::Ordering::Relaxed) {
         b"2\nb0\n.\n"
     } else {
         b"unknown\n"

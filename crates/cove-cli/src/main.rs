@@ -13,6 +13,7 @@
 //! `cove sat` follows the SAT competition: 10 = satisfiable, 20 = unsatisfiable, 0 = unknown.
 
 mod aiger;
+mod btor2;
 mod limits;
 mod prob;
 mod solve;
@@ -69,6 +70,10 @@ enum Command {
     /// Probabilistic systems: strong simulation, compositional verification (AGAR), benchmarks.
     #[command(subcommand)]
     Prob(ProbCommand),
+    /// Hardware model checking with the competition's call convention (HWMCC'24/'25):
+    /// `cove hwmcc MODEL [CERT_SAT [CERT_UNSAT]]` prints the HWMCC witnesses and writes the
+    /// witness or the certificate to the given paths.
+    Hwmcc(aiger::HwmccArgs),
     /// Write the bounded unrolling of a CHC system to a given depth as an SMT-LIB2 script
     /// (satisfiable iff a counterexample of at most that depth exists).
     Unroll(UnrollArgs),
@@ -285,6 +290,7 @@ fn run(cli: Cli) -> ExitCode {
         Command::Sat(args) => run_sat(&args),
         Command::Smt(args) => run_smt(&args),
         Command::Unroll(args) => run_unroll(&args),
+        Command::Hwmcc(args) => aiger::hwmcc(&args),
         Command::Prob(cmd) => run_prob(&cmd),
         Command::Bench(args) => cove_bench::run(&args).map(|c| c as u8).map_err(|e| {
             eprintln!("error: {e:#}");

@@ -168,6 +168,9 @@ pub fn load_system(path: &std::path::Path, store: &mut TermStore) -> Result<ChcS
 
 /// Runs `cove solve`: one answer per question of the file, in order.
 pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
+    if crate::btor2::is_btor2(&args.file) {
+        return crate::btor2::solve(args);
+    }
     if crate::aiger::is_aiger(&args.file) {
         return crate::aiger::solve(args);
     }

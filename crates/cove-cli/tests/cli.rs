@@ -338,7 +338,8 @@ fn aiger_certificates_are_written_checked_and_only_for_safe_answers() {
         // An independent re-check of the file as written: the five witness-circuit checks.
         let m = cove_aig::parse_aiger(&std::fs::read(&model).unwrap()).unwrap();
         let w = cove_aig::parse_aiger(&bytes).unwrap();
-        cove_aig::certcheck::check_witness(&m, &w, &cove_aig::Control::default()).unwrap();
+        cove_aig::witness_circuit_check::check_witness(&m, &w, &cove_aig::Control::default())
+            .unwrap();
         std::fs::remove_file(&cert).unwrap();
     }
     // An unsafe design gets its trace on stdout and no certificate file.

@@ -207,6 +207,27 @@ struct Ic3Stats {
     frame_props: u64,
 }
 
+/// IC3's options ([`crate::EngineConfig::Ic3`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ic3Config {
+    /// Try the lemmas predicted from failed pushes before MIC (on by default; the
+    /// portfolio's second IC3, `ic3-plain`, runs without: see [`ic3_variant`]).
+    pub predict: bool,
+}
+
+impl Default for Ic3Config {
+    fn default() -> Ic3Config {
+        Ic3Config { predict: true }
+    }
+}
+
+impl Ic3Config {
+    /// Runs IC3 with these options.
+    pub fn run(&self, aig: &Aig, ctl: &Control) -> EngineResult {
+        ic3_variant(aig, ctl, !self.predict)
+    }
+}
+
 /// Runs IC3 on `aig` (one bad property, as produced by [`crate::reduce`]).
 pub fn ic3(aig: &Aig, ctl: &Control) -> EngineResult {
     ic3_variant(aig, ctl, false)
@@ -977,7 +998,7 @@ mod tests {
         let EngineResult::Safe(Proof::Invariant(inv)) = r else {
             panic!("expected an invariant, got {r:?}");
         };
-        crate::cert::check_invariant(&a, &inv, true, &Control::default())
+        crate::proof_check::check_invariant(&a, &inv, true, &Control::default())
             .expect("invariant checks");
         assert!(stats.prop_q > 0);
         assert!(stats.frame_q >= stats.prop_q && stats.frame_props > 0);
@@ -990,7 +1011,7 @@ mod tests {
         let EngineResult::Safe(Proof::Invariant(inv)) = r else {
             panic!("expected an invariant, got {r:?}");
         };
-        crate::cert::check_invariant(&safe, &inv, true, &Control::default())
+        crate::proof_check::check_invariant(&safe, &inv, true, &Control::default())
             .expect("invariant checks");
         let bad = aig(include_str!("../../tests/data/mod6_unsafe.aag"));
         assert!(matches!(run(&bad).0, EngineResult::Unsafe(_)));
@@ -1010,7 +1031,7 @@ mod tests {
             let EngineResult::Safe(Proof::Invariant(inv)) = run_with(&a, params).0 else {
                 panic!("expected an invariant");
             };
-            crate::cert::check_invariant(&a, &inv, true, &Control::default())
+            crate::proof_check::check_invariant(&a, &inv, true, &Control::default())
                 .expect("invariant checks");
         }
         let bad = aig(include_str!("../../tests/data/mod6_unsafe.aag"));
@@ -1029,7 +1050,8 @@ mod tests {
                 let EngineResult::Safe(Proof::Invariant(inv)) = r else {
                     panic!("{mode:?}: expected an invariant, got {r:?}");
                 };
-                crate::cert::check_invariant(&a, &inv, true, &ctl).expect("invariant checks");
+                crate::proof_check::check_invariant(&a, &inv, true, &ctl)
+                    .expect("invariant checks");
                 assert_eq!(e.stats.tsim_q > 0, mode == Lift::Ternary);
             }
             let bad = aig(include_str!("../../tests/data/mod6_unsafe.aag"));
@@ -1043,7 +1065,7 @@ mod tests {
                 inputs: raw.inputs,
                 bad_index: 0,
             };
-            crate::sim::check_trace(&bad, &mut t).expect("the trace simulates");
+            crate::trace_check::check_trace(&bad, &mut t).expect("the trace simulates");
         }
     }
 
@@ -1125,7 +1147,7 @@ mod tests {
             let EngineResult::Safe(Proof::Invariant(inv)) = r else {
                 panic!("expected an invariant, got {r:?}");
             };
-            crate::cert::check_invariant(a, &inv, true, &ctl).expect("invariant checks");
+            crate::proof_check::check_invariant(a, &inv, true, &ctl).expect("invariant checks");
             assert!(stops > 0);
             assert!(!e.stalled(), "no stall rule outside resume_until_stall");
         }
@@ -1144,7 +1166,7 @@ mod tests {
             inputs: raw.inputs,
             bad_index: 0,
         };
-        crate::sim::check_trace(&bad, &mut t).expect("the trace simulates");
+        crate::trace_check::check_trace(&bad, &mut t).expect("the trace simulates");
     }
 
     #[test]
@@ -1188,7 +1210,7 @@ mod tests {
         e.propagating = true;
         match e.resume(&ctl) {
             EngineResult::Safe(Proof::Invariant(inv)) => {
-                crate::cert::check_invariant(&a, &inv, true, &ctl).expect("invariant checks")
+                crate::proof_check::check_invariant(&a, &inv, true, &ctl).expect("invariant checks")
             }
             r => panic!("expected an invariant, got {r:?}"),
         }

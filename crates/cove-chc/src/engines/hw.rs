@@ -89,11 +89,11 @@ impl Engine for Hardware {
             ("hw.inputs".into(), circ.aig.inputs.len().to_string()),
             ("hw.ands".into(), circ.aig.ands.len().to_string()),
         ];
-        let kind = match self.engine {
-            HwEngine::Ic3 => cove_aig::solve::EngineKind::Ic3,
-            HwEngine::Bmc => cove_aig::solve::EngineKind::Bmc,
+        let engine = match self.engine {
+            HwEngine::Ic3 => cove_aig::EngineConfig::Ic3(Default::default()),
+            HwEngine::Bmc => cove_aig::EngineConfig::Bmc(Default::default()),
         };
-        match cove_aig::solve::check_threads(&circ.aig, kind, 1, ctl) {
+        match cove_aig::driver::check(&circ.aig, &engine, ctl) {
             Verdict::Safe(SafeProof::Invariant(clauses)) => {
                 let inv = circ.invariant(store, &clauses);
                 ts.answer(store, sys, TsAnswer::Safe(inv), ctl)

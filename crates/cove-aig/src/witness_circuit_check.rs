@@ -1,4 +1,4 @@
-//! An independent checker for witness circuits ([`crate::certificate`]): the five checks of
+//! An independent checker for witness circuits ([`crate::witness_circuit`]): the five checks of
 //! Certifaiger (quantifier-free version), each a fresh SAT query that must be unsatisfiable.
 //!
 //! The witness `W` simulates the model `M` through its first inputs and latches, position by
@@ -16,15 +16,15 @@
 //! options), so its reset is stratified and every model reset extends to a witness reset.
 
 use crate::cnf::{Frame, add_constraints, any_bad, encode_frame, encode_frame_with, false_lit};
-use crate::{Aig, Init};
+use crate::{Aig, CheckError, Init};
 use cove_control::Control;
 use cove_sat::{Limits, Lit, SolveResult, Solver};
 
-fn unsat(s: &mut Solver, limits: &Limits, what: &str) -> Result<(), String> {
+fn unsat(s: &mut Solver, limits: &Limits, what: &str) -> Result<(), CheckError> {
     match s.solve_limited(&[], &mut cove_sat::NoTheory, limits) {
         SolveResult::Unsat => Ok(()),
-        SolveResult::Sat => Err(format!("{what} check fails")),
-        SolveResult::Unknown => Err(format!("{what} check stopped")),
+        SolveResult::Sat => Err(CheckError::Refuted(format!("{what} check fails"))),
+        SolveResult::Unknown => Err(CheckError::Stopped(format!("{what} check stopped"))),
     }
 }
 
@@ -69,21 +69,21 @@ fn add_negated_conjunction(s: &mut Solver, terms: &[Lit]) -> bool {
 }
 
 /// Checks that `witness` is a valid witness circuit for `model` (all five checks).
-pub fn check_witness(model: &Aig, witness: &Aig, ctl: &Control) -> Result<(), String> {
+pub fn check_witness(model: &Aig, witness: &Aig, ctl: &Control) -> Result<(), CheckError> {
     let limits = Limits::of(ctl);
     let (ni, nl) = (model.inputs.len(), model.latches.len());
     if witness.inputs.len() < ni || witness.latches.len() < nl {
-        return Err(format!(
+        return Err(CheckError::Refuted(format!(
             "the witness has {} inputs and {} latches; the model needs {ni} and {nl}",
             witness.inputs.len(),
             witness.latches.len()
-        ));
+        )));
     }
     let Some(&wbad) = witness.bad.first() else {
-        return Err("the witness has no property".into());
+        return Err(CheckError::Refuted("the witness has no property".into()));
     };
     let stop = |what: &str| match ctl.should_stop() {
-        Some(r) => Err(format!("{what} check: {r}")),
+        Some(r) => Err(CheckError::Stopped(format!("{what} check: {r}"))),
         None => Ok(()),
     };
     // Model frame and witness frame over the shared inputs and latches.

@@ -11,15 +11,15 @@
 //! an auxiliary invariant (constant latches) that is itself checked as above without (3).
 
 use crate::cnf::{add_constraints, add_init, any_bad, encode_frame, false_lit, next_state};
-use crate::{ALit, Aig};
+use crate::{ALit, Aig, CheckError};
 use cove_control::Control;
 use cove_sat::{Limits, Lit, SolveResult, Solver};
 
-fn unsat(s: &mut Solver, a: &[Lit], limits: &Limits, what: &str) -> Result<(), String> {
+fn unsat(s: &mut Solver, a: &[Lit], limits: &Limits, what: &str) -> Result<(), CheckError> {
     match s.solve_limited(a, &mut cove_sat::NoTheory, limits) {
         SolveResult::Unsat => Ok(()),
-        SolveResult::Sat => Err(format!("{what} fails")),
-        SolveResult::Unknown => Err(format!("{what}: check stopped")),
+        SolveResult::Sat => Err(CheckError::Refuted(format!("{what} fails"))),
+        SolveResult::Unknown => Err(CheckError::Stopped(format!("{what}: check stopped"))),
     }
 }
 
@@ -39,13 +39,15 @@ pub fn check_invariant(
     inv: &[Vec<ALit>],
     safety: bool,
     ctl: &Control,
-) -> Result<(), String> {
+) -> Result<(), CheckError> {
     let limits = Limits::of(ctl);
     let ix = latch_index(aig);
     for c in inv {
         for &l in c {
             if (l >> 1) as usize >= ix.len() || ix[(l >> 1) as usize] == usize::MAX {
-                return Err(format!("invariant literal {l} is not a latch"));
+                return Err(CheckError::Refuted(format!(
+                    "invariant literal {l} is not a latch"
+                )));
             }
         }
     }
@@ -74,7 +76,7 @@ pub fn check_invariant(
     };
     for c in inv {
         if let Some(r) = ctl.should_stop() {
-            return Err(format!("consecution: {r}"));
+            return Err(CheckError::Stopped(format!("consecution: {r}")));
         }
         let neg: Vec<Lit> = c.iter().map(|&l| !primed(l)).collect();
         unsat(&mut s, &neg, &limits, "consecution")?;
@@ -92,7 +94,7 @@ pub fn check_kinduction(
     k: usize,
     aux: &[Vec<ALit>],
     ctl: &Control,
-) -> Result<(), String> {
+) -> Result<(), CheckError> {
     check_invariant(aig, aux, false, ctl)?;
     let limits = Limits::of(ctl);
     for base in [true, false] {
@@ -102,7 +104,7 @@ pub fn check_kinduction(
         let frames = if base { k + 1 } else { k + 2 };
         for j in 0..frames {
             if let Some(r) = ctl.should_stop() {
-                return Err(format!("k-induction check: {r}"));
+                return Err(CheckError::Stopped(format!("k-induction check: {r}")));
             }
             let f = match &prev {
                 None => encode_frame(&mut s, aig, fls, None),

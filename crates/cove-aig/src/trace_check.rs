@@ -10,6 +10,22 @@ use crate::{Aig, Init, Trace, lit_val};
 /// property holds (with all constraints holding up to and including it) and `bad_index` is
 /// set; otherwise returns why the trace is not a counterexample.
 pub fn check_trace(aig: &Aig, t: &mut Trace) -> Result<(), String> {
+    replay(aig, t, None)
+}
+
+/// [`check_trace`] for bad property `property` alone: the trace is truncated to the first
+/// step at which that property holds (with all constraints holding up to and including it),
+/// and `bad_index` is set to `property`.
+pub fn check_trace_of(aig: &Aig, t: &mut Trace, property: usize) -> Result<(), String> {
+    if property >= aig.bad.len() {
+        return Err(format!("the circuit has no bad property {property}"));
+    }
+    replay(aig, t, Some(property))
+}
+
+/// Replays `t`, stopping at the first step where any bad property (`None`) or the given one
+/// holds.
+fn replay(aig: &Aig, t: &mut Trace, only: Option<usize>) -> Result<(), String> {
     if t.init.len() != aig.latches.len() {
         return Err(format!(
             "trace has {} initial latch values, the circuit {} latches",
@@ -40,7 +56,11 @@ pub fn check_trace(aig: &Aig, t: &mut Trace) -> Result<(), String> {
         if let Some(c) = aig.constraints.iter().position(|&c| !lit_val(&vals, c)) {
             return Err(format!("step {step}: constraint {c} is violated"));
         }
-        if let Some(b) = aig.bad.iter().position(|&b| lit_val(&vals, b)) {
+        let hit = match only {
+            None => aig.bad.iter().position(|&b| lit_val(&vals, b)),
+            Some(i) => lit_val(&vals, aig.bad[i]).then_some(i),
+        };
+        if let Some(b) = hit {
             t.inputs.truncate(step + 1);
             t.bad_index = b;
             return Ok(());
@@ -50,5 +70,8 @@ pub fn check_trace(aig: &Aig, t: &mut Trace) -> Result<(), String> {
             vals[l.var as usize] = next[i];
         }
     }
-    Err("no bad property holds on the trace".into())
+    Err(match only {
+        None => "no bad property holds on the trace".into(),
+        Some(i) => format!("bad property {i} does not hold on the trace"),
+    })
 }

@@ -5,7 +5,7 @@
 //! renumbered consecutively so the file can also be written in binary), the same transition
 //! and reset of those latches and the same invariant constraints, and replaces the property
 //! by a stronger one `P'` that is *inductive* in `W`. A checker (Certifaiger, or
-//! [`crate::certcheck`]) then verifies five SAT queries: reset, transition and property
+//! [`crate::witness_circuit_check`]) then verifies five SAT queries: reset, transition and property
 //! (`W` simulates `M` and `¬P' ⇐ ¬P`), base (`R' ∧ C' ⇒ P'`) and step
 //! (`P'₀ ∧ F' ∧ C'₀ ∧ C'₁ ⇒ P'₁`).
 //!
