@@ -120,7 +120,18 @@ pub fn check_invariants(
             None => store.mk_false(),
         };
         parts.push(store.mk_not(head));
-        let query = store.mk_and(&parts);
+        let mut query = store.mk_and(&parts);
+        if crate::preprocess::adt::term_mentions_dt(store, query) {
+            // Datatypes: decided on the flattened query, whose unsatisfiability implies the
+            // original's (see `preprocess::adt`); a query that cannot be flattened is
+            // undecided.
+            query = crate::preprocess::adt::flatten_formula(store, query).map_err(|e| {
+                CertError::Undecided(format!(
+                    "cannot decide {} over datatypes: {e}",
+                    clause_name(sys, i)
+                ))
+            })?;
+        }
         let mut solver = SmtSolver::new();
         solver.set_limits(cove_smt::Limits::of(ctl));
         solver.assert(store, query);
@@ -305,6 +316,18 @@ fn value_fits(sort: Sort, v: &Value) -> bool {
                 && a.entries
                     .iter()
                     .all(|(k, x)| value_fits(is, k) && value_fits(es, x))
+        }
+        (Sort::Dt(_), Value::Dt(d)) => {
+            d.sort == sort
+                && cove_logic::dt::def(sort).is_some_and(|def| {
+                    def.ctors.get(d.ctor as usize).is_some_and(|c| {
+                        c.fields.len() == d.fields.len()
+                            && c.fields
+                                .iter()
+                                .zip(&d.fields)
+                                .all(|(f, x)| value_fits(f.1, x))
+                    })
+                })
         }
         _ => false,
     }

@@ -250,8 +250,8 @@ fn malformed_inputs_exit_2_with_file_line_and_column() {
             b"(assert (forall ((x Int)) (=> (P #x0F) false)))".to_vec(),
         ),
         (
-            "datatype",
-            b"(declare-datatypes ((L 0)) (((nil) (cons (hd Int) (tl L)))))".to_vec(),
+            "parametric datatype",
+            b"(declare-datatypes ((L 1)) ((par (T) ((nil) (cons (hd T) (tl (L T)))))))".to_vec(),
         ),
         ("uninterpreted sort", b"(declare-sort U 0)".to_vec()),
         ("string sort", b"(declare-fun S (String) Bool)".to_vec()),

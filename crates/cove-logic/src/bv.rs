@@ -676,7 +676,7 @@ fn normalize(store: &mut TermStore, op: &BvOp, args: &[TermId], sort: Sort) -> O
             Value::Bv(v) => store.mk_bv_lit(v),
             Value::Bool(b) => store.mk_bool(b),
             Value::Num(n) => store.mk_num(n, Sort::Int),
-            Value::Array(_) => unreachable!("bit-vector operators return no arrays"),
+            Value::Array(_) | Value::Dt(_) => unreachable!("bit-vector operators return no arrays"),
         });
     }
     let lit = |i: usize| store.as_bv(args[i]).cloned();

@@ -8,6 +8,7 @@
 
 pub mod bv;
 pub mod detach;
+pub mod dt;
 pub mod linear;
 pub mod model;
 pub mod print;
@@ -20,7 +21,7 @@ pub mod term;
 pub use bv::{BvOp, BvValue};
 pub use detach::Detached;
 pub use linear::{LinearSum, linearize, mk_linear};
-pub use model::{ArrayValue, EvalError, FuncInterp, Model, Value};
+pub use model::{ArrayValue, DtValue, EvalError, FuncInterp, Model, Value};
 pub use rational::Rational;
 pub use simplify::{Simplifier, simplify};
 pub use subst::{expand_funcs, free_vars, free_vars_in_order, substitute};

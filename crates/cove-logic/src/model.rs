@@ -22,6 +22,19 @@ pub enum Value {
     Array(Box<ArrayValue>),
     /// A bit-vector.
     Bv(crate::bv::BvValue),
+    /// A datatype value: constructor index and field values.
+    Dt(Box<DtValue>),
+}
+
+/// A datatype value `(C v1 ... vn)`.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct DtValue {
+    /// The datatype sort.
+    pub sort: Sort,
+    /// The constructor's index.
+    pub ctor: u32,
+    /// The field values.
+    pub fields: Vec<Value>,
 }
 
 /// An array value: `default` everywhere except at the `entries`.
@@ -119,6 +132,19 @@ impl Value {
                 sort.elem_sort().expect("array sort"),
             )))),
             Sort::BitVec(w) => Value::Bv(crate::bv::BvValue::zero(w)),
+            Sort::Dt(_) => {
+                let d = crate::dt::def(sort).expect("defined datatype");
+                let c = crate::dt::base_ctor(sort).unwrap_or(0);
+                Value::Dt(Box::new(DtValue {
+                    sort,
+                    ctor: c,
+                    fields: d.ctors[c as usize]
+                        .fields
+                        .iter()
+                        .map(|f| Value::default_of(f.1))
+                        .collect(),
+                }))
+            }
             _ => Value::Num(Rational::ZERO),
         }
     }
@@ -140,6 +166,19 @@ impl Value {
                 }
                 t
             }
+            Value::Dt(d) => {
+                let def = crate::dt::def(d.sort).expect("defined datatype");
+                let fs = &def.ctors[d.ctor as usize].fields;
+                let args: Vec<TermId> = d
+                    .fields
+                    .iter()
+                    .zip(fs)
+                    .map(|(v, f)| v.to_term(store, f.1))
+                    .collect();
+                store
+                    .mk_ctor(d.sort, d.ctor, &args)
+                    .expect("well-sorted value")
+            }
         }
     }
 }
@@ -159,6 +198,19 @@ impl fmt::Display for Value {
                     write!(f, " {k} {v})")?;
                 }
                 Ok(())
+            }
+            Value::Dt(d) => {
+                let name = crate::dt::def(d.sort)
+                    .map(|def| crate::print::symbol(&def.ctors[d.ctor as usize].name).into_owned())
+                    .unwrap_or_else(|| "?".into());
+                if d.fields.is_empty() {
+                    return f.write_str(&name);
+                }
+                write!(f, "({name}")?;
+                for v in &d.fields {
+                    write!(f, " {v}")?;
+                }
+                f.write_str(")")
             }
         }
     }
@@ -199,6 +251,10 @@ pub enum EvalError {
     /// Quantifiers are not evaluated.
     #[error("cannot evaluate a quantified term")]
     Quantifier,
+    /// A selector applied to a value of another constructor: SMT-LIB leaves the value
+    /// unspecified.
+    #[error("selector '{0}' applied to a value of another constructor")]
+    WrongSelector(String),
 }
 
 impl Model {
@@ -460,6 +516,23 @@ impl Evaluator<'_> {
                 done(Value::Array(Box::new(a)))
             }
             Op::Bv(op) => done(crate::bv::eval(op, vals, term.sort)),
+            Op::Dt(crate::dt::DtOp::Ctor(c)) => done(Value::Dt(Box::new(DtValue {
+                sort: term.sort,
+                ctor: *c,
+                fields: vals.clone(),
+            }))),
+            Op::Dt(crate::dt::DtOp::Test { ctor, .. }) => match &vals[0] {
+                Value::Dt(d) => done(Value::Bool(d.ctor == *ctor)),
+                _ => unreachable!("well-sorted term"),
+            },
+            Op::Dt(op @ crate::dt::DtOp::Sel { ctor, field, .. }) => match &vals[0] {
+                Value::Dt(d) if d.ctor == *ctor => done(d.fields[*field as usize].clone()),
+                Value::Dt(_) => Err(EvalError::WrongSelector(crate::dt::op_name(
+                    *op,
+                    store.sort(args[0]),
+                ))),
+                _ => unreachable!("well-sorted term"),
+            },
         }
     }
 }

@@ -103,7 +103,7 @@ pub fn op_name(op: &Op) -> Option<&'static str> {
         Op::Gt => ">",
         Op::Select => "select",
         Op::Store => "store",
-        Op::ConstArray | Op::Bv(_) => return None,
+        Op::ConstArray | Op::Bv(_) | Op::Dt(_) => return None,
         Op::Bool(_) | Op::Num(_) | Op::Var(_) | Op::App(_) | Op::Forall(_) | Op::Exists(_) => {
             return None;
         }
@@ -285,6 +285,20 @@ impl<'a> Printer<'a> {
                 out.push_str(&format!("((as const {})", store.sort(t)));
                 self.push_args(args, stack);
             }
+            Op::Dt(d) => {
+                let name = crate::dt::op_name(*d, store.sort(t));
+                let name = match d {
+                    crate::dt::DtOp::Test { .. } => name,
+                    _ => symbol(&name).into_owned(),
+                };
+                if args.is_empty() {
+                    out.push_str(&name);
+                } else {
+                    out.push('(');
+                    out.push_str(&name);
+                    self.push_args(args, stack);
+                }
+            }
             Op::Bv(crate::bv::BvOp::Lit(v)) => out.push_str(&v.to_string()),
             Op::Bv(b) => {
                 out.push('(');
@@ -444,6 +458,20 @@ pub fn value_text(v: &crate::Value, sort: Sort) -> String {
         crate::Value::Bool(b) => b.to_string(),
         crate::Value::Num(k) => numeral(k, sort),
         crate::Value::Bv(x) => x.to_string(),
+        crate::Value::Dt(d) => {
+            let def = crate::dt::def(d.sort).expect("defined datatype");
+            let c = &def.ctors[d.ctor as usize];
+            if c.fields.is_empty() {
+                return symbol(&c.name).into_owned();
+            }
+            let mut s = format!("({}", symbol(&c.name));
+            for (v, f) in d.fields.iter().zip(&c.fields) {
+                s.push(' ');
+                s.push_str(&value_text(v, f.1));
+            }
+            s.push(')');
+            s
+        }
         crate::Value::Array(a) => {
             let (is, es) = sort.array_parts().expect("array sort");
             let mut s = String::new();

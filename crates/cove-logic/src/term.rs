@@ -33,6 +33,8 @@ pub enum Sort {
     Array(u32),
     /// `(_ BitVec w)`, `w ≥ 1` (see [`crate::bv`]).
     BitVec(u32),
+    /// An algebraic datatype: the payload indexes the global datatype table (see [`crate::dt`]).
+    Dt(u32),
 }
 
 /// The process-wide table of array sorts: `(index, element)` pairs.
@@ -102,6 +104,7 @@ impl fmt::Display for Sort {
                 write!(f, "(Array {i} {e})")
             }
             Sort::BitVec(w) => write!(f, "(_ BitVec {w})"),
+            Sort::Dt(_) => f.write_str(&crate::print::symbol(&crate::dt::name(*self))),
         }
     }
 }
@@ -203,6 +206,8 @@ pub enum Op {
     Exists(Box<[VarId]>),
     /// A bit-vector operator or literal (see [`crate::bv`]).
     Bv(crate::bv::BvOp),
+    /// A datatype constructor, selector or tester (see [`crate::dt`]).
+    Dt(crate::dt::DtOp),
 }
 
 /// One node of the DAG.
@@ -830,6 +835,7 @@ impl TermStore {
                 }
                 crate::bv::result_sort(b, &sorts, None)?
             }
+            Op::Dt(d) => return self.mk_dt(*d, args),
             Op::Forall(_) | Op::Exists(_) => {
                 if n != 1 || sorts[0] != Sort::Bool {
                     return err("quantifier body must be Bool".into());
@@ -838,6 +844,87 @@ impl TermStore {
             }
         };
         Ok(self.intern(op, args.into(), sort))
+    }
+
+    /// A checked datatype operation: constructor `DtOp::Ctor(c)` needs the datatype sort,
+    /// so use [`TermStore::mk_ctor`] for constructors.
+    fn mk_dt(&mut self, op: crate::dt::DtOp, args: &[TermId]) -> Result<TermId, SortError> {
+        use crate::dt::DtOp;
+        match op {
+            DtOp::Ctor(_) => Err(SortError("constructors are built with mk_ctor".into())),
+            DtOp::Sel { dt, ctor, field } => {
+                let d = crate::dt::def(dt).ok_or_else(|| SortError("undefined datatype".into()))?;
+                let fs = d
+                    .ctors
+                    .get(ctor as usize)
+                    .and_then(|c| c.fields.get(field as usize))
+                    .ok_or_else(|| SortError("no such selector".into()))?;
+                if args.len() != 1 || self.sort(args[0]) != dt {
+                    return Err(SortError(format!("selector '{}' expects one {dt}", fs.0)));
+                }
+                Ok(self.intern(Op::Dt(op), args.into(), fs.1))
+            }
+            DtOp::Test { dt, ctor } => {
+                let ok = crate::dt::def(dt).is_some_and(|d| (ctor as usize) < d.ctors.len());
+                if !ok || args.len() != 1 || self.sort(args[0]) != dt {
+                    return Err(SortError(format!("tester expects one {dt}")));
+                }
+                Ok(self.intern(Op::Dt(op), args.into(), Sort::Bool))
+            }
+        }
+    }
+
+    /// Constructor `ctor` of datatype `dt` applied to `args` (sorts checked).
+    pub fn mk_ctor(&mut self, dt: Sort, ctor: u32, args: &[TermId]) -> Result<TermId, SortError> {
+        let d = crate::dt::def(dt).ok_or_else(|| SortError("undefined datatype".into()))?;
+        let c = d
+            .ctors
+            .get(ctor as usize)
+            .ok_or_else(|| SortError("no such constructor".into()))?;
+        if c.fields.len() != args.len() {
+            return Err(SortError(format!(
+                "'{}' expects {} arguments, got {}",
+                c.name,
+                c.fields.len(),
+                args.len()
+            )));
+        }
+        for (i, (&a, f)) in args.iter().zip(&c.fields).enumerate() {
+            if self.sort(a) != f.1 {
+                return Err(SortError(format!(
+                    "argument {} of '{}' should be {}, got {}",
+                    i + 1,
+                    c.name,
+                    f.1,
+                    self.sort(a)
+                )));
+            }
+        }
+        Ok(self.intern(Op::Dt(crate::dt::DtOp::Ctor(ctor)), args.into(), dt))
+    }
+
+    /// Selector `field` of constructor `ctor` applied to `a` (of datatype sort).
+    pub fn mk_sel(&mut self, a: TermId, ctor: u32, field: u32) -> TermId {
+        let dt = self.sort(a);
+        // Fold a selector of the matching constructor.
+        if let Op::Dt(crate::dt::DtOp::Ctor(c)) = self.op(a)
+            && *c == ctor
+        {
+            return self.args(a)[field as usize];
+        }
+        self.mk(Op::Dt(crate::dt::DtOp::Sel { dt, ctor, field }), &[a])
+            .expect("well-sorted selector")
+    }
+
+    /// Tester `((_ is ctor) a)`, folded on constructor terms.
+    pub fn mk_test(&mut self, a: TermId, ctor: u32) -> TermId {
+        let dt = self.sort(a);
+        if let Op::Dt(crate::dt::DtOp::Ctor(c)) = self.op(a) {
+            let b = *c == ctor;
+            return self.mk_bool(b);
+        }
+        self.mk(Op::Dt(crate::dt::DtOp::Test { dt, ctor }), &[a])
+            .expect("well-sorted tester")
     }
 
     /// Builds `op(args)` without any folding, for callers that have already checked sorts

@@ -56,7 +56,7 @@ impl Gen {
                 let v = Rational::new(self.rng.below(21) as i64 - 10, 1 + self.rng.below(4) as i64);
                 s.mk_num(v, Sort::Real)
             }
-            Sort::Array(_) | Sort::BitVec(_) => {
+            Sort::Array(_) | Sort::BitVec(_) | Sort::Dt(_) => {
                 unreachable!("the generator makes no arrays or bit-vectors")
             }
         }
@@ -229,7 +229,7 @@ impl Gen {
                 }
                 _ => self.leaf(s, sort),
             },
-            Sort::Array(_) | Sort::BitVec(_) => {
+            Sort::Array(_) | Sort::BitVec(_) | Sort::Dt(_) => {
                 unreachable!("the generator makes no arrays or bit-vectors")
             }
         };

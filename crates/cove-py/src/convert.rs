@@ -22,12 +22,12 @@ fn rational_to_py(py: Python<'_>, r: &Rational) -> PyResult<PyObject> {
     Ok(fraction.call1((n, d))?.unbind())
 }
 
-/// A value of a counterexample (an array or bit-vector value as its SMT-LIB2 text).
+/// A value of a counterexample (an array, bit-vector or datatype value as its SMT-LIB2 text).
 pub fn value_to_py(py: Python<'_>, v: &Value, sort: Sort) -> PyResult<PyObject> {
     match v {
         Value::Bool(b) => Ok(b.into_pyobject(py)?.to_owned().into_any().unbind()),
         Value::Num(n) => rational_to_py(py, n),
-        Value::Array(_) | Value::Bv(_) => {
+        Value::Array(_) | Value::Bv(_) | Value::Dt(_) => {
             Ok(PyString::new(py, &cove_logic::print::value_text(v, sort))
                 .into_any()
                 .unbind())
@@ -40,6 +40,7 @@ fn head(
     py: Python<'_>,
     store: &TermStore,
     op: &Op,
+    sort: Sort,
     names: &FxHashMap<VarId, String>,
 ) -> PyResult<PyObject> {
     Ok(match op {
@@ -54,6 +55,9 @@ fn head(
         Op::Exists(_) => PyString::new(py, "exists").into_any().unbind(),
         Op::Bv(cove_logic::BvOp::Lit(x)) => PyString::new(py, &x.to_string()).into_any().unbind(),
         Op::Bv(b) => PyString::new(py, b.name()).into_any().unbind(),
+        Op::Dt(d) => PyString::new(py, &cove_logic::dt::op_name(*d, sort))
+            .into_any()
+            .unbind(),
         other => PyString::new(py, op_name(other).unwrap_or("?"))
             .into_any()
             .unbind(),
@@ -77,7 +81,7 @@ pub fn term_to_py(
         let term = store.get(t);
         let leaf = term.args.is_empty() && !matches!(term.op, Op::App(_));
         if leaf {
-            done.push(head(py, store, &term.op, names)?);
+            done.push(head(py, store, &term.op, term.sort, names)?);
             continue;
         }
         if !expanded {
@@ -89,7 +93,7 @@ pub fn term_to_py(
         }
         let args = done.split_off(done.len() - term.args.len());
         let list = PyList::empty(py);
-        list.append(head(py, store, &term.op, names)?)?;
+        list.append(head(py, store, &term.op, term.sort, names)?)?;
         if let Op::Forall(vs) | Op::Exists(vs) = &term.op {
             let bound = PyList::empty(py);
             for v in vs.iter() {

@@ -242,7 +242,9 @@ impl Runner {
     ) -> std::io::Result<()> {
         match cmd {
             Command::SetLogic(_) | Command::SetInfo { .. } | Command::SetOption { .. } => {}
-            Command::DefineFun { .. } | Command::DefineSort { .. } => {}
+            Command::DefineFun { .. }
+            | Command::DefineSort { .. }
+            | Command::DeclareDatatypes(_) => {}
             Command::DeclareFun {
                 decl: Declared::Const(v),
                 ..

@@ -26,6 +26,7 @@
 //! assert!(out.validation.is_valid());
 //! ```
 
+mod adt;
 mod constants;
 mod portfolio;
 mod run;
@@ -252,6 +253,9 @@ pub(crate) fn solve_system(
     cfg: &SolveConfig,
     ctl: &Control,
 ) -> Outcome {
+    if crate::preprocess::adt::system_mentions_dt(&store, sys) {
+        return adt::solve(store, sys, cfg, ctl);
+    }
     if let Some(why) = crate::system::unsupported_feature(sys, &store) {
         return Outcome::unknown(store, UnknownReason::Unsupported(why), Phase::Solving);
     }

@@ -24,6 +24,7 @@
 //! 5. [`bounds`]: once, after the rounds: conjoin the inductive subset of simple bounds
 //!    (from the initial values) to every clause body.
 
+pub mod adt;
 pub mod args;
 pub mod bounds;
 pub mod inline;

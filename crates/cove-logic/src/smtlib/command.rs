@@ -63,6 +63,9 @@ pub enum Command {
         /// What it stands for.
         sort: Sort,
     },
+    /// `(declare-datatypes ...)` or `(declare-datatype ...)`: the declared sorts (see
+    /// [`crate::dt`]).
+    DeclareDatatypes(Vec<Sort>),
     /// `(assert t)`; `name` is set for `(assert (! t :named n))`.
     Assert {
         /// The Bool term.

@@ -28,6 +28,8 @@ enum Head<'a> {
     ConstArray(Sort),
     /// A bit-vector function symbol.
     Bv(super::bv::BvFn, &'a str),
+    /// A datatype constructor, selector or tester.
+    Dt(Global),
 }
 
 enum Task<'a> {
@@ -194,6 +196,28 @@ impl<'a> Parser<'a, '_> {
                         }
                         return Ok(m.body);
                     }
+                    Some(Global::Ctor(sort, c)) => {
+                        let want =
+                            crate::dt::def(sort).map_or(0, |d| d.ctors[c as usize].fields.len());
+                        if want != 0 {
+                            return err(
+                                pos,
+                                ErrorKind::Arity,
+                                format!("'{s}' expects {want} arguments, got 0"),
+                            );
+                        }
+                        return self
+                            .store
+                            .mk_ctor(sort, c, &[])
+                            .or_else(|e| err(pos, ErrorKind::Sort, e.0));
+                    }
+                    Some(Global::Sel(..) | Global::Test(..)) => {
+                        return err(
+                            pos,
+                            ErrorKind::Arity,
+                            format!("'{s}' expects 1 argument, got 0"),
+                        );
+                    }
                     None => {}
                 }
                 match s {
@@ -340,6 +364,23 @@ impl<'a> Parser<'a, '_> {
                         }
                     }
                 }
+                (Some("_"), Some("is")) => {
+                    let c = match hk.get(2).and_then(|&k| self.arena.symbol(k)) {
+                        Some(c) if hk.len() == 3 => c,
+                        _ => return err(hpos, ErrorKind::Syntax, "expected (_ is CONSTRUCTOR)"),
+                    };
+                    let Some(Global::Ctor(sort, ci)) = self.globals.get(c).copied() else {
+                        return unknown_symbol(self.arena.pos(hk[2]), c, "constructor");
+                    };
+                    if nargs != 1 {
+                        return err(
+                            pos,
+                            ErrorKind::Arity,
+                            format!("'(_ is {c})' expects 1 argument, got {nargs}"),
+                        );
+                    }
+                    Head::Dt(Global::Test(sort, ci))
+                }
                 (Some("_"), Some(f)) if !matches!(super::bv::from_indexed(f, &[]), Ok(None)) => {
                     let idx: Vec<Option<u32>> = hk[2..]
                         .iter()
@@ -439,6 +480,21 @@ impl<'a> Parser<'a, '_> {
                     format!("'{s}' is a constant, not a function"),
                 );
             }
+            Some(g @ Global::Ctor(sort, c)) => {
+                let k = crate::dt::def(sort).map_or(0, |d| d.ctors[c as usize].fields.len());
+                return if k == nargs {
+                    Ok(Head::Dt(g))
+                } else {
+                    arity_err(k)
+                };
+            }
+            Some(g @ (Global::Sel(..) | Global::Test(..))) => {
+                return if nargs == 1 {
+                    Ok(Head::Dt(g))
+                } else {
+                    arity_err(1)
+                };
+            }
             None => {}
         }
         if let Some(b) = super::bv::from_name(s) {
@@ -512,6 +568,34 @@ impl<'a> Parser<'a, '_> {
                     map.insert(p, *a);
                 }
                 Ok(self.substitute(body, &map))
+            }
+            Head::Dt(g) => {
+                let t = match g {
+                    Global::Ctor(sort, c) => {
+                        let fields = crate::dt::def(sort)
+                            .map(|d| d.ctors[c as usize].fields.clone())
+                            .unwrap_or_default();
+                        for (a, f) in args.iter_mut().zip(&fields) {
+                            if f.1 == Sort::Real {
+                                *a = builtins::to_real(self.store, *a);
+                            }
+                        }
+                        self.store.mk_ctor(sort, c, &args)
+                    }
+                    Global::Sel(sort, ctor, field) => self.store.mk(
+                        Op::Dt(crate::dt::DtOp::Sel {
+                            dt: sort,
+                            ctor,
+                            field,
+                        }),
+                        &args,
+                    ),
+                    Global::Test(sort, ctor) => self
+                        .store
+                        .mk(Op::Dt(crate::dt::DtOp::Test { dt: sort, ctor }), &args),
+                    _ => unreachable!("datatype heads only"),
+                };
+                t.map_err(|e| ParseError::new(pos, ErrorKind::Sort, e.0))
             }
             Head::ConstArray(sort) => {
                 let v = args[0];

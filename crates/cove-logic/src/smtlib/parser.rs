@@ -19,6 +19,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 const MAX_SCOPES: usize = 1 << 20;
 
 mod commands;
+mod datatypes;
 
 /// How declarations are read.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -39,6 +40,12 @@ pub(crate) enum Global {
     /// A constant, a `declare-var` variable or a `:named` term.
     Const(TermId),
     Macro(u32),
+    /// Constructor `c` of a datatype.
+    Ctor(Sort, u32),
+    /// Selector of field `f` of constructor `c` of a datatype.
+    Sel(Sort, u32, u32),
+    /// Z3's tester `is-C` of constructor `c` of a datatype.
+    Test(Sort, u32),
 }
 
 /// A `define-fun`, expanded at each use.
@@ -438,10 +445,18 @@ impl<'a, 's> Parser<'a, 's> {
                 ErrorKind::UnsupportedTheory,
                 "uninterpreted sorts (declare-sort) are not supported",
             ),
-            "declare-datatype" | "declare-datatypes" | "declare-codatatypes" => err(
+            "declare-datatype" | "declare-datatypes" if self.dialect == Dialect::Chc => {
+                self.cmd_declare_datatypes(top, n, name, pos)
+            }
+            "declare-datatype" | "declare-datatypes" => err(
                 pos,
                 ErrorKind::UnsupportedTheory,
-                "datatypes are not supported",
+                "datatypes are supported in CHC (HORN) problems only, not by the SMT solver",
+            ),
+            "declare-codatatypes" => err(
+                pos,
+                ErrorKind::UnsupportedTheory,
+                "codatatypes are not supported",
             ),
             "define-fun-rec" | "define-funs-rec" => err(
                 pos,

@@ -260,7 +260,7 @@ pub fn value_to_smtlib(v: &Value, sort: Sort) -> String {
     match v {
         Value::Bool(b) => b.to_string(),
         Value::Num(k) => num_to_smtlib(k, sort),
-        Value::Array(_) | Value::Bv(_) => cove_logic::print::value_text(v, sort),
+        Value::Array(_) | Value::Bv(_) | Value::Dt(_) => cove_logic::print::value_text(v, sort),
     }
 }
 
@@ -286,6 +286,7 @@ fn write_term(store: &TermStore, t: TermId, out: &mut String) {
             return;
         }
         Op::App(f) => quote(&store.func(*f).name),
+        Op::Dt(d) => cove_logic::dt::op_name(*d, store.sort(t)),
         Op::Not => "not".into(),
         Op::And => "and".into(),
         Op::Or => "or".into(),

@@ -1,0 +1,60 @@
+//! Systems over algebraic datatypes: non-recursive datatypes are flattened
+//! ([`crate::preprocess::adt`]), the flat system is solved like any other, and the answer is
+//! translated back and checked against the *original* system (the checker decides the
+//! datatype queries by the flattening whose soundness `preprocess::adt` argues, and
+//! derivations by exact evaluation over datatype values).
+
+use super::{Outcome, Phase, SolveConfig, Validation, run};
+use crate::engine::Control;
+use crate::preprocess::adt;
+use crate::result::{ChcResult, UnknownReason};
+use crate::system::ChcSystem;
+use cove_logic::TermStore;
+
+pub(crate) fn solve(
+    mut store: TermStore,
+    sys: &ChcSystem,
+    cfg: &SolveConfig,
+    ctl: &Control,
+) -> Outcome {
+    let flat = match adt::flatten_system(&mut store, sys) {
+        Ok(f) => f,
+        Err(why) => {
+            return Outcome::unknown(
+                store,
+                UnknownReason::Unsupported(format!("datatypes: {why}")),
+                Phase::Preprocessing,
+            );
+        }
+    };
+    let mut out = super::solve_system(store, &flat.system, cfg, ctl);
+    let back = match &out.answer {
+        ChcResult::Sat(inv) => {
+            adt::back_invariants(&mut out.store, sys, &flat, inv).map(ChcResult::Sat)
+        }
+        ChcResult::Unsat(d) => {
+            adt::back_derivation(&out.store, sys, &flat, d).map(ChcResult::Unsat)
+        }
+        ChcResult::Unknown(_) => return out,
+    };
+    let answer = match back {
+        Ok(a) => a,
+        Err(why) => {
+            out.answer = ChcResult::Unknown(UnknownReason::Incomplete(format!(
+                "datatypes: the witness does not translate back: {why}"
+            )));
+            out.validation = Validation::NotApplicable;
+            out.phase = Some(Phase::BackTranslation);
+            return out;
+        }
+    };
+    if cfg.validate {
+        let (a, v, p) = run::validate(&mut out.store, sys, answer, ctl);
+        out.answer = a;
+        out.validation = v;
+        out.phase = p;
+    } else {
+        out.answer = answer;
+    }
+    out
+}

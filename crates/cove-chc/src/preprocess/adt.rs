@@ -1,0 +1,931 @@
+//! Flattening of non-recursive algebraic datatypes (records and enumerations) into their
+//! components, with the back-translation of witnesses.
+//!
+//! # Representation
+//! A value of a non-recursive datatype `D` with constructors `C0..Cn-1` is represented by
+//! *components* ([`layout`]): an Int *tag* (only when `n > 1`) followed by the components of
+//! every field of every constructor. An array whose index or element sort mentions a
+//! datatype becomes one curried array per element component,
+//! `(Array I E)` ↦ `(Array i1 (Array i2 … e_j))` for the components `i1…ik` of `I`.
+//!
+//! The *canonical* representation of a value has its tag in range and the default value of
+//! its sort in every field of the other constructors. The translation [`Flattener`] of a
+//! term maps constructors to canonical tuples, selectors to the matching field (a selector of
+//! another constructor — SMT-LIB's unspecified value — to a fresh unconstrained variable),
+//! testers to tag comparisons and equality to componentwise equality.
+//!
+//! # Soundness (used by the certificate checker, [`crate::cert`])
+//! For every model `M` of a formula `φ` over datatypes, the flat formula `flat(φ)` has the
+//! model that gives each flat variable the canonical representation of its original's value
+//! in `M` (and each wrong-selector variable the value `M` gives that selector application):
+//! every translated operator maps canonical representations of arguments to the canonical
+//! representation of the result, and componentwise equality of canonical representations
+//! is equality of the values (the representation is injective). The tag-range side
+//! conditions hold in it as well. Hence `flat(φ)` unsatisfiable implies `φ` unsatisfiable,
+//! which is the direction the validity check of an invariant needs. (The converse fails
+//! only through non-canonical flat values; engines working on the flat system can then
+//! return a witness that does not translate back, which the checker rejects: `unknown`.)
+//!
+//! Recursive datatypes (lists, trees) are infinite and not flattened ([`flatten_system`]
+//! refuses them).
+
+use crate::result::{Derivation, Invariants};
+use crate::system::{ChcSystem, Clause, PredApp};
+use cove_logic::dt::{self, DtOp};
+use cove_logic::{ArrayValue, DtValue, FuncId, Op, Sort, TermId, TermStore, Value, VarId};
+use rustc_hash::FxHashMap;
+
+/// One step of a component path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// The constructor tag.
+    Tag,
+    /// Field `f` of constructor `c`.
+    Field(u32, u32),
+    /// The element of an array (the component is a curried array over the index components).
+    Elem,
+}
+
+/// One component of a sort: its flat sort and its path in the original value.
+#[derive(Clone, Debug)]
+pub struct Comp {
+    /// The flat sort.
+    pub sort: Sort,
+    /// The path.
+    pub path: Vec<Step>,
+}
+
+/// Whether the term mentions a datatype sort anywhere (iteratively over the DAG).
+pub fn term_mentions_dt(store: &TermStore, t: TermId) -> bool {
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut stack = vec![t];
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t) {
+            continue;
+        }
+        if dt::mentions_dt(store.sort(t)) || matches!(store.op(t), Op::Dt(_)) {
+            return true;
+        }
+        if let Op::Forall(vs) | Op::Exists(vs) = store.op(t)
+            && vs.iter().any(|&v| dt::mentions_dt(store.var_sort(v)))
+        {
+            return true;
+        }
+        stack.extend_from_slice(store.args(t));
+    }
+    false
+}
+
+/// Whether the system mentions datatypes.
+pub fn system_mentions_dt(store: &TermStore, sys: &ChcSystem) -> bool {
+    sys.preds
+        .iter()
+        .any(|&p| store.func(p).args.iter().any(|&s| dt::mentions_dt(s)))
+        || sys.clauses.iter().any(|c| {
+            c.vars.iter().any(|&v| dt::mentions_dt(store.var_sort(v)))
+                || term_mentions_dt(store, c.constraint)
+        })
+}
+
+/// The components of `sort` (iterative over the sort's nesting, bounded by the parser's
+/// depth limit on declarations). `None` for a recursive datatype.
+pub fn layout(sort: Sort) -> Option<Vec<Comp>> {
+    if !dt::mentions_dt(sort) {
+        return Some(vec![Comp { sort, path: vec![] }]);
+    }
+    if let Some((i, e)) = sort.array_parts() {
+        let idx: Vec<Sort> = layout(i)?.into_iter().map(|c| c.sort).collect();
+        let mut out = vec![];
+        for c in layout(e)? {
+            let mut s = c.sort;
+            for &k in idx.iter().rev() {
+                s = Sort::array(k, s);
+            }
+            let mut path = vec![Step::Elem];
+            path.extend(c.path);
+            out.push(Comp { sort: s, path });
+        }
+        return Some(out);
+    }
+    if dt::is_recursive(sort) {
+        return None;
+    }
+    let d = dt::def(sort)?;
+    let mut out = vec![];
+    if d.ctors.len() > 1 {
+        out.push(Comp {
+            sort: Sort::Int,
+            path: vec![Step::Tag],
+        });
+    }
+    for (ci, c) in d.ctors.iter().enumerate() {
+        for (fi, f) in c.fields.iter().enumerate() {
+            for sub in layout(f.1)? {
+                let mut path = vec![Step::Field(ci as u32, fi as u32)];
+                path.extend(sub.path);
+                out.push(Comp {
+                    sort: sub.sort,
+                    path,
+                });
+            }
+        }
+    }
+    Some(out)
+}
+
+/// The number of index components of an array sort that mentions datatypes.
+fn index_comps(sort: Sort) -> Option<Vec<Sort>> {
+    let (i, _) = sort.array_parts()?;
+    Some(layout(i)?.into_iter().map(|c| c.sort).collect())
+}
+
+/// Translates terms over datatypes into terms over their components.
+pub struct Flattener {
+    memo: FxHashMap<TermId, Vec<TermId>>,
+    /// Original variable -> its component variables.
+    pub vars: FxHashMap<VarId, Vec<VarId>>,
+    /// Fresh variables created (component variables and wrong-selector values).
+    pub fresh: Vec<VarId>,
+    /// Side conditions (tag ranges) that canonical representations satisfy.
+    pub side: Vec<TermId>,
+    /// Original predicate -> flat predicate.
+    pub preds: FxHashMap<FuncId, FuncId>,
+}
+
+/// A translation failure.
+pub type FlatError = String;
+
+impl Default for Flattener {
+    fn default() -> Self {
+        Flattener::new()
+    }
+}
+
+impl Flattener {
+    /// A flattener with no variables mapped yet.
+    pub fn new() -> Flattener {
+        Flattener {
+            memo: FxHashMap::default(),
+            vars: FxHashMap::default(),
+            fresh: vec![],
+            side: vec![],
+            preds: FxHashMap::default(),
+        }
+    }
+
+    /// The component variables of `v` (created on first use).
+    pub fn var_comps(&mut self, store: &mut TermStore, v: VarId) -> Result<Vec<VarId>, FlatError> {
+        if let Some(c) = self.vars.get(&v) {
+            return Ok(c.clone());
+        }
+        let sort = store.var_sort(v);
+        let comps = if dt::mentions_dt(sort) {
+            let lay = layout(sort).ok_or("recursive datatype")?;
+            let name = store.var_name(v).to_string();
+            let mut out = vec![];
+            for c in &lay {
+                let nv = store.fresh_var(&name, c.sort);
+                self.fresh.push(nv);
+                out.push(nv);
+            }
+            self.range_side(store, sort, &lay, &out);
+            out
+        } else {
+            vec![v]
+        };
+        self.vars.insert(v, comps.clone());
+        Ok(comps)
+    }
+
+    fn range_side(&mut self, store: &mut TermStore, sort: Sort, lay: &[Comp], comps: &[VarId]) {
+        if let Some(d) = dt::def(sort)
+            && d.ctors.len() > 1
+            && matches!(lay.first().map(|c| c.path.as_slice()), Some([Step::Tag]))
+        {
+            let t = store.mk_var(comps[0]);
+            self.tag_range(store, t, d.ctors.len());
+        }
+    }
+
+    fn tag_range(&mut self, store: &mut TermStore, t: TermId, n: usize) {
+        let zero = store.mk_int(0);
+        let hi = store.mk_int(n as i64 - 1);
+        let a = store.mk_le(zero, t);
+        let b = store.mk_le(t, hi);
+        self.side.push(a);
+        self.side.push(b);
+    }
+
+    /// The flat components of `t` (post-order with an explicit stack).
+    pub fn term(&mut self, store: &mut TermStore, root: TermId) -> Result<Vec<TermId>, FlatError> {
+        let mut stack = vec![(root, false)];
+        while let Some((t, done)) = stack.pop() {
+            if self.memo.contains_key(&t) {
+                continue;
+            }
+            if !done {
+                if let Op::Forall(_) | Op::Exists(_) = store.op(t)
+                    && term_mentions_dt(store, t)
+                {
+                    return Err("quantifier over datatypes".into());
+                }
+                stack.push((t, true));
+                for &a in store.args(t) {
+                    if !self.memo.contains_key(&a) {
+                        stack.push((a, false));
+                    }
+                }
+                continue;
+            }
+            let r = self.node(store, t)?;
+            self.memo.insert(t, r);
+        }
+        Ok(self.memo[&root].clone())
+    }
+
+    fn one(&self, t: TermId) -> TermId {
+        let c = &self.memo[&t];
+        debug_assert_eq!(c.len(), 1);
+        c[0]
+    }
+
+    fn node(&mut self, store: &mut TermStore, t: TermId) -> Result<Vec<TermId>, FlatError> {
+        let op = store.op(t).clone();
+        let args: Vec<TermId> = store.args(t).to_vec();
+        let sort = store.sort(t);
+        let a = |s: &Self, i: usize| s.memo[&args[i]].clone();
+        Ok(match op {
+            Op::Var(v) => {
+                let cs = self.var_comps(store, v)?;
+                cs.into_iter().map(|v| store.mk_var(v)).collect()
+            }
+            Op::Dt(DtOp::Ctor(c)) => {
+                let d = dt::def(sort).ok_or("undefined datatype")?;
+                let mut out = vec![];
+                if d.ctors.len() > 1 {
+                    out.push(store.mk_int(c as i64));
+                }
+                for (ci, ctor) in d.ctors.iter().enumerate() {
+                    for (fi, f) in ctor.fields.iter().enumerate() {
+                        if ci as u32 == c {
+                            out.extend(a(self, fi));
+                        } else {
+                            for comp in layout(f.1).ok_or("recursive datatype")? {
+                                out.push(Value::default_of(comp.sort).to_term(store, comp.sort));
+                            }
+                        }
+                    }
+                }
+                out
+            }
+            Op::Dt(DtOp::Sel {
+                dt: d_sort,
+                ctor,
+                field,
+            }) => {
+                let x = a(self, 0);
+                let (range, n) = field_range(d_sort, ctor, field)?;
+                let mine: Vec<TermId> = x[range].to_vec();
+                if n == 1 {
+                    mine
+                } else {
+                    let c = store.mk_int(ctor as i64);
+                    let is = store.mk_eq(x[0], c);
+                    let lay = layout(sort).ok_or("recursive datatype")?;
+                    let mut out = vec![];
+                    let mut wrong = vec![];
+                    for comp in &lay {
+                        let w = store.fresh_var("sel", comp.sort);
+                        self.fresh.push(w);
+                        wrong.push(w);
+                    }
+                    self.range_side(store, sort, &lay, &wrong);
+                    for (m, w) in mine.into_iter().zip(wrong) {
+                        let w = store.mk_var(w);
+                        out.push(store.mk_ite(is, m, w));
+                    }
+                    out
+                }
+            }
+            Op::Dt(DtOp::Test { dt: d_sort, ctor }) => {
+                let d = dt::def(d_sort).ok_or("undefined datatype")?;
+                if d.ctors.len() == 1 {
+                    vec![store.mk_true()]
+                } else {
+                    let x = a(self, 0);
+                    let c = store.mk_int(ctor as i64);
+                    vec![store.mk_eq(x[0], c)]
+                }
+            }
+            Op::Eq | Op::Distinct if dt::mentions_dt(store.sort(args[0])) => {
+                let cs: Vec<Vec<TermId>> = (0..args.len()).map(|i| a(self, i)).collect();
+                let eqs_of = |store: &mut TermStore, x: &[TermId], y: &[TermId]| {
+                    let e: Vec<TermId> =
+                        x.iter().zip(y).map(|(&p, &q)| store.mk_eq(p, q)).collect();
+                    store.mk_and(&e)
+                };
+                if op == Op::Eq {
+                    vec![eqs_of(store, &cs[0], &cs[1])]
+                } else {
+                    let mut parts = vec![];
+                    for i in 0..cs.len() {
+                        for j in i + 1..cs.len() {
+                            let e = eqs_of(store, &cs[i], &cs[j]);
+                            parts.push(store.mk_not(e));
+                        }
+                    }
+                    vec![store.mk_and(&parts)]
+                }
+            }
+            Op::Ite if dt::mentions_dt(sort) => {
+                let c = self.one(args[0]);
+                let (x, y) = (a(self, 1), a(self, 2));
+                x.into_iter()
+                    .zip(y)
+                    .map(|(p, q)| store.mk_ite(c, p, q))
+                    .collect()
+            }
+            Op::Select if dt::mentions_dt(store.sort(args[0])) => {
+                let arr = a(self, 0);
+                let idx = a(self, 1);
+                let mut out = vec![];
+                for mut x in arr {
+                    for &i in &idx {
+                        x = store.mk_select(x, i);
+                    }
+                    out.push(x);
+                }
+                if let Some(d) = dt::def(sort)
+                    && d.ctors.len() > 1
+                {
+                    self.tag_range(store, out[0], d.ctors.len());
+                }
+                out
+            }
+            Op::Store if dt::mentions_dt(sort) => {
+                let arr = a(self, 0);
+                let idx = a(self, 1);
+                let val = a(self, 2);
+                arr.into_iter()
+                    .zip(val)
+                    .map(|(x, v)| curried_store(store, x, &idx, v))
+                    .collect()
+            }
+            Op::ConstArray if dt::mentions_dt(sort) => {
+                let val = a(self, 0);
+                let idx = index_comps(sort).ok_or("recursive datatype")?;
+                let lay = layout(sort).ok_or("recursive datatype")?;
+                val.into_iter()
+                    .zip(lay)
+                    .map(|(v, comp)| curried_const(store, comp.sort, idx.len(), v))
+                    .collect()
+            }
+            Op::App(f) => {
+                let Some(&g) = self.preds.get(&f) else {
+                    return Err(format!(
+                        "predicate '{}' has no flat version",
+                        store.func(f).name
+                    ));
+                };
+                let flat: Vec<TermId> = (0..args.len()).flat_map(|i| a(self, i)).collect();
+                vec![store.mk_app(g, &flat)]
+            }
+            Op::Forall(_) | Op::Exists(_) => {
+                // No datatypes inside (checked on the way down): unchanged.
+                vec![t]
+            }
+            _ => {
+                if dt::mentions_dt(sort) {
+                    return Err(format!("unexpected datatype term {op:?}"));
+                }
+                let flat: Vec<TermId> = (0..args.len()).map(|i| self.one(args[i])).collect();
+                if flat == args {
+                    vec![t]
+                } else {
+                    vec![store.mk_raw(op, &flat, sort)]
+                }
+            }
+        })
+    }
+}
+
+/// The components of field `field` of constructor `ctor` inside the components of `d`, and
+/// the number of constructors.
+fn field_range(
+    d: Sort,
+    ctor: u32,
+    field: u32,
+) -> Result<(std::ops::Range<usize>, usize), FlatError> {
+    let def = dt::def(d).ok_or("undefined datatype")?;
+    let mut at = usize::from(def.ctors.len() > 1);
+    for (ci, c) in def.ctors.iter().enumerate() {
+        for (fi, f) in c.fields.iter().enumerate() {
+            let k = layout(f.1).ok_or("recursive datatype")?.len();
+            if ci as u32 == ctor && fi as u32 == field {
+                return Ok((at..at + k, def.ctors.len()));
+            }
+            at += k;
+        }
+    }
+    Err("no such field".into())
+}
+
+fn curried_store(store: &mut TermStore, a: TermId, idx: &[TermId], v: TermId) -> TermId {
+    match idx {
+        [] => v,
+        [i] => store.mk_store(a, *i, v),
+        [i, rest @ ..] => {
+            let inner = store.mk_select(a, *i);
+            let inner = curried_store(store, inner, rest, v);
+            store.mk_store(a, *i, inner)
+        }
+    }
+}
+
+fn curried_const(store: &mut TermStore, sort: Sort, k: usize, v: TermId) -> TermId {
+    if k == 0 {
+        return v;
+    }
+    let elem = sort.elem_sort().expect("curried array");
+    let inner = curried_const(store, elem, k - 1, v);
+    store.mk_const_array(sort, inner)
+}
+
+/// Flattens a Bool formula for a satisfiability check: `flat(t) ∧ side conditions`, over
+/// the component variables. Unsatisfiable output implies unsatisfiable input (module docs).
+pub fn flatten_formula(store: &mut TermStore, t: TermId) -> Result<TermId, FlatError> {
+    let mut f = Flattener::new();
+    let r = f.term(store, t)?;
+    let mut parts = f.side.clone();
+    parts.push(r[0]);
+    Ok(store.mk_and(&parts))
+}
+
+/// The flat system and what is needed to translate witnesses back.
+pub struct FlatSystem {
+    /// The flattened system.
+    pub system: ChcSystem,
+    /// Original predicate -> flat predicate.
+    pub preds: FxHashMap<FuncId, FuncId>,
+    /// Per clause: original clause variable -> its component variables.
+    pub clause_vars: Vec<FxHashMap<VarId, Vec<VarId>>>,
+}
+
+/// Flattens every datatype of `sys`; `Err` for recursive datatypes or unsupported uses.
+pub fn flatten_system(store: &mut TermStore, sys: &ChcSystem) -> Result<FlatSystem, FlatError> {
+    let mut preds = FxHashMap::default();
+    let mut new_preds = vec![];
+    for &p in &sys.preds {
+        let d = store.func(p).clone();
+        let mut sorts = vec![];
+        for &s in d.args.iter() {
+            let lay = layout(s).ok_or_else(|| {
+                format!("recursive datatype {s} (only records and enumerations are flattened)")
+            })?;
+            sorts.extend(lay.into_iter().map(|c| c.sort));
+        }
+        let mut k = 0u64;
+        let g = loop {
+            let name = if k == 0 {
+                format!("{}#flat", d.name)
+            } else {
+                format!("{}#flat{k}", d.name)
+            };
+            if store.func_by_name(&name).is_none() {
+                break store
+                    .declare_func(&name, &sorts, Sort::Bool)
+                    .map_err(|e| e.0)?;
+            }
+            k += 1;
+        };
+        preds.insert(p, g);
+        new_preds.push(g);
+    }
+    let mut clauses = vec![];
+    let mut clause_vars = vec![];
+    for c in &sys.clauses {
+        let mut f = Flattener::new();
+        f.preds = preds.clone();
+        for &v in &c.vars {
+            f.var_comps(store, v)?;
+        }
+        let app =
+            |f: &mut Flattener, store: &mut TermStore, a: &PredApp| -> Result<PredApp, FlatError> {
+                let mut args = vec![];
+                for &t in &a.args {
+                    args.extend(f.term(store, t)?);
+                }
+                Ok(PredApp {
+                    pred: f.preds[&a.pred],
+                    args,
+                })
+            };
+        let mut body = vec![];
+        for b in &c.body {
+            body.push(app(&mut f, store, b)?);
+        }
+        let head = match &c.head {
+            Some(h) => Some(app(&mut f, store, h)?),
+            None => None,
+        };
+        let k = f.term(store, c.constraint)?[0];
+        let mut parts = f.side.clone();
+        parts.push(k);
+        let constraint = store.mk_and(&parts);
+        let mut vars: Vec<VarId> = vec![];
+        for &v in &c.vars {
+            vars.extend(f.vars[&v].iter().copied());
+        }
+        for &v in &f.fresh {
+            if !vars.contains(&v) {
+                vars.push(v);
+            }
+        }
+        clauses.push(Clause {
+            vars,
+            body,
+            constraint,
+            head,
+            origin: c.origin,
+        });
+        clause_vars.push(c.vars.iter().map(|&v| (v, f.vars[&v].clone())).collect());
+    }
+    Ok(FlatSystem {
+        system: ChcSystem {
+            preds: new_preds,
+            clauses,
+        },
+        preds,
+        clause_vars,
+    })
+}
+
+// ----- back-translation -----
+
+/// Term of sort `sort` projecting component `path` (without `Elem`) of original term `u`.
+fn project(store: &mut TermStore, mut u: TermId, path: &[Step]) -> Result<TermId, FlatError> {
+    for (k, st) in path.iter().enumerate() {
+        let sort = store.sort(u);
+        let d = dt::def(sort).ok_or("projection of a non-datatype")?;
+        match *st {
+            Step::Tag => {
+                if k + 1 != path.len() {
+                    return Err("tag inside a path".into());
+                }
+                let n = d.ctors.len();
+                let mut t = store.mk_int(n as i64 - 1);
+                for c in (0..n - 1).rev() {
+                    let is = store.mk_test(u, c as u32);
+                    let ci = store.mk_int(c as i64);
+                    t = store.mk_ite(is, ci, t);
+                }
+                return Ok(t);
+            }
+            Step::Field(c, f) => {
+                let s = store.mk_sel(u, c, f);
+                u = if d.ctors.len() == 1 {
+                    s
+                } else {
+                    let fs = d.ctors[c as usize].fields[f as usize].1;
+                    let def = Value::default_of(fs).to_term(store, fs);
+                    let is = store.mk_test(u, c);
+                    store.mk_ite(is, s, def)
+                };
+            }
+            Step::Elem => return Err("array element inside a projection".into()),
+        }
+    }
+    Ok(u)
+}
+
+/// Rebuilds an original term of sort `sort` from its flat components (canonical reading:
+/// the tag clamped into range).
+fn rebuild(store: &mut TermStore, sort: Sort, comps: &[TermId]) -> Result<TermId, FlatError> {
+    if !dt::mentions_dt(sort) {
+        return Ok(comps[0]);
+    }
+    if sort.is_array() {
+        return Err("array of datatypes as an index".into());
+    }
+    let d = dt::def(sort).ok_or("undefined datatype")?;
+    let n = d.ctors.len();
+    let mut at = usize::from(n > 1);
+    let mut built = vec![];
+    for c in d.ctors.iter() {
+        let mut args = vec![];
+        for f in &c.fields {
+            let k = layout(f.1).ok_or("recursive datatype")?.len();
+            args.push(rebuild(store, f.1, &comps[at..at + k])?);
+            at += k;
+        }
+        built.push(args);
+    }
+    let mut t = store
+        .mk_ctor(sort, n as u32 - 1, &built[n - 1])
+        .map_err(|e| e.0)?;
+    for c in (0..n - 1).rev() {
+        let ci = store.mk_int(c as i64);
+        let cond = if c == 0 {
+            store.mk_le(comps[0], ci)
+        } else {
+            store.mk_eq(comps[0], ci)
+        };
+        let x = store.mk_ctor(sort, c as u32, &built[c]).map_err(|e| e.0)?;
+        t = store.mk_ite(cond, x, t);
+    }
+    Ok(t)
+}
+
+/// Translates invariants of the flat system into invariants of the original one.
+pub fn back_invariants(
+    store: &mut TermStore,
+    sys: &ChcSystem,
+    flat: &FlatSystem,
+    inv: &Invariants,
+) -> Result<Invariants, FlatError> {
+    let mut out = Invariants::default();
+    for &p in &sys.preds {
+        let g = flat.preds[&p];
+        let Some(def) = inv.defs.get(&g) else {
+            return Err("missing invariant".into());
+        };
+        let decl = store.func(p).clone();
+        let mut params = vec![];
+        // flat parameter -> (original parameter, component)
+        let mut owner: FxHashMap<VarId, (VarId, Comp)> = FxHashMap::default();
+        let mut k = 0;
+        for (i, &s) in decl.args.iter().enumerate() {
+            let v = store.fresh_var(&format!("x{i}"), s);
+            params.push(v);
+            for comp in layout(s).ok_or("recursive datatype")? {
+                owner.insert(def.params[k], (v, comp));
+                k += 1;
+            }
+        }
+        let body = back_term(store, def.body, &owner)?;
+        out.define(p, params, body);
+    }
+    Ok(out)
+}
+
+/// Rewrites a flat invariant body over original parameters (explicit post-order).
+fn back_term(
+    store: &mut TermStore,
+    root: TermId,
+    owner: &FxHashMap<VarId, (VarId, Comp)>,
+) -> Result<TermId, FlatError> {
+    // A flat array component still waiting for its index components.
+    #[derive(Clone)]
+    enum R {
+        T(TermId),
+        /// Original array term, the element path, index sorts, indices so far.
+        Arr(TermId, Vec<Step>, Vec<TermId>),
+    }
+    let mut memo: FxHashMap<TermId, R> = FxHashMap::default();
+    let mut stack = vec![(root, false)];
+    while let Some((t, done)) = stack.pop() {
+        if memo.contains_key(&t) {
+            continue;
+        }
+        if !done {
+            stack.push((t, true));
+            for &a in store.args(t) {
+                stack.push((a, false));
+            }
+            continue;
+        }
+        let op = store.op(t).clone();
+        let args = store.args(t).to_vec();
+        let r = match op {
+            Op::Var(v) => match owner.get(&v) {
+                None => R::T(t),
+                Some((orig, comp)) => {
+                    let u = store.mk_var(*orig);
+                    match comp.path.iter().position(|s| *s == Step::Elem) {
+                        None => R::T(project(store, u, &comp.path)?),
+                        Some(e) => {
+                            let arr = project(store, u, &comp.path[..e])?;
+                            R::Arr(arr, comp.path[e + 1..].to_vec(), vec![])
+                        }
+                    }
+                }
+            },
+            Op::Select => match memo[&args[0]].clone() {
+                R::Arr(arr, rest, mut idx) => {
+                    let R::T(i) = memo[&args[1]].clone() else {
+                        return Err("array-valued index".into());
+                    };
+                    idx.push(i);
+                    let isort = store.sort(arr).index_sort().expect("array");
+                    let want = layout(isort).ok_or("recursive datatype")?.len();
+                    if idx.len() == want {
+                        let i = rebuild(store, isort, &idx)?;
+                        let el = store.mk_select(arr, i);
+                        match rest.iter().position(|s| *s == Step::Elem) {
+                            None => R::T(project(store, el, &rest)?),
+                            Some(e) => {
+                                let a2 = project(store, el, &rest[..e])?;
+                                R::Arr(a2, rest[e + 1..].to_vec(), vec![])
+                            }
+                        }
+                    } else {
+                        R::Arr(arr, rest, idx)
+                    }
+                }
+                R::T(_) => {
+                    let ts = terms(&memo, &args)?;
+                    R::T(store.mk_raw(op, &ts, store.sort(t)))
+                }
+            },
+            _ => {
+                let ts = terms(&memo, &args)?;
+                if ts == args {
+                    R::T(t)
+                } else {
+                    R::T(store.mk_raw(op, &ts, store.sort(t)))
+                }
+            }
+        };
+        memo.insert(t, r);
+    }
+    fn terms(memo: &FxHashMap<TermId, R>, args: &[TermId]) -> Result<Vec<TermId>, FlatError> {
+        args.iter()
+            .map(|a| match &memo[a] {
+                R::T(t) => Ok(*t),
+                R::Arr(..) => Err("a flattened array of datatypes used as a whole".to_string()),
+            })
+            .collect()
+    }
+    match &memo[&root] {
+        R::T(t) => Ok(*t),
+        R::Arr(..) => Err("array-valued invariant".into()),
+    }
+}
+
+/// The original value of sort `sort` from the values of its components.
+fn value_of(sort: Sort, comps: &[Value]) -> Result<Value, FlatError> {
+    if !dt::mentions_dt(sort) {
+        return Ok(comps[0].clone());
+    }
+    if let Some((i, e)) = sort.array_parts() {
+        let ki = layout(i).ok_or("recursive datatype")?.len();
+        let ke = layout(e).ok_or("recursive datatype")?.len();
+        if ki == 0 {
+            return Ok(Value::Array(Box::new(ArrayValue::constant(value_of(
+                e, comps,
+            )?))));
+        }
+        // Enumerate the curried levels: every index tuple listed at some level is an entry;
+        // an inner level whose default differs from the overall default would stand for
+        // infinitely many exceptions and is refused.
+        let levels: Vec<&Value> = comps.iter().take(ke).collect();
+        let bottom = |v: &Value| -> Result<Value, FlatError> {
+            let mut v = v.clone();
+            for _ in 0..ki {
+                v = v.as_array().ok_or("curried component")?.default.clone();
+            }
+            Ok(v)
+        };
+        let defaults: Vec<Value> = levels.iter().map(|v| bottom(v)).collect::<Result<_, _>>()?;
+        // Tuples of index values mentioned anywhere.
+        let mut tuples: Vec<Vec<Value>> = vec![vec![]];
+        for _ in 0..ki {
+            let mut next: Vec<Vec<Value>> = vec![];
+            for tup in &tuples {
+                for lv in &levels {
+                    let mut v: &Value = lv;
+                    for k in tup {
+                        v = v.as_array().ok_or("curried component")?.read(k);
+                    }
+                    let a = v.as_array().ok_or("curried component")?;
+                    for (k, _) in &a.entries {
+                        let mut t2 = tup.clone();
+                        t2.push(k.clone());
+                        if !next.contains(&t2) {
+                            next.push(t2);
+                        }
+                    }
+                }
+            }
+            if next.len() > 10_000 {
+                return Err("array value too large".into());
+            }
+            tuples = next;
+            if tuples.is_empty() {
+                break;
+            }
+        }
+        // Every level's inner defaults must agree with the bottom defaults (else the value
+        // has infinitely many exceptions).
+        for (lv, d) in levels.iter().zip(&defaults) {
+            let mut stack: Vec<(&Value, usize)> = vec![(lv, 0)];
+            while let Some((v, depth)) = stack.pop() {
+                if depth == ki {
+                    continue;
+                }
+                let a = v.as_array().ok_or("curried component")?;
+                if depth + 1 < ki {
+                    stack.push((&a.default, depth + 1));
+                    for (_, x) in &a.entries {
+                        stack.push((x, depth + 1));
+                    }
+                } else if depth > 0 && &a.default != d {
+                    return Err("array value with infinitely many exceptions".into());
+                }
+            }
+        }
+        let mut arr = ArrayValue::constant(value_of(e, &defaults)?);
+        for tup in tuples.into_iter().filter(|t| t.len() == ki) {
+            let mut vals = vec![];
+            for lv in &levels {
+                let mut v: &Value = lv;
+                for k in &tup {
+                    v = v.as_array().ok_or("curried component")?.read(k);
+                }
+                vals.push(v.clone());
+            }
+            let key = value_of(i, &tup)?;
+            arr = arr.write(key, value_of(e, &vals)?);
+        }
+        arr.normalize();
+        return Ok(Value::Array(Box::new(arr)));
+    }
+    let d = dt::def(sort).ok_or("undefined datatype")?;
+    let n = d.ctors.len();
+    let tag = if n > 1 {
+        let t = comps[0].as_num().ok_or("tag is not a number")?;
+        let t = t.floor();
+        let lo = cove_logic::Rational::ZERO;
+        let hi = cove_logic::Rational::int(n as i64 - 1);
+        if t < lo {
+            0
+        } else if t > hi {
+            n - 1
+        } else {
+            t.to_string().parse::<usize>().map_err(|_| "tag")?
+        }
+    } else {
+        0
+    };
+    let mut at = usize::from(n > 1);
+    let mut fields = vec![];
+    for (ci, c) in d.ctors.iter().enumerate() {
+        for f in &c.fields {
+            let k = layout(f.1).ok_or("recursive datatype")?.len();
+            if ci == tag {
+                fields.push(value_of(f.1, &comps[at..at + k])?);
+            }
+            at += k;
+        }
+    }
+    Ok(Value::Dt(Box::new(DtValue {
+        sort,
+        ctor: tag as u32,
+        fields,
+    })))
+}
+
+/// Translates a derivation of the flat system into one of the original system: variable
+/// values are rebuilt from their components, derived facts re-evaluated on the original
+/// clauses.
+pub fn back_derivation(
+    store: &TermStore,
+    sys: &ChcSystem,
+    flat: &FlatSystem,
+    d: &Derivation,
+) -> Result<Derivation, FlatError> {
+    let mut out = d.clone();
+    for step in out.steps.iter_mut() {
+        let c = sys.clauses.get(step.clause).ok_or("no such clause")?;
+        let vals: FxHashMap<VarId, Value> = step.assignment.iter().cloned().collect();
+        let mut m = cove_logic::Model::new();
+        m.complete = true;
+        let mut assignment = vec![];
+        for &v in &c.vars {
+            let comps = &flat.clause_vars[step.clause][&v];
+            let cv: Vec<Value> = comps
+                .iter()
+                .map(|w| {
+                    vals.get(w)
+                        .cloned()
+                        .unwrap_or_else(|| Value::default_of(store.var_sort(*w)))
+                })
+                .collect();
+            let x = value_of(store.var_sort(v), &cv)?;
+            m.set(v, x.clone());
+            assignment.push((v, x));
+        }
+        step.assignment = assignment;
+        step.head = match &c.head {
+            None => None,
+            Some(h) => {
+                let mut vs = vec![];
+                for &a in &h.args {
+                    vs.push(m.eval(store, a).map_err(|e| e.to_string())?);
+                }
+                Some((h.pred, vs))
+            }
+        };
+    }
+    Ok(out)
+}

@@ -1,0 +1,169 @@
+//! CHC over algebraic datatypes: records and enumerations are flattened, answers are
+//! translated back and checked against the original system; recursive datatypes are
+//! refused (`unknown`), never answered wrongly.
+
+use cove_chc::driver::{SolveConfig, Validation, solve};
+use cove_chc::frontend::parse_queries;
+use cove_chc::preprocess::adt;
+use cove_chc::result::{ChcResult, Invariants};
+use cove_chc::{Control, cert};
+use cove_logic::{Sort, TermStore};
+
+fn run(src: &str) -> (ChcResult, Validation) {
+    let mut store = TermStore::new();
+    let qs = parse_queries(src.as_bytes(), &mut store, &Control::default()).expect("parses");
+    let ctl = Control::default().with_work_budget(2_000_000);
+    let out = solve(&store, &qs[0], &SolveConfig::default(), &ctl);
+    (out.answer, out.validation)
+}
+
+/// A counter in a record with an enumeration mode (the Solidity / TriCera shape).
+const RECORD_SAFE: &str = "(set-logic HORN)
+(declare-datatypes ((Mode 0)) (((Idle) (Busy) (Done))))
+(declare-datatypes ((St 0)) (((mk (cnt Int) (mode Mode)))))
+(declare-fun Inv (St) Bool)
+(assert (forall ((s St)) (=> (= s (mk 0 Idle)) (Inv s))))
+(assert (forall ((s St) (t St)) (=> (and (Inv s) ((_ is Idle) (mode s)) (= t (mk (+ (cnt s) 1) Busy))) (Inv t))))
+(assert (forall ((s St) (t St)) (=> (and (Inv s) (is-Busy (mode s)) (= t (mk (cnt s) Done))) (Inv t))))
+(assert (forall ((s St)) (=> (and (Inv s) (> (cnt s) 1)) false)))
+(check-sat)
+";
+
+#[test]
+fn record_with_enum_is_safe_and_certified() {
+    let (r, v) = run(RECORD_SAFE);
+    assert!(matches!(r, ChcResult::Sat(_)), "{r:?}");
+    assert_eq!(v, Validation::Valid);
+}
+
+#[test]
+fn record_with_enum_counterexample_is_certified() {
+    let src = RECORD_SAFE.replace("(> (cnt s) 1)", "(and (= (mode s) Done) (= (cnt s) 1))");
+    let (r, v) = run(&src);
+    let ChcResult::Unsat(d) = r else {
+        panic!("{r:?}")
+    };
+    assert_eq!(v, Validation::Valid);
+    // The derivation talks about datatype values.
+    let shown = format!("{:?}", d.steps[d.root].assignment);
+    assert!(shown.contains("Dt"), "{shown}");
+}
+
+/// TriCera's heap: an array of a sum type, read with testers and selectors.
+const HEAP: &str = "(set-logic HORN)
+(declare-datatypes ((Obj 0)) (((O_Int (getInt Int)) (O_Addr (getAddr Int)) (defObj))))
+(declare-datatypes ((Heap 0)) (((HeapCtor (HeapSize Int) (HeapContents (Array Int Obj))))))
+(declare-fun Inv (Heap Int) Bool)
+(assert (forall ((h Heap) (p Int))
+  (=> (and (= p 1) (= h (HeapCtor 1 (store ((as const (Array Int Obj)) defObj) 1 (O_Int 5))))) (Inv h p))))
+(assert (forall ((h Heap) (p Int) (h2 Heap))
+  (=> (and (Inv h p) ((_ is O_Int) (select (HeapContents h) p))
+           (= h2 (HeapCtor (HeapSize h) (store (HeapContents h) p (O_Int (+ (getInt (select (HeapContents h) p)) 1))))))
+      (Inv h2 p))))
+(assert (forall ((h Heap) (p Int)) (=> (and (Inv h p) (not ((_ is O_Int) (select (HeapContents h) p)))) false)))
+(check-sat)
+";
+
+#[test]
+fn array_of_sum_type_is_safe_and_certified() {
+    let (r, v) = run(HEAP);
+    assert!(
+        matches!(r, ChcResult::Sat(_) | ChcResult::Unknown(_)),
+        "{r:?}"
+    );
+    if matches!(r, ChcResult::Sat(_)) {
+        assert_eq!(v, Validation::Valid);
+    }
+}
+
+#[test]
+fn array_of_sum_type_counterexample_is_certified() {
+    let src = HEAP.replace(
+        "(not ((_ is O_Int) (select (HeapContents h) p)))",
+        "(= (getInt (select (HeapContents h) p)) 7)",
+    );
+    let (r, v) = run(&src);
+    assert!(matches!(r, ChcResult::Unsat(_)), "{r:?}");
+    assert_eq!(v, Validation::Valid);
+}
+
+#[test]
+fn recursive_datatypes_are_refused() {
+    let src = "(set-logic HORN)
+(declare-datatypes ((L 0)) (((nil) (cons (hd Int) (tl L)))))
+(declare-fun P (L) Bool)
+(assert (forall ((l L)) (=> (= l nil) (P l))))
+(assert (forall ((l L) (x Int)) (=> (P l) (P (cons x l)))))
+(assert (forall ((l L)) (=> (and (P l) ((_ is cons) l) (< (hd l) 0)) false)))
+(check-sat)
+";
+    let (r, _) = run(src);
+    assert!(matches!(r, ChcResult::Unknown(_)), "{r:?}");
+}
+
+/// The checker decides invariants over datatypes: a hand-written correct invariant is
+/// accepted, a wrong one refuted.
+#[test]
+fn checker_decides_datatype_invariants() {
+    let mut store = TermStore::new();
+    let qs = parse_queries(RECORD_SAFE.as_bytes(), &mut store, &Control::default()).unwrap();
+    let sys = &qs[0].system;
+    let p = sys.preds[0];
+    let st = store.func(p).args[0];
+    let s = store.var("s0", st);
+    let st_t = store.mk_var(s);
+    let d = cove_logic::dt::def(st).unwrap();
+    assert_eq!(&*d.ctors[0].name, "mk");
+    let cnt = store.mk_sel(st_t, 0, 0);
+    let mode = store.mk_sel(st_t, 0, 1);
+    let one = store.mk_int(1);
+    let zero = store.mk_int(0);
+    // cnt <= 1 and (mode = Idle -> cnt = 0) and cnt >= 0
+    let le = store.mk_le(cnt, one);
+    let ge = store.mk_le(zero, cnt);
+    let idle = store.mk_test(mode, 0);
+    let c0 = store.mk_eq(cnt, zero);
+    let imp = store.mk_implies(idle, c0);
+    let good = store.mk_and(&[le, ge, imp]);
+    let mut inv = Invariants::default();
+    inv.define(p, vec![s], good);
+    let ctl = Control::default();
+    cert::check_invariants(&mut store, sys, &inv, &ctl).expect("valid invariant");
+    // Without the mode conjunct the invariant is not inductive.
+    let weak = store.mk_and(&[le, ge]);
+    let mut bad = Invariants::default();
+    bad.define(p, vec![s], weak);
+    let e = cert::check_invariants(&mut store, sys, &bad, &ctl).unwrap_err();
+    assert!(e.is_invalid(), "{e}");
+}
+
+#[test]
+fn layout_of_records_enums_and_arrays() {
+    let mut store = TermStore::new();
+    let qs = parse_queries(HEAP.as_bytes(), &mut store, &Control::default()).unwrap();
+    let heap = store.func(qs[0].system.preds[0]).args[0];
+    let lay = adt::layout(heap).unwrap();
+    // HeapSize, then the tag array and one array per field of Obj.
+    let sorts: Vec<Sort> = lay.iter().map(|c| c.sort).collect();
+    let ia = Sort::array(Sort::Int, Sort::Int);
+    assert_eq!(sorts, vec![Sort::Int, ia, ia, ia]);
+    let flat = adt::flatten_system(&mut store, &qs[0].system).unwrap();
+    assert!(!adt::system_mentions_dt(&store, &flat.system));
+}
+
+#[test]
+fn datatype_values_print_as_constructor_terms() {
+    let mut store = TermStore::new();
+    let src = "(set-logic HORN)
+(declare-datatype Pair ((pair (fst Int) (snd Bool))))
+(declare-fun P (Pair) Bool)
+(assert (forall ((x Pair)) (=> (= x (pair (- 3) true)) (P x))))
+(check-sat)";
+    let qs = parse_queries(src.as_bytes(), &mut store, &Control::default()).unwrap();
+    let c = &qs[0].system.clauses[0];
+    let printed = cove_logic::print::term_to_string(&store, c.constraint);
+    assert!(printed.contains("(pair (- 3) true)"), "{printed}");
+    let pair = store.var_sort(c.vars[0]);
+    let v = cove_logic::Value::default_of(pair);
+    assert_eq!(cove_logic::print::value_text(&v, pair), "(pair 0 false)");
+}
