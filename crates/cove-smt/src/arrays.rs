@@ -73,6 +73,50 @@ impl ArrayState {
     }
 }
 
+/// What one round of the array check ([`SmtSolver::array_lemmas`]) knows about the
+/// candidate, built up step by step.
+#[derive(Default)]
+struct ArrayRound {
+    /// Union-find over "same default" (see [`SmtSolver::default_classes`]).
+    parent: FxHashMap<TermId, TermId>,
+    /// Reads grouped by array: (index term, index value, read term).
+    reads: FxHashMap<TermId, Vec<(TermId, Value, TermId)>>,
+    /// Reads at array indices, waiting until the index arrays have values.
+    deferred: FxHashMap<TermId, Vec<(TermId, TermId)>>,
+    /// Candidate values of reads, computed values of arrays.
+    vals: FxHashMap<TermId, Value>,
+    /// The default value of each class, by its root.
+    class_default: FxHashMap<TermId, Value>,
+    /// Violated axiom instances found so far.
+    out: Vec<TermId>,
+}
+
+/// The root of `x`'s class in the union-find `p` (with path compression).
+fn find(p: &mut FxHashMap<TermId, TermId>, x: TermId) -> TermId {
+    let mut r = x;
+    while let Some(&q) = p.get(&r) {
+        if q == r {
+            break;
+        }
+        r = q;
+    }
+    let mut y = x;
+    while y != r {
+        let n = p[&y];
+        p.insert(y, r);
+        y = n;
+    }
+    r
+}
+
+/// Unites the classes of `a` and `b` in the union-find `p`.
+fn union(p: &mut FxHashMap<TermId, TermId>, a: TermId, b: TermId) {
+    let (ra, rb) = (find(p, a), find(p, b));
+    if ra != rb {
+        p.insert(ra, rb);
+    }
+}
+
 /// The sort nesting depth: arrays are valued after their elements and after their indices
 /// (an array indexed by arrays, as Solidity's `bytes`-keyed mappings are, is read at the
 /// values of its index arrays).
@@ -250,45 +294,55 @@ impl SmtSolver {
     /// One round of the array check on the current candidate: returns the violated axiom
     /// instances (Bool terms) to add; empty when the candidate is array-consistent (then
     /// the array values are stored for the model).
+    ///
+    /// The steps: group the arrays into classes that share a default
+    /// ([`Self::default_classes`]), collect the candidate's reads ([`Self::collect_reads`]),
+    /// compute every array's value bottom-up, finding read-over-read conflicts on opaque
+    /// arrays ([`Self::array_values`]), carry reads along equalities, writes and branches
+    /// ([`Self::closure_lemmas`]), then compare reads ([`Self::read_lemmas`]) and equalities
+    /// ([`Self::equality_lemmas`]) against the computed values.
     pub(crate) fn array_lemmas(&mut self, store: &mut TermStore) -> Vec<(TermId, LemmaScope)> {
         let mut arrays: Vec<TermId> = self.arr.arrays.iter().copied().collect();
         arrays.sort_by_key(|&a| (depth(store.sort(a)), a));
-        // Reads grouped by array: (index term, index value, read term).
-        let mut reads: FxHashMap<TermId, Vec<(TermId, Value, TermId)>> = FxHashMap::default();
-        let mut vals: FxHashMap<TermId, Value> = FxHashMap::default();
-        let mut out: Vec<TermId> = Vec::new();
-        // Union-find over "same default".
-        let mut parent: FxHashMap<TermId, TermId> = FxHashMap::default();
-        fn find(p: &mut FxHashMap<TermId, TermId>, x: TermId) -> TermId {
-            let mut r = x;
-            while let Some(&q) = p.get(&r) {
-                if q == r {
-                    break;
-                }
-                r = q;
-            }
-            let mut y = x;
-            while y != r {
-                let n = p[&y];
-                p.insert(y, r);
-                y = n;
-            }
-            r
+        let mut round = ArrayRound::default();
+        self.default_classes(store, &arrays, &mut round);
+        self.collect_reads(store, &arrays, &mut round);
+        self.array_values(store, &arrays, &mut round);
+        // Reads carried along the candidate's equalities, writes and chosen branches.
+        let closure = self.closure_lemmas(store, &mut round.parent, &round.class_default);
+        round.out.extend(closure);
+        self.read_lemmas(store, &mut round);
+        self.equality_lemmas(store, &mut round);
+        let ArrayRound { mut out, vals, .. } = round;
+        out.retain(|&l| store.as_bool(l) != Some(true));
+        out.sort();
+        out.dedup();
+        let out: Vec<(TermId, LemmaScope)> = out
+            .into_iter()
+            .filter_map(|l| {
+                let scope = self.lemma_scope(store, l);
+                self.lemma_needed(l, &scope)
+                    .then_some((l, LemmaScope::Fixed(scope)))
+            })
+            .collect();
+        if out.is_empty() {
+            self.arr.values = vals;
         }
-        let union = |p: &mut FxHashMap<TermId, TermId>, a: TermId, b: TermId| {
-            let (ra, rb) = (find(p, a), find(p, b));
-            if ra != rb {
-                p.insert(ra, rb);
-            }
-        };
-        for &a in &arrays {
+        out
+    }
+
+    /// Unites arrays that share a default value in the candidate: a write with the array it
+    /// writes to, an `ite` with its chosen branch, the two sides of a true equality.
+    fn default_classes(&self, store: &TermStore, arrays: &[TermId], round: &mut ArrayRound) {
+        let parent = &mut round.parent;
+        for &a in arrays {
             parent.entry(a).or_insert(a);
-            let args = store.args(a).to_vec();
+            let args = store.args(a);
             match store.op(a) {
-                Op::Store => union(&mut parent, a, args[0]),
+                Op::Store => union(parent, a, args[0]),
                 Op::Ite => {
                     if let Some(Value::Bool(c)) = self.cand_value(store, args[0]) {
-                        union(&mut parent, a, if c { args[1] } else { args[2] });
+                        union(parent, a, if c { args[1] } else { args[2] });
                     }
                 }
                 _ => {}
@@ -302,12 +356,15 @@ impl SmtSolver {
                 let (a, b) = (store.args(e)[0], store.args(e)[1]);
                 parent.entry(a).or_insert(a);
                 parent.entry(b).or_insert(b);
-                union(&mut parent, a, b);
+                union(parent, a, b);
             }
         }
-        let mut class_default: FxHashMap<TermId, Value> = FxHashMap::default();
-        // Reads at array indices wait until the index arrays have values (`depth` order).
-        let mut deferred: FxHashMap<TermId, Vec<(TermId, TermId)>> = FxHashMap::default();
+    }
+
+    /// The candidate's relevant reads, grouped by array (reads at array indices deferred
+    /// until the index arrays have values), their values, and the defaults that constant
+    /// arrays fix for their classes.
+    fn collect_reads(&self, store: &TermStore, arrays: &[TermId], round: &mut ArrayRound) {
         for &sel in &self.arr.selects {
             let (a, i) = (store.args(sel)[0], store.args(sel)[1]);
             if self.idle_witness(store, sel) || !self.relevant(sel) {
@@ -325,44 +382,52 @@ impl SmtSolver {
                 let Some(v) = self.cand_value(store, sel) else {
                     continue;
                 };
-                vals.insert(sel, v);
+                round.vals.insert(sel, v);
             }
             match iv {
-                Some(iv) => reads.entry(a).or_default().push((i, iv, sel)),
-                None => deferred.entry(a).or_default().push((i, sel)),
+                Some(iv) => round.reads.entry(a).or_default().push((i, iv, sel)),
+                None => round.deferred.entry(a).or_default().push((i, sel)),
             }
         }
         // Constant arrays fix the default of their class.
-        for &a in &arrays {
+        for &a in arrays {
             if store.op(a) == &Op::ConstArray
                 && !store.sort(a).elem_sort().expect("array").is_array()
                 && let Some(v) = self.cand_value(store, store.args(a)[0])
             {
-                let root = find(&mut parent, a);
-                class_default.entry(root).or_insert(v);
+                let root = find(&mut round.parent, a);
+                round.class_default.entry(root).or_insert(v);
             }
         }
-        for &a in &arrays {
+    }
+
+    /// Every array's value, bottom-up (`arrays` is in `depth` order): constant arrays and
+    /// writes from their parts, an `ite` from its chosen branch, an opaque array from the
+    /// values read from it over its class default. Two reads of an opaque array at equal
+    /// index values with different values violate congruence: `i ≠ i2 ∨ a[i] = a[i2]`.
+    fn array_values(&self, store: &mut TermStore, arrays: &[TermId], round: &mut ArrayRound) {
+        for &a in arrays {
             let sort = store.sort(a);
             let es = sort.elem_sort().expect("array");
             let args = store.args(a).to_vec();
-            let root = find(&mut parent, a);
-            for &(i, sel) in deferred.get(&a).map_or(&[][..], |v| v.as_slice()) {
-                if let Some(iv) = vals.get(&i).cloned() {
-                    reads.entry(a).or_default().push((i, iv, sel));
+            let root = find(&mut round.parent, a);
+            for &(i, sel) in round.deferred.get(&a).map_or(&[][..], |v| v.as_slice()) {
+                if let Some(iv) = round.vals.get(&i).cloned() {
+                    round.reads.entry(a).or_default().push((i, iv, sel));
                 }
             }
+            let vals = &round.vals;
             let value: Option<ArrayValue> = match store.op(a) {
-                Op::ConstArray => self.elem_value(store, &vals, args[0]).map(|v| {
-                    class_default.entry(root).or_insert(v.clone());
+                Op::ConstArray => self.elem_value(store, vals, args[0]).map(|v| {
+                    round.class_default.entry(root).or_insert(v.clone());
                     let mut x = ArrayValue::constant(v);
                     x.normalize();
                     x
                 }),
                 Op::Store => {
                     let base = vals.get(&args[0]).and_then(|v| v.as_array()).cloned();
-                    let j = self.index_value(store, &vals, args[1]);
-                    let v = self.elem_value(store, &vals, args[2]);
+                    let j = self.index_value(store, vals, args[1]);
+                    let v = self.elem_value(store, vals, args[2]);
                     match (base, j, v) {
                         (Some(b), Some(j), Some(v)) => Some(b.write(j, v)),
                         _ => None,
@@ -377,14 +442,15 @@ impl SmtSolver {
                 },
                 _ => {
                     // Opaque: the values read from it over the class default.
-                    let d = class_default
+                    let d = round
+                        .class_default
                         .entry(root)
                         .or_insert_with(|| Value::default_of(es))
                         .clone();
                     let mut x = ArrayValue::constant(d);
                     let mut seen: FxHashMap<Value, (TermId, TermId, Value)> = FxHashMap::default();
-                    for (i, iv, sel) in reads.get(&a).cloned().unwrap_or_default() {
-                        let Some(v) = self.elem_value(store, &vals, sel) else {
+                    for (i, iv, sel) in round.reads.get(&a).cloned().unwrap_or_default() {
+                        let Some(v) = self.elem_value(store, &round.vals, sel) else {
                             continue;
                         };
                         match seen.get(&iv) {
@@ -394,7 +460,7 @@ impl SmtSolver {
                                     let ne = store.mk_eq(i, *i2);
                                     let ne = store.mk_not(ne);
                                     let eq = mk_val_eq(store, sel, *sel2);
-                                    out.push(store.mk_or(&[ne, eq]));
+                                    round.out.push(store.mk_or(&[ne, eq]));
                                 }
                             }
                             None => {
@@ -407,14 +473,18 @@ impl SmtSolver {
                 }
             };
             if let Some(v) = value {
-                vals.insert(a, Value::Array(Box::new(v)));
+                round.vals.insert(a, Value::Array(Box::new(v)));
             }
             // Array-valued reads of a nested array are values too.
         }
-        // Reads carried along the candidate's equalities, writes and chosen branches.
-        let closure = self.closure_lemmas(store, &mut parent, &class_default);
-        out.extend(closure);
-        // Reads against computed values of non-opaque arrays.
+    }
+
+    /// Reads of writes, constant arrays and `ite`s whose candidate value differs from the
+    /// computed value of the array at the index: the violated read-over-write, constant or
+    /// branch axiom instance.
+    fn read_lemmas(&mut self, store: &mut TermStore, round: &mut ArrayRound) {
+        let vals = &round.vals;
+        let out = &mut round.out;
         for &sel in &self.arr.selects.clone() {
             let (a, i) = (store.args(sel)[0], store.args(sel)[1]);
             if !matches!(store.op(a), Op::Store | Op::ConstArray | Op::Ite)
@@ -423,7 +493,7 @@ impl SmtSolver {
             {
                 continue;
             }
-            let (Some(iv), Some(v)) = (self.index_value(store, &vals, i), vals.get(&sel).cloned())
+            let (Some(iv), Some(v)) = (self.index_value(store, vals, i), vals.get(&sel).cloned())
             else {
                 continue;
             };
@@ -437,7 +507,7 @@ impl SmtSolver {
             match store.op(a) {
                 Op::Store => {
                     let (b, j, w) = (args[0], args[1], args[2]);
-                    let jv = self.index_value(store, &vals, j);
+                    let jv = self.index_value(store, vals, j);
                     let eq_ij = store.mk_eq(i, j);
                     if jv.as_ref() == Some(&iv) {
                         let ne = store.mk_not(eq_ij);
@@ -469,7 +539,14 @@ impl SmtSolver {
                 _ => {}
             }
         }
-        // Equalities against the computed values.
+    }
+
+    /// Array equalities whose candidate truth value disagrees with the computed values: a
+    /// true one between different values gets `¬e ∨ a[t] = b[t]` at (up to 32) indices where
+    /// they differ; a false one gets its extensionality witness (once per equality).
+    fn equality_lemmas(&mut self, store: &mut TermStore, round: &mut ArrayRound) {
+        let vals = &round.vals;
+        let out = &mut round.out;
         for &e in &self.arr.eqs.clone() {
             if !self.relevant(e) {
                 continue;
@@ -499,7 +576,7 @@ impl SmtSolver {
                     }
                 }
                 for k in diff.into_iter().take(32) {
-                    if let Some(t) = self.index_term_with_value(store, &vals, &k) {
+                    if let Some(t) = self.index_term_with_value(store, vals, &k) {
                         let ra = store.mk_raw(Op::Select, &[a, t], va_sort_elem(store, a));
                         let rb = store.mk_raw(Op::Select, &[b, t], va_sort_elem(store, a));
                         self.claim(ra);
@@ -516,21 +593,6 @@ impl SmtSolver {
                 out.push(self.array_eq_witness(store, e));
             }
         }
-        out.retain(|&l| store.as_bool(l) != Some(true));
-        out.sort();
-        out.dedup();
-        let out: Vec<(TermId, LemmaScope)> = out
-            .into_iter()
-            .filter_map(|l| {
-                let scope = self.lemma_scope(store, l);
-                self.lemma_needed(l, &scope)
-                    .then_some((l, LemmaScope::Fixed(scope)))
-            })
-            .collect();
-        if out.is_empty() {
-            self.arr.values = vals;
-        }
-        out
     }
 
     /// Reads propagated in one round along the edges that the candidate makes equal at an
@@ -560,16 +622,6 @@ impl SmtSolver {
             Eq(TermId),
             Store(TermId),
             Ite(TermId, bool),
-        }
-        fn root(p: &mut FxHashMap<TermId, TermId>, x: TermId) -> TermId {
-            let mut r = x;
-            while let Some(&q) = p.get(&r) {
-                if q == r {
-                    break;
-                }
-                r = q;
-            }
-            r
         }
         let mut adj: FxHashMap<TermId, Vec<(TermId, Edge)>> = FxHashMap::default();
         for &e in &self.arr.eqs {
@@ -635,7 +687,7 @@ impl SmtSolver {
         while head < queue.len() && out.len() < MAX {
             let (x, iv, i, v) = queue[head].clone();
             head += 1;
-            let r = root(parent, x);
+            let r = find(parent, x);
             if class_default.get(&r) == Some(&v) {
                 continue;
             }
