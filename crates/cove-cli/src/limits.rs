@@ -17,9 +17,19 @@ pub static HWMCC_OUTPUT: std::sync::atomic::AtomicBool = std::sync::atomic::Atom
 /// Set by the BTOR2 path: the last-resort answer is `unknown`, `b0`, `.`.
 pub static BTOR2_OUTPUT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-/// The text of a last-resort `unknown` answer.
-fn unknown_text() -> &'static [u8] {
-    if BTOR2_OUTPUT.load(std::sync::atomic::Ordering::Relaxed) {
+/// Set by a command printing `--format json`: the last-resort answer is a JSON object
+/// (`verdict` `unknown` and the `reason`), so a consumer always reads one JSON object.
+pub static JSON_OUTPUT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// The text of a last-resort `unknown` answer (`memory`: the memory limit, else time).
+fn unknown_text(memory: bool) -> &'static [u8] {
+    if JSON_OUTPUT.load(std::sync::atomic::Ordering::Relaxed) {
+        if memory {
+            b"{\"verdict\":\"unknown\",\"reason\":\"memory limit reached\"}\n"
+        } else {
+            b"{\"verdict\":\"unknown\",\"reason\":\"time limit reached\"}\n"
+        }
+    } else if BTOR2_OUTPUT.load(std::sync::atomic::Ordering::Relaxed) {
         b"unknown\nb0\n.\n"
     } else if HWMCC_OUTPUT.load(std::sync::atomic::Ordering::Relaxed) {
         b"2\nb0\n.\n"
@@ -98,7 +108,7 @@ fn start_watchdog(at: Instant) {
             }
             let owed = OWED.lock().unwrap_or_else(|e| e.into_inner());
             for _ in 0..*owed {
-                memory::raw_write(1, unknown_text());
+                memory::raw_write(1, unknown_text(false));
             }
             memory::raw_write(2, b"cove: time limit reached; a phase did not stop in time (please report this input)\n");
             memory::raw_exit(crate::EXIT_OK as i32)
@@ -133,7 +143,7 @@ fn install_interrupt(ctl: &Control) {
 /// (an answer was printed). Nothing else has been written to stdout at that point: the
 /// commands print their answer in one write at the end.
 pub fn out_of_memory(_requested: usize) -> ! {
-    memory::raw_write(1, unknown_text());
+    memory::raw_write(1, unknown_text(true));
     memory::raw_write(2, b"cove: out of memory: answer unknown (reason: memory)\n");
     memory::raw_exit(crate::EXIT_OK as i32)
 }

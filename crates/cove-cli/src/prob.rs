@@ -136,6 +136,7 @@ pub fn simulate(args: &SimulateArgs) -> Result<u8, ExitCodeOf> {
     owe_one();
     let ctl = args.limits.control(0);
     let json = args.format == Format::Json;
+    crate::limits::JSON_OUTPUT.store(json, std::sync::atomic::Ordering::Relaxed);
     let mut obj = serde_json::json!({});
     let out = match load(&args.implementation, &constants, true, &ctl)? {
         Ok(imp) => match load(&args.spec, &constants, true, &ctl)? {
@@ -292,6 +293,7 @@ pub fn verify(args: &VerifyArgs) -> Result<u8, ExitCodeOf> {
     let start = Instant::now();
     let constants = driver::parse_constants(&args.constants).map_err(fail)?;
     let text_mode = args.format == Format::Text;
+    crate::limits::JSON_OUTPUT.store(!text_mode, std::sync::atomic::Ordering::Relaxed);
     owe_one();
     let ctl = args.limits.control(0);
     let progress = |line: String| {

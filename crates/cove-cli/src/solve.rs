@@ -179,6 +179,10 @@ pub fn load_system(path: &std::path::Path, store: &mut TermStore) -> Result<ChcS
 
 /// Runs `cove solve`: one answer per question of the file, in order.
 pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
+    crate::limits::JSON_OUTPUT.store(
+        args.format == Format::Json,
+        std::sync::atomic::Ordering::Relaxed,
+    );
     if crate::btor2::is_btor2(&args.file) {
         return crate::btor2::solve(args);
     }
