@@ -36,7 +36,7 @@
 //!
 //! Every invariant is re-checked on the system and then by the independent checker
 //! (`ts_engine`). The exact question, learning and the fixpoint checks are TPA's
-//! ([`super::tpa_core`]).
+//! (`tpa_core`).
 
 use super::tpa_core::{
     Direction, Family, Levels, Path, Power, PowerStats, concat, middle, project,

@@ -26,7 +26,7 @@
 //! concrete state the first half reached.
 //!
 //! Split-TPA (exact `2^k`-step relations kept apart from the `< 2^k` ones) is
-//! [`super::split_tpa`]; the two share their core ([`super::tpa_core`]).
+//! [`super::split_tpa`]; the two share their core (`tpa_core`).
 
 use super::tpa_core::{Family, Levels, Power, PowerStats};
 use super::ts_engine::TsEngine;
