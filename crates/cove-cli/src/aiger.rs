@@ -70,25 +70,27 @@ struct Request<'a> {
     format: Format,
 }
 
-/// The driver configuration `req` asks for (an unknown engine name is a usage error).
-fn config(req: &Request) -> Result<SolveConfig, ExitCodeOf> {
-    // The CHC default engine name means "the default" here too: the portfolio.
-    let name = if req.engine == "spacer" {
-        "portfolio"
-    } else {
-        req.engine
-    };
-    let Some(mut engine) = EngineConfig::parse(name) else {
+/// The hardware engine named `name` (the CHC default `spacer` means the default here too:
+/// the portfolio, with `threads`); an unknown name is a usage error. Shared by the AIGER and
+/// BTOR2 paths.
+pub(crate) fn engine_config(name: &str, threads: usize) -> Result<EngineConfig, ExitCodeOf> {
+    let known = if name == "spacer" { "portfolio" } else { name };
+    let Some(mut engine) = EngineConfig::parse(known) else {
         eprintln!(
-            "error: unknown AIGER engine '{}' (available: {})",
-            req.engine,
+            "error: unknown hardware engine '{name}' (available: {})",
             EngineConfig::NAMES.join(", ")
         );
         return Err(ExitCodeOf(EXIT_USAGE));
     };
     if let EngineConfig::Portfolio(p) = &mut engine {
-        p.threads = req.threads;
+        p.threads = threads;
     }
+    Ok(engine)
+}
+
+/// The driver configuration `req` asks for (an unknown engine name is a usage error).
+fn config(req: &Request) -> Result<SolveConfig, ExitCodeOf> {
+    let engine = engine_config(req.engine, req.threads)?;
     Ok(SolveConfig {
         engine,
         reduce: cove_aig::reduce::Options {

@@ -8,7 +8,6 @@
 
 use crate::solve::{Format, SolveArgs};
 use crate::{EXIT_BAD_INPUT, EXIT_CERT_FAILED, EXIT_OK, EXIT_USAGE, ExitCodeOf, read_input};
-use cove_aig::EngineConfig;
 use cove_aig::btor2_blast::Btor2Verdict;
 use cove_aig::driver::SolveConfig;
 use cove_aig::{Control, SafeProof};
@@ -26,22 +25,7 @@ pub fn is_btor2(path: &Path) -> bool {
 /// Runs `cove solve` on a BTOR2 file.
 pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
     let start = Instant::now();
-    let name = if args.engine == "spacer" {
-        "portfolio"
-    } else {
-        args.engine.as_str()
-    };
-    let Some(mut engine) = EngineConfig::parse(name) else {
-        eprintln!(
-            "error: unknown hardware engine '{}' (available: {})",
-            args.engine,
-            EngineConfig::NAMES.join(", ")
-        );
-        return Err(ExitCodeOf(EXIT_USAGE));
-    };
-    if let EngineConfig::Portfolio(p) = &mut engine {
-        p.threads = args.threads;
-    }
+    let engine = crate::aiger::engine_config(&args.engine, args.threads)?;
     if args.certificate.is_some() {
         eprintln!("error: --certificate applies to AIGER input");
         return Err(ExitCodeOf(EXIT_USAGE));
