@@ -424,34 +424,34 @@ impl Blaster {
     /// `x · c` for a constant `c` (bits `G_TRUE`/`G_FALSE`), through the non-adjacent form
     /// of `c` modulo `2^w`: `c = Σ dᵢ·2ⁱ` with digits `dᵢ ∈ {-1, 0, 1}`, no two adjacent
     /// non-zero, so `x · c` is a sum and difference of shifted copies of `x` with at most
-    /// `⌈(w+1)/2⌉` adders. The plain shift-and-add needs one adder per set bit: `x · -1`
-    /// became 31 chained 32-bit adders (which the SAT solver cannot see through) where the
-    /// recoding gives one negation.
+    /// `⌈(w+1)/2⌉` adders, used when it has fewer non-zero digits than `c` has set bits.
+    /// The plain shift-and-add needs one adder per set bit: `x · -1` became 31 chained
+    /// 32-bit adders (which the SAT solver cannot see through) where the recoding gives one
+    /// negation.
     fn mul_const(&mut self, x: &[GLit], c: &[GLit]) -> Vec<GLit> {
         let w = x.len();
         let bit = |i: usize| i < w && c[i] == G_TRUE;
-        let mut acc = vec![G_FALSE; w];
+        let mut digits: Vec<i8> = Vec::with_capacity(w);
         let mut carry = false;
         for i in 0..w {
             let v = bit(i) as u8 + carry as u8;
-            let d: i8 = match v {
-                1 if bit(i + 1) => {
-                    carry = true;
-                    -1
-                }
-                1 => {
-                    carry = false;
-                    1
-                }
-                2 => {
-                    carry = true;
-                    0
-                }
-                _ => {
-                    carry = false;
-                    0
-                }
+            let (d, next_carry) = match v {
+                1 if bit(i + 1) => (-1, true),
+                1 => (1, false),
+                2 => (0, true),
+                _ => (0, false),
             };
+            digits.push(d);
+            carry = next_carry;
+        }
+        let weight = digits.iter().filter(|&&d| d != 0).count();
+        let ones = (0..w).filter(|&i| bit(i)).count();
+        if weight >= ones {
+            // The plain shift-and-add is no larger (its first addend costs no gate).
+            digits = (0..w).map(|i| bit(i) as i8).collect();
+        }
+        let mut acc = vec![G_FALSE; w];
+        for (i, &d) in digits.iter().enumerate() {
             if d == 0 {
                 continue;
             }
