@@ -341,7 +341,11 @@ fn multiplication_by_constants_is_exact() {
                 s.assert(&mut st, def);
                 assert_eq!(s.check(&mut st), SmtResult::Sat, "w{w} c{c:#x}");
                 let m = s.model(&st);
-                assert_eq!(m.get(yv), Some(&Value::Bv(expected.clone())), "w{w} c{c:#x}");
+                assert_eq!(
+                    m.get(yv),
+                    Some(&Value::Bv(expected.clone())),
+                    "w{w} c{c:#x}"
+                );
                 let el = st.mk_bv_lit(expected.clone());
                 let other = st.mk_eq(y, el);
                 let other = st.mk_not(other);
@@ -400,7 +404,11 @@ fn projection_inverts_linear_bit_vector_definitions() {
         }
         let m = s.model(&st);
         let r = cove_smt::mbp::mbp(&mut st, &m, phi, &vars[..1]).expect("projects");
-        assert_eq!(m.eval(&st, r.formula), Ok(Value::Bool(true)), "round {round}");
+        assert_eq!(
+            m.eval(&st, r.formula),
+            Ok(Value::Bool(true)),
+            "round {round}"
+        );
         // ψ ⇔ ∃x0·φ over every (x1, x2).
         for bits in 0..1u64 << (2 * w) {
             let mut m2 = Model::new();

@@ -117,8 +117,7 @@ fn odd_inverse(c: &BvValue) -> Option<BvValue> {
 /// A term `d` with `s = t ⟺ x = d`, when `x` occurs exactly once in `s`, not in `t`, and
 /// only under invertible operations (see the module docs); `None` otherwise.
 fn invert(store: &mut TermStore, x: VarId, s: TermId, t: TermId) -> Option<TermId> {
-    if !store.sort(s).is_bv() || free_vars(store, t).contains(&x) || occurrences(store, x, s) != 1
-    {
+    if !store.sort(s).is_bv() || free_vars(store, t).contains(&x) || occurrences(store, x, s) != 1 {
         return None;
     }
     let (mut s, mut t) = (s, t);
