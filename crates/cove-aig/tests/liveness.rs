@@ -253,3 +253,69 @@ fn bad_lassos_are_refused() {
     // Not closed: states 0, 1 then 1 again only after a third step.
     assert!(check_lasso(&a, &t(&[true]), 0).is_err());
 }
+
+/// The designs of `tests/data/liveness` (answers in `expected.tsv`, confirmed here by the
+/// explicit search too): the default portfolio and IC3 get every property's answer, with the
+/// printed witnesses replaying.
+#[test]
+fn liveness_data_files_have_their_known_answers() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/liveness");
+    let expected = std::fs::read_to_string(dir.join("expected.tsv")).expect("expected.tsv");
+    let ctl = Control::default().with_work_budget(200_000_000);
+    let mut files = 0;
+    for line in expected.lines().filter(|l| !l.starts_with('#')) {
+        let (file, answers) = line.split_once('\t').expect("file<TAB>answers");
+        let a = parse_aiger(&std::fs::read(dir.join(file)).expect("design")).expect("parses");
+        let want: Vec<(String, bool)> = answers
+            .split_whitespace()
+            .map(|p| {
+                let (name, v) = p.split_once('=').expect("name=answer");
+                (name.to_string(), v == "1")
+            })
+            .collect();
+        assert_eq!(want.len(), a.bad.len() + a.justice.len(), "{file}");
+        for (j, (_, fail)) in want[a.bad.len()..].iter().enumerate() {
+            assert_eq!(
+                fails(&a, j),
+                *fail,
+                "{file}: explicit search disagrees on j{j}"
+            );
+        }
+        for engine in ["portfolio", "ic3"] {
+            let cfg = SolveConfig {
+                engine: EngineConfig::parse(engine).expect("engine"),
+                ..SolveConfig::default()
+            };
+            let out = solve(&a, &cfg, &ctl);
+            assert_eq!(out.validation, Validation::Valid, "{file} {engine}");
+            let text = format_properties_of(&out.properties, a.bad.len());
+            let ws = parse_witnesses_of(&text, Some(a.bad.len())).expect("parses");
+            let mut got: Vec<(String, bool)> = ws
+                .iter()
+                .map(|w| {
+                    let p = w.properties[0];
+                    (
+                        cove_aig::hwmcc_output::property_name(p, a.bad.len()),
+                        w.status == 1,
+                    )
+                })
+                .collect();
+            got.sort();
+            let mut want = want.clone();
+            want.sort();
+            assert_eq!(got, want, "{file} {engine}:\n{text}");
+            for w in ws.iter().filter(|w| w.status == 1) {
+                let p = w.properties[0];
+                let t = w.trace.as_ref().expect("trace");
+                if p >= a.bad.len() {
+                    check_lasso(&a, t, p - a.bad.len()).expect("lasso replays");
+                } else {
+                    let mut t = t.clone();
+                    cove_aig::trace_check::check_trace_of(&a, &mut t, p).expect("replays");
+                }
+            }
+        }
+        files += 1;
+    }
+    assert_eq!(files, 7);
+}
