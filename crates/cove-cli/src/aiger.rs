@@ -169,8 +169,9 @@ fn run(req: &Request) -> Result<u8, ExitCodeOf> {
     let ctl: Control = req.limits.control(req.verbose as u32);
     let out = cove_aig::driver::solve(&aig, &cfg, &ctl);
     let verdict = &out.verdict;
-    let witness = if out.properties.len() > 1 {
-        cove_aig::hwmcc_output::format_properties(&out.properties)
+    let nb = aig.bad.len();
+    let witness = if out.properties.len() > 1 || !aig.justice.is_empty() {
+        cove_aig::hwmcc_output::format_properties_of(&out.properties, nb)
     } else {
         cove_aig::hwmcc_output::format_verdict(verdict)
     };
@@ -181,7 +182,10 @@ fn run(req: &Request) -> Result<u8, ExitCodeOf> {
                 .properties
                 .iter()
                 .enumerate()
-                .map(|(i, v)| serde_json::json!({"property": format!("b{i}"), "verdict": word(v)}))
+                .map(|(i, v)| {
+                    let name = cove_aig::hwmcc_output::property_name(i, nb);
+                    serde_json::json!({"property": name, "verdict": word(v)})
+                })
                 .collect();
             crate::limits::write_answer(&format!(
                 "{}\n",

@@ -11,6 +11,7 @@
 
 mod certificate_file;
 mod certify;
+mod liveness;
 mod portfolio;
 pub mod properties;
 pub mod schedule;
@@ -40,7 +41,8 @@ pub struct SolveConfig {
     /// Write the certificate of a safe answer to this file: a witness circuit in the format of
     /// the HWMCC'24 certified track (checkable with Certifaiger), binary AIGER if the path
     /// ends in `.aig`, ASCII otherwise. The file is checked as written; an answer whose file
-    /// does not check is withdrawn. Nothing is written for other answers.
+    /// does not check is withdrawn. Nothing is written for other answers, nor for circuits
+    /// with justice properties (the format certifies safety only).
     pub certificate: Option<PathBuf>,
     /// The model's name for the certificate's comment (usually its file name).
     pub model_name: String,
@@ -106,9 +108,12 @@ pub struct Outcome {
     /// The answer on all properties together (unsafe when one fails, with its trace; safe
     /// when all hold); a definite one has been checked on the input circuit.
     pub verdict: Verdict,
-    /// One answer per bad property, in file order (a counterexample's `bad_index` is its
-    /// property). A proof is for the circuit restricted to the properties proved together
-    /// ([`properties`]). Empty for a circuit without properties.
+    /// One answer per bad property, in file order, then one per justice property (a
+    /// counterexample's `bad_index` is its index here; a justice property's is a lasso,
+    /// [`crate::trace_check::check_lasso`]). A proof of bad properties is for the circuit
+    /// restricted to the properties proved together ([`properties`]); a justice property's is
+    /// for one of its safety circuits ([`crate::liveness`]). Empty for a circuit without
+    /// properties.
     pub properties: Vec<Verdict>,
     /// The check of the answer's certificate.
     pub validation: Validation,
@@ -131,7 +136,11 @@ pub fn solve(aig: &Aig, cfg: &SolveConfig, ctl: &Control) -> Outcome {
         mut validation,
         engine,
         proved,
-    } = properties::solve_all(aig, cfg, ctl);
+    } = if aig.justice.is_empty() {
+        properties::solve_all(aig, cfg, ctl)
+    } else {
+        liveness::solve_all(aig, cfg, ctl)
+    };
     let fails = verdicts.iter().any(|v| matches!(v, Verdict::Unsafe(_)))
         || matches!(overall, Verdict::Unsafe(_));
     // One path for both files (the single-path competition convention): the witness when a
@@ -159,8 +168,8 @@ pub fn solve(aig: &Aig, cfg: &SolveConfig, ctl: &Control) -> Outcome {
         validation = properties::merge(validation, val);
     }
     if let (Some(path), true) = (&cfg.witness, fails) {
-        let text = if verdicts.len() > 1 {
-            crate::hwmcc_output::format_properties(&verdicts)
+        let text = if verdicts.len() > 1 || !aig.justice.is_empty() {
+            crate::hwmcc_output::format_properties_of(&verdicts, aig.bad.len())
         } else {
             crate::hwmcc_output::format_verdict(&overall)
         };
