@@ -106,6 +106,10 @@ pub struct SolveArgs {
     /// docs/decisions.md#hardware-input-merging).
     #[arg(long)]
     pub no_merge_inputs: bool,
+    /// AIGER input: do not merge latches proved equal (or constant) in every reachable state
+    /// by latch correspondence before the engines run (merged by default).
+    #[arg(long)]
+    pub no_latch_corr: bool,
     /// Progress messages on stderr.
     #[arg(short, long, action = clap::ArgAction::Count)]
     pub verbose: u8,

@@ -28,7 +28,10 @@ pub use portfolio::PortfolioConfig;
 /// docs/decisions.md#hardware-input-merging: 844 of 22,893 inputs on the HWMCC'19 sample,
 /// `usb_phy_1` 4× faster, nothing lost). [`Options::default`] (used inside engines, e.g. on
 /// localization's abstractions) merges nothing.
-pub const DRIVER_OPTIONS: Options = Options { merge_inputs: true };
+pub const DRIVER_OPTIONS: Options = Options {
+    merge_inputs: true,
+    lcorr: true,
+};
 
 /// How to solve: typed, shared by the command line and the library.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -279,6 +282,9 @@ fn report_reduction(orig: &Aig, red: &Reduced, ctl: &Control) {
         orig.ands.len(),
         red.const_latches.len()
     );
+    if let Some((k, q, r, t)) = red.lcorr {
+        eprintln!("latch correspondence: {k} latches merged ({q} queries, {r} rounds, {t:.2} s)");
+    }
     let unate = crate::unate::unate_inputs(&red.aig);
     eprintln!(
         "sequentially unate inputs: {} of {}",
