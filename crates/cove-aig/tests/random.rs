@@ -267,7 +267,7 @@ fn latch_correspondence_keeps_reachability() {
         lcorr: true,
     };
     let (mut merged, mut circuits) = (0, 0);
-    for round in 0..600 {
+    for round in 0..3000 {
         let a = random_aig(&mut r);
         let expect = reachable(&a);
         let red = cove_aig::reduce::reduce_with(&a, &opts, &ctl).expect("no limits");
