@@ -198,10 +198,12 @@ fn split(repr: &mut [Option<usize>], val: impl Fn(usize) -> bool) {
     // New label of the members leaving each class.
     let mut moved: Vec<Option<usize>> = vec![None; n];
     let mut moved_const: Option<usize> = None;
-    for i in 0..n {
-        let Some(r) = repr[i] else { continue };
-        let rv = if r == CONST { false } else { val(r) };
-        if val(i) == rv {
+    // The values of the representatives, before any member moves.
+    let value: Vec<bool> = (0..n).map(&val).collect();
+    for (i, slot_i) in repr.iter_mut().enumerate() {
+        let Some(r) = *slot_i else { continue };
+        let rv = r != CONST && value[r];
+        if value[i] == rv {
             continue;
         }
         let slot = if r == CONST {
@@ -212,9 +214,9 @@ fn split(repr: &mut [Option<usize>], val: impl Fn(usize) -> bool) {
         match *slot {
             None => {
                 *slot = Some(i);
-                repr[i] = None;
+                *slot_i = None;
             }
-            Some(l) => repr[i] = Some(l),
+            Some(l) => *slot_i = Some(l),
         }
     }
 }
@@ -224,14 +226,14 @@ fn split(repr: &mut [Option<usize>], val: impl Fn(usize) -> bool) {
 fn take_out(repr: &mut [Option<usize>], i: usize) {
     repr[i] = None;
     let mut new: Option<usize> = None;
-    for m in 0..repr.len() {
-        if repr[m] == Some(i) {
+    for (m, slot) in repr.iter_mut().enumerate() {
+        if *slot == Some(i) {
             match new {
                 None => {
                     new = Some(m);
-                    repr[m] = None;
+                    *slot = None;
                 }
-                Some(l) => repr[m] = Some(l),
+                Some(l) => *slot = Some(l),
             }
         }
     }

@@ -288,6 +288,26 @@ fn latch_correspondence_keeps_reachability() {
             cove_aig::proof_check::check_invariant(&a, &aux, false, &ctl).is_ok(),
             "round {round}: {aux:?}\n{text}"
         );
+        // The driver with the pass: every answer certified on the original, and right.
+        if !red.eq_latches.is_empty() {
+            for name in ["ic3", "loc", "ic3-loc"] {
+                let Some(e) = EngineConfig::parse(name) else {
+                    continue;
+                };
+                let cfg = SolveConfig {
+                    engine: e,
+                    reduce: opts,
+                    ..SolveConfig::default()
+                };
+                let out = solve(&a, &cfg, &ctl);
+                assert!(out.validation.is_valid(), "round {round}: {name}\n{text}");
+                match out.verdict {
+                    Verdict::Unsafe(_) => assert!(expect, "round {round}: {name}\n{text}"),
+                    Verdict::Safe(_) => assert!(!expect, "round {round}: {name}\n{text}"),
+                    Verdict::Unknown(why) => panic!("round {round}: {name}: {why}\n{text}"),
+                }
+            }
+        }
     }
     assert!(
         circuits > 20,
