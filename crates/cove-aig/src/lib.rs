@@ -39,6 +39,7 @@ mod fanout;
 pub mod hwmcc_output;
 pub mod ic3;
 pub mod kind;
+pub mod lcorr;
 pub mod liveness;
 pub mod loc;
 pub mod merge;

@@ -62,6 +62,7 @@ struct Request<'a> {
     engine: &'a str,
     threads: usize,
     merge_inputs: bool,
+    lcorr: bool,
     certificate: Option<PathBuf>,
     witness: Option<PathBuf>,
     limits: &'a LimitArgs,
@@ -95,6 +96,7 @@ fn config(req: &Request) -> Result<SolveConfig, ExitCodeOf> {
         engine,
         reduce: cove_aig::reduce::Options {
             merge_inputs: req.merge_inputs,
+            lcorr: req.lcorr,
         },
         certificate: req.certificate.clone(),
         model_name: req
@@ -113,6 +115,7 @@ pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
         engine: &args.engine,
         threads: args.threads,
         merge_inputs: !args.no_merge_inputs,
+        lcorr: args.latch_corr,
         certificate: args.certificate.clone(),
         witness: None,
         limits: &args.limits,
@@ -134,6 +137,7 @@ pub fn hwmcc(args: &HwmccArgs) -> Result<u8, ExitCodeOf> {
         engine: &args.engine,
         threads: args.threads,
         merge_inputs: true,
+        lcorr: cove_aig::driver::DRIVER_OPTIONS.lcorr,
         certificate,
         witness,
         limits: &args.limits,

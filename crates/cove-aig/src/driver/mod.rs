@@ -28,8 +28,13 @@ pub use portfolio::PortfolioConfig;
 /// The driver's reductions: inputs are merged to constants ([`crate::merge`]; measured in
 /// docs/decisions.md#hardware-input-merging: 844 of 22,893 inputs on the HWMCC'19 sample,
 /// `usb_phy_1` 4× faster, nothing lost). [`Options::default`] (used inside engines, e.g. on
-/// localization's abstractions) merges nothing.
-pub const DRIVER_OPTIONS: Options = Options { merge_inputs: true };
+/// localization's abstractions) merges nothing. Latch correspondence ([`crate::lcorr`]) is
+/// off: on the HWMCC'19 sample it measured neutral (32 vs 33 solved at load ≈ 18, the one
+/// difference a design solved in 19.4 s; docs/decisions.md#hardware-latch-correspondence).
+pub const DRIVER_OPTIONS: Options = Options {
+    merge_inputs: true,
+    lcorr: false,
+};
 
 /// How to solve: typed, shared by the command line and the library.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -288,6 +293,9 @@ fn report_reduction(orig: &Aig, red: &Reduced, ctl: &Control) {
         orig.ands.len(),
         red.const_latches.len()
     );
+    if let Some((k, q, r, t)) = red.lcorr {
+        eprintln!("latch correspondence: {k} latches merged ({q} queries, {r} rounds, {t:.2} s)");
+    }
     let unate = crate::unate::unate_inputs(&red.aig);
     eprintln!(
         "sequentially unate inputs: {} of {}",
