@@ -19,10 +19,11 @@
 //!    and false are kept. A *cell* is one valuation of the kept guards.
 //! 3. **Candidates**, per cell `φ` of the states seen: `φ → e` for every equation `e` of the
 //!    affine hull of the cell's states (exact rational Gaussian elimination), `φ → x ⋈ v` for
-//!    each parameter's least and greatest value, and `φ → t mod k = r` for the congruences
-//!    the cell's states keep (`t` a parameter, or a sum or difference of two, `k` the gcd of
-//!    its differences); `¬φ` for every cell no run visits; and the same three kinds without
-//!    a guard over all states.
+//!    each parameter's least and greatest value; `¬φ` for every cell no run visits; the same
+//!    without a guard over all states; and, in a second round only (they make the solver's
+//!    work harder), `t mod k = r` for the congruences all states keep (`t` a parameter, or a
+//!    sum or difference of two; `k` 2 or a divisor of the clauses' `mod`/`div` terms that
+//!    divides every difference of `t`'s values).
 //! 4. **Houdini** (`engines::abs::invs::houdini`) keeps the maximal inductive subset; if it
 //!    excludes every query it is the answer's invariant, checked by the driver's
 //!    independent checker like every other answer.
@@ -53,6 +54,11 @@ const MAX_SMT_STEPS: usize = 400;
 const MAX_GUARDS: usize = 5;
 /// Congruence moduli above this are not proposed.
 const MAX_MODULUS: i128 = 1 << 20;
+/// Hull equations with a larger coefficient are not proposed.
+const MAX_COEFF: i128 = 1_000_000;
+/// Bounds and right-hand sides larger than this are not proposed (runs whose values grow
+/// exponentially give no useful constant).
+const MAX_CONST: i128 = 1_000_000_000;
 /// At most this many candidates per predicate.
 const MAX_CANDIDATES: usize = 600;
 
@@ -122,47 +128,77 @@ impl Phases {
         if n_states == 0 {
             return Err(incomplete("no reachable state found"));
         }
-        let mut map = InvMap::new(store, sys);
-        let guards = guards(store, sys, &map.params);
-        for (&p, sts) in &states {
-            let params = map.params[&p].clone();
-            let gs = guards.get(&p).map_or(&[][..], Vec::as_slice);
-            let set = candidates(store, &params, gs, sts, ctl)?;
-            if !set.is_empty() {
-                map.sets.insert(p, set);
-            }
+        let base = InvMap::new(store, sys);
+        let guards = guards(store, sys, &base.params);
+        // Congruences make every Houdini check harder for the solver, so they come in a
+        // second round, only when the first one fails (from the whole language again).
+        let mut moduli = vec![2i128];
+        for c in &sys.clauses {
+            clause_moduli(store, c.constraint, &mut moduli);
         }
-        // Predicates no run reaches: maybe unreachable.
-        for &p in &sys.preds {
-            if !states.contains_key(&p) {
-                let f = store.mk_false();
-                map.sets.insert(p, vec![f]);
-            }
-        }
-        let start = map.size();
-        self.stats
-            .push(("phases-candidates".into(), start.to_string()));
-        if ctl.verbosity > 2 {
-            for set in map.sets.values() {
-                for &f in set {
-                    eprintln!("phases: candidate {}", store.display(f));
+        for with_congruences in [false, true] {
+            let ms: &[i128] = if with_congruences { &moduli } else { &[] };
+            let mut map = base.clone();
+            for (&p, sts) in &states {
+                let params = map.params[&p].clone();
+                let gs = guards.get(&p).map_or(&[][..], Vec::as_slice);
+                let set = candidates(store, &params, gs, sts, ms, ctl)?;
+                if !set.is_empty() {
+                    map.sets.insert(p, set);
                 }
             }
+            // Predicates no run reaches: maybe unreachable.
+            for &p in &sys.preds {
+                if !states.contains_key(&p) {
+                    let f = store.mk_false();
+                    map.sets.insert(p, vec![f]);
+                }
+            }
+            let start = map.size();
+            self.stats
+                .push(("phases-candidates".into(), start.to_string()));
+            if ctl.verbosity > 2 {
+                for set in map.sets.values() {
+                    for &f in set {
+                        eprintln!("phases: candidate {}", store.display(f));
+                    }
+                }
+            }
+            houdini(store, sys, &mut map, ctl)?;
+            self.stats
+                .push(("phases-inductive".into(), map.size().to_string()));
+            if ctl.verbosity > 0 {
+                eprintln!(
+                    "phases: {n_states} states, {} of {start} candidates inductive",
+                    map.size()
+                );
+            }
+            if crate::engines::terms::excludes_queries(store, sys, &map, ctl)? {
+                return Ok(ChcResult::Sat(map.invariants(store)));
+            }
         }
-        houdini(store, sys, &mut map, ctl)?;
-        self.stats
-            .push(("phases-inductive".into(), map.size().to_string()));
-        if ctl.verbosity > 0 {
-            eprintln!(
-                "phases: {n_states} states, {} of {start} candidates inductive",
-                map.size()
-            );
+        Err(incomplete("the inductive candidates do not exclude the queries"))
+    }
+}
+
+/// The constant divisors `2 <= k <= MAX_MODULUS` of the `mod` and `div` terms of `t` (into
+/// `out`, without repetition).
+fn clause_moduli(store: &TermStore, t: TermId, out: &mut Vec<i128>) {
+    let mut stack = vec![t];
+    let mut seen = FxHashSet::default();
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t) {
+            continue;
         }
-        if crate::engines::terms::excludes_queries(store, sys, &map, ctl)? {
-            Ok(ChcResult::Sat(map.invariants(store)))
-        } else {
-            Err(incomplete("the inductive candidates do not exclude the queries"))
+        let args = store.args(t);
+        if matches!(store.op(t), Op::Mod | Op::IntDiv)
+            && let Some(k) = store.as_num(args[1]).and_then(Rational::to_i64)
+            && (2..=MAX_MODULUS).contains(&i128::from(k.abs()))
+            && !out.contains(&i128::from(k.abs()))
+        {
+            out.push(i128::from(k.abs()));
         }
+        stack.extend(args.iter().copied());
     }
 }
 
@@ -520,37 +556,44 @@ fn simulate(
     for (p, s) in &work {
         out.entry(*p).or_default().push(s.clone());
     }
-    work.reverse();
-    let mut total = work.len();
-    while let Some((p, s)) = work.pop() {
-        if let Some(r) = ctl.should_stop() {
-            return Err(r);
-        }
-        ctl.charge(1);
-        if total >= MAX_STATES {
-            break;
-        }
-        for (c, ps) in sys.clauses.iter().zip(&parts) {
-            let (Some(b), Some(h)) = (c.body.first(), &c.head) else {
-                continue;
-            };
-            if b.pred != p {
-                continue;
+    // Each initial state gets an equal share of the states: a run from the first one must
+    // not use up the budget the runs from the others need (a free parameter like `D >= 0`
+    // decides where the phases start, and the hull of a phase needs several of its values).
+    let roots = std::mem::take(&mut work);
+    let budget = (MAX_STATES / roots.len().max(1)).max(1);
+    for root in roots {
+        let mut stack = vec![root];
+        let mut count = 0usize;
+        while let Some((p, s)) = stack.pop() {
+            if let Some(r) = ctl.should_stop() {
+                return Err(r);
             }
-            let succs = match step_eval(store, c, ps, &s) {
-                Ok(Some(n)) => vec![n],
-                Ok(None) => Vec::new(),
-                Err(NoValue::Unbound) if smt_steps < MAX_SMT_STEPS => {
-                    smt_steps += 1;
-                    step_smt(store, c, &s, 1, ctl)
+            ctl.charge(1);
+            if count >= budget {
+                break;
+            }
+            for (c, ps) in sys.clauses.iter().zip(&parts) {
+                let (Some(b), Some(h)) = (c.body.first(), &c.head) else {
+                    continue;
+                };
+                if b.pred != p {
+                    continue;
                 }
-                Err(_) => Vec::new(),
-            };
-            for n in succs {
-                if seen.insert((h.pred, n.clone())) {
-                    total += 1;
-                    out.entry(h.pred).or_default().push(n.clone());
-                    work.push((h.pred, n));
+                let succs = match step_eval(store, c, ps, &s) {
+                    Ok(Some(n)) => vec![n],
+                    Ok(None) => Vec::new(),
+                    Err(NoValue::Unbound) if smt_steps < MAX_SMT_STEPS => {
+                        smt_steps += 1;
+                        step_smt(store, c, &s, 1, ctl)
+                    }
+                    Err(_) => Vec::new(),
+                };
+                for n in succs {
+                    if seen.insert((h.pred, n.clone())) {
+                        count += 1;
+                        out.entry(h.pred).or_default().push(n.clone());
+                        stack.push((h.pred, n));
+                    }
                 }
             }
         }
@@ -844,10 +887,18 @@ fn linear(store: &mut TermStore, a: &[i128], xs: &[TermId]) -> TermId {
 }
 
 /// The facts of `cell` as formulas over `xs`.
-fn facts(store: &mut TermStore, cell: &CellFacts, xs: &[TermId]) -> Vec<TermId> {
+fn facts(
+    store: &mut TermStore,
+    cell: &CellFacts,
+    xs: &[TermId],
+    moduli: &[i128],
+) -> Vec<TermId> {
     let mut out = Vec::new();
     if !cell.hull.broken {
         for (a, c) in &cell.hull.eqs {
+            if a.iter().any(|x| x.abs() > MAX_COEFF) || c.abs() > MAX_CONST {
+                continue;
+            }
             let l = linear(store, a, xs);
             let k = store.mk_int(*c as i64);
             out.push(store.mk_eq(l, k));
@@ -857,18 +908,24 @@ fn facts(store: &mut TermStore, cell: &CellFacts, xs: &[TermId]) -> Vec<TermId> 
         if cell.lo[i] == cell.hi[i] {
             continue; // an equation of the hull
         }
-        let lo = store.mk_int(cell.lo[i] as i64);
-        let hi = store.mk_int(cell.hi[i] as i64);
-        out.push(store.mk_ge(x, lo));
-        out.push(store.mk_le(x, hi));
+        if cell.lo[i].abs() <= MAX_CONST {
+            let lo = store.mk_int(cell.lo[i] as i64);
+            out.push(store.mk_ge(x, lo));
+        }
+        if cell.hi[i].abs() <= MAX_CONST {
+            let hi = store.mk_int(cell.hi[i] as i64);
+            out.push(store.mk_le(x, hi));
+        }
     }
     for (f, first, g) in &cell.forms {
-        if *g >= 2 && *g <= MAX_MODULUS {
-            let l = linear(store, f, xs);
-            let k = store.mk_int(*g as i64);
-            let m = store.mk_raw(Op::Mod, &[l, k], Sort::Int);
-            let r = store.mk_int(first.rem_euclid(*g) as i64);
-            out.push(store.mk_eq(m, r));
+        for &k in moduli {
+            if *g != 0 && g % k == 0 {
+                let l = linear(store, f, xs);
+                let kt = store.mk_int(k as i64);
+                let m = store.mk_raw(Op::Mod, &[l, kt], Sort::Int);
+                let r = store.mk_int(first.rem_euclid(k) as i64);
+                out.push(store.mk_eq(m, r));
+            }
         }
     }
     out
@@ -881,6 +938,7 @@ fn candidates(
     params: &[VarId],
     gs: &[TermId],
     states: &[Vec<i128>],
+    moduli: &[i128],
     ctl: &Control,
 ) -> Result<Vec<TermId>, UnknownReason> {
     let n = params.len();
@@ -944,7 +1002,7 @@ fn candidates(
             .or_insert_with(|| CellFacts::new(n, &forms))
             .add(s);
     }
-    let mut out = facts(store, &all, &xs);
+    let mut out = facts(store, &all, &xs, moduli);
     let lits: Vec<[TermId; 2]> = kept
         .iter()
         .map(|&g| {
@@ -965,7 +1023,7 @@ fn candidates(
         keys.sort_unstable();
         for key in keys {
             let phi = cell_formula(store, key);
-            for f in facts(store, &cells[&key], &xs) {
+            for f in facts(store, &cells[&key], &xs, &[]) {
                 out.push(store.mk_implies(phi, f));
             }
         }
