@@ -122,7 +122,11 @@ impl Phases {
             return Err(incomplete("a predicate with a non-integer argument"));
         }
         self.stats.clear();
+        let t0 = std::time::Instant::now();
         let states = simulate(store, sys, ctl)?;
+        if ctl.verbosity > 1 {
+            eprintln!("phases: runs took {:?}", t0.elapsed());
+        }
         let n_states: usize = states.values().map(Vec::len).sum();
         self.stats.push(("phases-states".into(), n_states.to_string()));
         if n_states == 0 {
@@ -164,7 +168,11 @@ impl Phases {
                     }
                 }
             }
+            let t1 = std::time::Instant::now();
             houdini(store, sys, &mut map, ctl)?;
+            if ctl.verbosity > 1 {
+                eprintln!("phases: Houdini took {:?}", t1.elapsed());
+            }
             self.stats
                 .push(("phases-inductive".into(), map.size().to_string()));
             if ctl.verbosity > 0 {
@@ -233,121 +241,164 @@ fn euclid_div(a: i128, b: i128) -> Option<i128> {
     a.checked_sub(m)?.checked_div(b)
 }
 
-/// The value of `t` under `env` (iterative: no recursion over the term's depth).
+/// The value of `t` under `env` (iterative: no recursion over the term's depth; a value
+/// stack, no allocation per node — the runs evaluate millions of nodes).
 fn eval(store: &TermStore, t: TermId, env: &FxHashMap<VarId, i128>) -> Result<V, NoValue> {
-    let mut cache: FxHashMap<TermId, V> = FxHashMap::default();
-    let mut stack: Vec<(TermId, bool)> = vec![(t, false)];
-    while let Some((u, expanded)) = stack.pop() {
-        if cache.contains_key(&u) {
-            continue;
-        }
+    let mut todo: Vec<(TermId, bool)> = vec![(t, false)];
+    let mut vals: Vec<V> = Vec::with_capacity(16);
+    while let Some((u, expanded)) = todo.pop() {
         let args = store.args(u);
         if !expanded && !args.is_empty() {
-            stack.push((u, true));
-            stack.extend(args.iter().map(|&a| (a, false)));
+            todo.push((u, true));
+            todo.extend(args.iter().rev().map(|&a| (a, false)));
             continue;
         }
-        let vals: Vec<V> = args.iter().map(|a| cache[a]).collect();
-        let ints = || -> Result<Vec<i128>, NoValue> {
-            vals.iter()
-                .map(|v| match v {
-                    V::I(i) => Ok(*i),
-                    V::B(_) => Err(NoValue::Fail),
-                })
-                .collect()
-        };
-        let bools = || -> Result<Vec<bool>, NoValue> {
-            vals.iter()
-                .map(|v| match v {
-                    V::B(b) => Ok(*b),
-                    V::I(_) => Err(NoValue::Fail),
-                })
-                .collect()
-        };
-        let cmp = |f: fn(i128, i128) -> bool| -> Result<V, NoValue> {
-            let xs = ints()?;
-            Ok(V::B(xs.windows(2).all(|w| f(w[0], w[1]))))
-        };
-        let ov = |x: Option<i128>| x.map(V::I).ok_or(NoValue::Fail);
-        let v = match store.op(u) {
-            Op::Bool(b) => V::B(*b),
-            Op::Num(r) => {
-                if !r.is_integer() {
-                    return Err(NoValue::Fail);
-                }
-                V::I(r.to_i64().ok_or(NoValue::Fail)? as i128)
-            }
-            Op::Var(x) => match env.get(x) {
-                Some(&i) => V::I(i),
-                None => return Err(NoValue::Unbound),
-            },
-            Op::Not => V::B(!bools()?[0]),
-            Op::And => V::B(bools()?.iter().all(|&b| b)),
-            Op::Or => V::B(bools()?.iter().any(|&b| b)),
-            Op::Implies => {
-                let bs = bools()?;
-                let (last, init) = bs.split_last().ok_or(NoValue::Fail)?;
-                V::B(*last || init.iter().any(|&b| !b))
-            }
-            Op::Xor => V::B(bools()?.iter().fold(false, |a, &b| a ^ b)),
-            Op::Eq => V::B(vals.windows(2).all(|w| w[0] == w[1])),
-            Op::Distinct => {
-                let mut ok = true;
-                for i in 0..vals.len() {
-                    for j in i + 1..vals.len() {
-                        ok &= vals[i] != vals[j];
-                    }
-                }
-                V::B(ok)
-            }
-            Op::Ite => match vals.first() {
-                Some(V::B(c)) if vals.len() == 3 => {
-                    if *c {
-                        vals[1]
-                    } else {
-                        vals[2]
-                    }
-                }
-                _ => return Err(NoValue::Fail),
-            },
-            Op::Add => ov(ints()?.iter().try_fold(0i128, |a, &b| a.checked_add(b)))?,
-            Op::Mul => ov(ints()?.iter().try_fold(1i128, |a, &b| a.checked_mul(b)))?,
-            Op::Sub => {
-                let xs = ints()?;
-                let (first, rest) = xs.split_first().ok_or(NoValue::Fail)?;
-                if rest.is_empty() {
-                    ov(first.checked_neg())?
-                } else {
-                    ov(rest.iter().try_fold(*first, |a, &b| a.checked_sub(b)))?
-                }
-            }
-            Op::Neg => ov(ints()?[0].checked_neg())?,
-            Op::Abs => ov(ints()?[0].checked_abs())?,
-            Op::Mod => {
-                let xs = ints()?;
-                ov(euclid_mod(xs[0], xs[1]))?
-            }
-            Op::IntDiv => {
-                let xs = ints()?;
-                ov(xs[1..]
-                    .iter()
-                    .try_fold(xs[0], |a, &b| euclid_div(a, b)))?
-            }
-            Op::Le => cmp(|a, b| a <= b)?,
-            Op::Lt => cmp(|a, b| a < b)?,
-            Op::Ge => cmp(|a, b| a >= b)?,
-            Op::Gt => cmp(|a, b| a > b)?,
-            _ => return Err(NoValue::Fail),
-        };
+        let base = vals.len() - args.len();
+        let v = apply(store.op(u), &vals[base..], env)?;
         // Values stay within i64 so that the constants we print are small.
         if let V::I(i) = v
             && i64::try_from(i).is_err()
         {
             return Err(NoValue::Fail);
         }
-        cache.insert(u, v);
+        vals.truncate(base);
+        vals.push(v);
     }
-    cache.get(&t).copied().ok_or(NoValue::Fail)
+    vals.pop().ok_or(NoValue::Fail)
+}
+
+fn int(v: &V) -> Result<i128, NoValue> {
+    match v {
+        V::I(i) => Ok(*i),
+        V::B(_) => Err(NoValue::Fail),
+    }
+}
+
+fn boolean(v: &V) -> Result<bool, NoValue> {
+    match v {
+        V::B(b) => Ok(*b),
+        V::I(_) => Err(NoValue::Fail),
+    }
+}
+
+/// `op` applied to the values `xs` of its arguments.
+fn apply(op: &Op, xs: &[V], env: &FxHashMap<VarId, i128>) -> Result<V, NoValue> {
+    let cmp = |f: fn(i128, i128) -> bool| -> Result<V, NoValue> {
+        let mut ok = true;
+        for w in xs.windows(2) {
+            ok &= f(int(&w[0])?, int(&w[1])?);
+        }
+        Ok(V::B(ok))
+    };
+    let ov = |x: Option<i128>| x.map(V::I).ok_or(NoValue::Fail);
+    let first = || xs.first().ok_or(NoValue::Fail);
+    Ok(match op {
+        Op::Bool(b) => V::B(*b),
+        Op::Num(r) => {
+            if !r.is_integer() {
+                return Err(NoValue::Fail);
+            }
+            V::I(i128::from(r.to_i64().ok_or(NoValue::Fail)?))
+        }
+        Op::Var(x) => match env.get(x) {
+            Some(&i) => V::I(i),
+            None => return Err(NoValue::Unbound),
+        },
+        Op::Not => V::B(!boolean(first()?)?),
+        Op::And => {
+            let mut r = true;
+            for x in xs {
+                r &= boolean(x)?;
+            }
+            V::B(r)
+        }
+        Op::Or => {
+            let mut r = false;
+            for x in xs {
+                r |= boolean(x)?;
+            }
+            V::B(r)
+        }
+        Op::Implies => {
+            let (last, init) = xs.split_last().ok_or(NoValue::Fail)?;
+            let mut r = boolean(last)?;
+            for x in init {
+                r |= !boolean(x)?;
+            }
+            V::B(r)
+        }
+        Op::Xor => {
+            let mut r = false;
+            for x in xs {
+                r ^= boolean(x)?;
+            }
+            V::B(r)
+        }
+        Op::Eq => V::B(xs.windows(2).all(|w| w[0] == w[1])),
+        Op::Distinct => {
+            let mut ok = true;
+            for i in 0..xs.len() {
+                for j in i + 1..xs.len() {
+                    ok &= xs[i] != xs[j];
+                }
+            }
+            V::B(ok)
+        }
+        Op::Ite => match xs {
+            [c, a, b] => {
+                if boolean(c)? {
+                    *a
+                } else {
+                    *b
+                }
+            }
+            _ => return Err(NoValue::Fail),
+        },
+        Op::Add => {
+            let mut r: i128 = 0;
+            for x in xs {
+                r = r.checked_add(int(x)?).ok_or(NoValue::Fail)?;
+            }
+            V::I(r)
+        }
+        Op::Mul => {
+            let mut r: i128 = 1;
+            for x in xs {
+                r = r.checked_mul(int(x)?).ok_or(NoValue::Fail)?;
+            }
+            V::I(r)
+        }
+        Op::Sub => {
+            let (f, rest) = xs.split_first().ok_or(NoValue::Fail)?;
+            let mut r = int(f)?;
+            if rest.is_empty() {
+                return ov(r.checked_neg());
+            }
+            for x in rest {
+                r = r.checked_sub(int(x)?).ok_or(NoValue::Fail)?;
+            }
+            V::I(r)
+        }
+        Op::Neg => ov(int(first()?)?.checked_neg())?,
+        Op::Abs => ov(int(first()?)?.checked_abs())?,
+        Op::Mod => match xs {
+            [a, b] => ov(euclid_mod(int(a)?, int(b)?))?,
+            _ => return Err(NoValue::Fail),
+        },
+        Op::IntDiv => {
+            let (f, rest) = xs.split_first().ok_or(NoValue::Fail)?;
+            let mut r = int(f)?;
+            for x in rest {
+                r = euclid_div(r, int(x)?).ok_or(NoValue::Fail)?;
+            }
+            V::I(r)
+        }
+        Op::Le => cmp(|a, b| a <= b)?,
+        Op::Lt => cmp(|a, b| a < b)?,
+        Op::Ge => cmp(|a, b| a >= b)?,
+        Op::Gt => cmp(|a, b| a > b)?,
+        _ => return Err(NoValue::Fail),
+    })
 }
 
 /// The conjuncts of `t` (nested `and`s flattened).
@@ -369,7 +420,7 @@ fn conjuncts(store: &TermStore, t: TermId) -> Vec<TermId> {
 fn step_eval(
     store: &TermStore,
     c: &Clause,
-    parts: &[TermId],
+    parts: &mut [TermId],
     state: &[i128],
 ) -> Result<Option<Vec<i128>>, NoValue> {
     let mut env: FxHashMap<VarId, i128> = FxHashMap::default();
@@ -391,12 +442,18 @@ fn step_eval(
     }
     // Bind `x = t` equations until nothing changes; a false conjunct ends the step early.
     let mut pending: Vec<TermId> = parts.to_vec();
+    // The order in which the conjuncts resolved: the next step of the same clause tries
+    // them in that order, so that each is evaluated once.
+    let mut order: Vec<TermId> = Vec::with_capacity(parts.len());
     loop {
         let mut progress = false;
         let mut rest = Vec::new();
         for &p in &pending {
             match eval(store, p, &env) {
-                Ok(V::B(true)) => progress = true,
+                Ok(V::B(true)) => {
+                    progress = true;
+                    order.push(p);
+                }
                 Ok(V::B(false)) => return Ok(None),
                 Ok(V::I(_)) => return Err(NoValue::Fail),
                 Err(NoValue::Fail) => return Err(NoValue::Fail),
@@ -404,6 +461,7 @@ fn step_eval(
                     let bound = solve_for_one(store, p, &mut env);
                     if bound {
                         progress = true;
+                        order.push(p);
                     } else {
                         rest.push(p);
                     }
@@ -411,6 +469,7 @@ fn step_eval(
             }
         }
         if rest.is_empty() {
+            parts.copy_from_slice(&order);
             break;
         }
         if !progress {
@@ -536,7 +595,7 @@ fn simulate(
     let mut out: FxHashMap<FuncId, Vec<Vec<i128>>> = FxHashMap::default();
     let mut work: Vec<(FuncId, Vec<i128>)> = Vec::new();
     let mut smt_steps = 0usize;
-    let parts: Vec<Vec<TermId>> = sys
+    let mut parts: Vec<Vec<TermId>> = sys
         .clauses
         .iter()
         .map(|c| conjuncts(store, c.constraint))
@@ -572,7 +631,7 @@ fn simulate(
             if count >= budget {
                 break;
             }
-            for (c, ps) in sys.clauses.iter().zip(&parts) {
+            for (c, ps) in sys.clauses.iter().zip(parts.iter_mut()) {
                 let (Some(b), Some(h)) = (c.body.first(), &c.head) else {
                     continue;
                 };
