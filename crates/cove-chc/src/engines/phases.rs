@@ -20,7 +20,8 @@
 //! 3. **Candidates**, per cell `φ` of the states seen: `φ → e` for every equation `e` of the
 //!    affine hull of the cell's states (exact rational Gaussian elimination), `φ → x ⋈ v` for
 //!    each parameter's least and greatest value; `¬φ` for every cell no run visits; the same
-//!    without a guard over all states; and, in a second round only (they make the solver's
+//!    without a guard over all states, with the least and greatest values of the sums and
+//!    differences of two parameters too (for at most 6 parameters); and, in a second round only (they make the solver's
 //!    work harder), `t mod k = r` for the congruences all states keep (`t` a parameter, or a
 //!    sum or difference of two; `k` 2 or a divisor of the clauses' `mod`/`div` terms that
 //!    divides every difference of `t`'s values).
@@ -47,7 +48,7 @@ const MAX_CLAUSES: usize = 64;
 /// At most this many initial states per fact clause.
 const MAX_INITS: usize = 6;
 /// At most this many states over all runs.
-const MAX_STATES: usize = 60_000;
+const MAX_STATES: usize = 30_000;
 /// At most this many successors taken from SMT models (havocs).
 const MAX_SMT_STEPS: usize = 400;
 /// At most this many guards per predicate (cells: at most `2^MAX_GUARDS`).
@@ -128,7 +129,8 @@ impl Phases {
             eprintln!("phases: runs took {:?}", t0.elapsed());
         }
         let n_states: usize = states.values().map(Vec::len).sum();
-        self.stats.push(("phases-states".into(), n_states.to_string()));
+        self.stats
+            .push(("phases-states".into(), n_states.to_string()));
         if n_states == 0 {
             return Err(incomplete("no reachable state found"));
         }
@@ -185,7 +187,9 @@ impl Phases {
                 return Ok(ChcResult::Sat(map.invariants(store)));
             }
         }
-        Err(incomplete("the inductive candidates do not exclude the queries"))
+        Err(incomplete(
+            "the inductive candidates do not exclude the queries",
+        ))
     }
 }
 
@@ -890,9 +894,9 @@ struct CellFacts {
     hull: Hull,
     lo: Vec<i128>,
     hi: Vec<i128>,
-    /// Linear forms (coefficient vectors) with their value at the first state and the gcd of
-    /// their differences.
-    forms: Vec<(Vec<i128>, i128, i128)>,
+    /// Linear forms (coefficient vectors) with their value at the first state, the gcd of
+    /// their differences, and their least and greatest values.
+    forms: Vec<(Vec<i128>, i128, i128, i128, i128)>,
     count: usize,
 }
 
@@ -902,7 +906,10 @@ impl CellFacts {
             hull: Hull::new(n),
             lo: vec![i128::MAX; n],
             hi: vec![i128::MIN; n],
-            forms: forms.iter().map(|f| (f.clone(), 0, 0)).collect(),
+            forms: forms
+                .iter()
+                .map(|f| (f.clone(), 0, 0, i128::MAX, i128::MIN))
+                .collect(),
             count: 0,
         }
     }
@@ -913,8 +920,10 @@ impl CellFacts {
             self.lo[i] = self.lo[i].min(v);
             self.hi[i] = self.hi[i].max(v);
         }
-        for (f, first, g) in &mut self.forms {
+        for (f, first, g, lo, hi) in &mut self.forms {
             let v: i128 = f.iter().zip(x).map(|(a, b)| a * b).sum();
+            *lo = (*lo).min(v);
+            *hi = (*hi).max(v);
             if self.count == 0 {
                 *first = v;
             } else {
@@ -951,6 +960,7 @@ fn facts(
     cell: &CellFacts,
     xs: &[TermId],
     moduli: &[i128],
+    octagon: bool,
 ) -> Vec<TermId> {
     let mut out = Vec::new();
     if !cell.hull.broken {
@@ -976,7 +986,21 @@ fn facts(
             out.push(store.mk_le(x, hi));
         }
     }
-    for (f, first, g) in &cell.forms {
+    for (f, first, g, lo, hi) in &cell.forms {
+        // Octagonal bounds (sums and differences of two parameters), when asked for.
+        if octagon && f.iter().filter(|&&a| a != 0).count() == 2 && lo != hi {
+            let l = linear(store, f, xs);
+            for (v, upper) in [(*lo, false), (*hi, true)] {
+                if v.abs() <= MAX_CONST {
+                    let k = store.mk_int(v as i64);
+                    out.push(if upper {
+                        store.mk_le(l, k)
+                    } else {
+                        store.mk_ge(l, k)
+                    });
+                }
+            }
+        }
         for &k in moduli {
             if *g != 0 && g % k == 0 {
                 let l = linear(store, f, xs);
@@ -1038,7 +1062,10 @@ fn candidates(
         }
         if col.len() == states.len() && col.iter().any(|&b| b) && col.iter().any(|&b| !b) {
             // Skip a guard equivalent (on the states) to one already kept.
-            if columns.iter().any(|c| c == &col || c.iter().zip(&col).all(|(a, b)| a != b)) {
+            if columns
+                .iter()
+                .any(|c| c == &col || c.iter().zip(&col).all(|(a, b)| a != b))
+            {
                 continue;
             }
             kept.push(g);
@@ -1061,7 +1088,7 @@ fn candidates(
             .or_insert_with(|| CellFacts::new(n, &forms))
             .add(s);
     }
-    let mut out = facts(store, &all, &xs, moduli);
+    let mut out = facts(store, &all, &xs, moduli, true);
     let lits: Vec<[TermId; 2]> = kept
         .iter()
         .map(|&g| {
@@ -1082,7 +1109,7 @@ fn candidates(
         keys.sort_unstable();
         for key in keys {
             let phi = cell_formula(store, key);
-            for f in facts(store, &cells[&key], &xs, &[]) {
+            for f in facts(store, &cells[&key], &xs, &[], false) {
                 out.push(store.mk_implies(phi, f));
             }
         }
