@@ -820,15 +820,16 @@ impl Hull {
             };
             m.swap(r, k);
             let p = m[r][col].clone();
-            for j in 0..n {
-                m[r][j] = m[r][j].clone() / p.clone();
+            for q in m[r].iter_mut() {
+                *q = q.clone() / p.clone();
             }
-            for k in 0..m.len() {
-                if k != r && !m[k][col].is_zero() {
-                    let f = m[k][col].clone();
-                    for j in 0..n {
-                        let t = f.clone() * m[r][j].clone();
-                        m[k][j] -= &t;
+            let pivot_row = m[r].clone();
+            for (k, row) in m.iter_mut().enumerate() {
+                if k != r && !row[col].is_zero() {
+                    let f = row[col].clone();
+                    for (q, pr) in row.iter_mut().zip(&pivot_row) {
+                        let t = f.clone() * pr.clone();
+                        *q -= &t;
                     }
                 }
             }
