@@ -103,3 +103,106 @@ fn the_driver_schedules_bit_vector_systems() {
         }
     }
 }
+
+/// Two 32-bit counters doubling in lock step (`a' = 2a + 4` while `9 - a ≥ 0`, written with
+/// `bvmul #xffffffff` as C front ends emit it); the query compares `2a` with `2b`. The
+/// invariant `a = b` is word-level; the multiplications by `-1` used to blast into chains of
+/// 31 adders each, on which every bit-blasted query took seconds (reve `007-horn`).
+const LOCKSTEP: &str = "(set-logic HORN)
+  (declare-fun inv ((_ BitVec 32) (_ BitVec 32)) Bool)
+  (assert (forall ((a (_ BitVec 32)) (b (_ BitVec 32)))
+    (=> (and (= a #x00000001) (= b #x00000001)) (inv a b))))
+  (assert (forall ((a (_ BitVec 32)) (b (_ BitVec 32)) (c (_ BitVec 32)) (d (_ BitVec 32)))
+    (=> (and (inv a b)
+             (bvsle #x00000000 (bvadd #x00000009 (bvmul #xffffffff a)))
+             (= (bvmul #x00000002 a) (bvadd #xfffffffc c))
+             (= (bvmul #x00000002 b) (bvadd #xfffffffc d)))
+        (inv c d))))
+  (assert (forall ((a (_ BitVec 32)) (b (_ BitVec 32)))
+    (=> (and (inv a b) (not (= (bvmul #x00000002 a) (bvmul #x00000002 b)))) false)))";
+
+/// As `LOCKSTEP`, but `b` starts at 2: unsafe at once.
+const LOCKSTEP_BAD: &str = "(set-logic HORN)
+  (declare-fun inv ((_ BitVec 32) (_ BitVec 32)) Bool)
+  (assert (forall ((a (_ BitVec 32)) (b (_ BitVec 32)))
+    (=> (and (= a #x00000001) (= b #x00000002)) (inv a b))))
+  (assert (forall ((a (_ BitVec 32)) (b (_ BitVec 32)) (c (_ BitVec 32)) (d (_ BitVec 32)))
+    (=> (and (inv a b)
+             (bvsle #x00000000 (bvadd #x00000009 (bvmul #xffffffff a)))
+             (= (bvmul #x00000002 a) (bvadd #xfffffffc c))
+             (= (bvmul #x00000002 b) (bvadd #xfffffffc d)))
+        (inv c d))))
+  (assert (forall ((a (_ BitVec 32)) (b (_ BitVec 32)))
+    (=> (and (inv a b) (bvsle #x00000010 a) (not (= (bvmul #x00000002 a) (bvmul #x00000002 b)))) false)))";
+
+/// A 32-bit counter from 0 up to 1000 and a query on one exact value beyond the loop's
+/// range: the query's cube is an equality, which Spacer weakens to a word-level interval
+/// (`x ≥s k`) instead of learning one lemma per value.
+const INTERVAL: &str = "(set-logic HORN)
+  (declare-fun p ((_ BitVec 32)) Bool)
+  (assert (forall ((x (_ BitVec 32))) (=> (= x #x00000000) (p x))))
+  (assert (forall ((x (_ BitVec 32)) (y (_ BitVec 32)))
+    (=> (and (p x) (bvslt x #x000003e8) (= y (bvadd x #x00000001))) (p y))))
+  (assert (forall ((x (_ BitVec 32))) (=> (and (p x) (= x #x00001000)) false)))";
+
+/// `solve` bounded by work units instead of wall-clock time.
+fn solve_bounded(name: &str, src: &str, units: u64) -> &'static str {
+    let mut store = TermStore::new();
+    let sys = parse_chc(src.as_bytes(), &mut store).expect("parses");
+    let ctl = Control::default().with_work_budget(units);
+    let mut engine = EngineConfig::parse(name).expect("engine").create();
+    let r = engine.solve(&mut store, &sys, &ctl);
+    match &r {
+        ChcResult::Sat(inv) => check_invariants(&mut store, &sys, inv, &Control::default())
+            .unwrap_or_else(|e| panic!("{name}: bad invariant: {e}")),
+        ChcResult::Unsat(d) => check_derivation(&store, &sys, d)
+            .unwrap_or_else(|e| panic!("{name}: bad derivation: {e}")),
+        ChcResult::Unknown(_) => {}
+    }
+    r.verdict()
+}
+
+#[test]
+fn word_level_arithmetic_stays_cheap_for_spacer_and_the_hardware_route() {
+    for engine in ["spacer", "hw"] {
+        assert_eq!(
+            solve_bounded(engine, LOCKSTEP, 20_000_000),
+            "sat",
+            "{engine}"
+        );
+        assert_eq!(
+            solve_bounded(engine, LOCKSTEP_BAD, 20_000_000),
+            "unsat",
+            "{engine}"
+        );
+    }
+    assert_eq!(solve_bounded("bmc", LOCKSTEP_BAD, 20_000_000), "unsat");
+}
+
+#[test]
+fn spacer_with_bit_vector_intervals_answers_with_certificates() {
+    let cfg = cove_chc::engines::spacer::SpacerConfig {
+        bv_intervals: true,
+        ..Default::default()
+    };
+    for (src, want) in [
+        (INTERVAL, "sat"),
+        (LOCKSTEP, "sat"),
+        (LOCKSTEP_BAD, "unsat"),
+    ] {
+        let mut store = TermStore::new();
+        let sys = parse_chc(src.as_bytes(), &mut store).expect("parses");
+        let ctl = Control::default().with_work_budget(20_000_000);
+        let mut engine = EngineConfig::Spacer(cfg.clone()).create();
+        let r = engine.solve(&mut store, &sys, &ctl);
+        match &r {
+            ChcResult::Sat(inv) => check_invariants(&mut store, &sys, inv, &Control::default())
+                .unwrap_or_else(|e| panic!("bad invariant: {e}")),
+            ChcResult::Unsat(d) => {
+                check_derivation(&store, &sys, d).unwrap_or_else(|e| panic!("bad derivation: {e}"))
+            }
+            ChcResult::Unknown(_) => {}
+        }
+        assert_eq!(r.verdict(), want);
+    }
+}

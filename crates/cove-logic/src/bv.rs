@@ -798,6 +798,10 @@ fn normalize(store: &mut TermStore, op: &BvOp, args: &[TermId], sort: Sort) -> O
                         return Some(store.mk_bv_sorted(BvOp::Not, &[a], sort));
                     }
                     BvOp::Mul if c == BvValue::from_u64(w, 1) => return Some(a),
+                    // x · -1 = -x (the negation blasts to one incrementer).
+                    BvOp::Mul if c.is_ones() => {
+                        return Some(store.mk_bv_sorted(BvOp::Neg, &[a], sort));
+                    }
                     BvOp::Add => {
                         // (x + c1) + c2 = x + (c1 + c2).
                         if let Op::Bv(BvOp::Add) = store.op(a)

@@ -138,12 +138,17 @@ impl Shape {
 pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
     match shape {
         // Bit-vectors: the engines whose reasoning is exact over them (the others assume
-        // arithmetic). Thread 1 blasts linear systems onto IC3; thread 2 runs Spacer over
-        // bit-blasted queries with word-level projection; BMC takes a freed thread.
+        // arithmetic). Thread 1 blasts linear systems onto IC3; thread 2 runs BMC first
+        // with a quarter of the time (bit-level IC3 misses shallow counterexamples through
+        // 32-bit arithmetic that the word-level unrolling finds in a second: reve
+        // `020-horn`, depth 3), then Spacer over bit-blasted queries with word-level
+        // projection and interval lemmas.
         Shape::LinearBv => vec![
             EngineSpec::single(HwConfig::default()).with_bounds(false),
+            EngineSpec::single(BmcConfig::default())
+                .with_bounds(false)
+                .with_share(0.25),
             EngineSpec::spacer("spacer", |_| {}),
-            EngineSpec::single(BmcConfig::default()).with_bounds(false),
         ],
         Shape::NonlinearBv => vec![
             EngineSpec::spacer("spacer", |_| {}),

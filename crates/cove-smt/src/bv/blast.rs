@@ -397,6 +397,13 @@ impl Blaster {
     }
 
     fn mul(&mut self, x: &[GLit], y: &[GLit]) -> Vec<GLit> {
+        let is_const = |v: &[GLit]| v.iter().all(|&b| b == G_FALSE || b == G_TRUE);
+        if is_const(y) {
+            return self.mul_const(x, y);
+        }
+        if is_const(x) {
+            return self.mul_const(y, x);
+        }
         let w = x.len();
         let mut acc = vec![G_FALSE; w];
         for (i, &yb) in y.iter().enumerate() {
@@ -410,6 +417,53 @@ impl Blaster {
             // Only the bits from i up change.
             let (hi, _) = self.add(&acc[i..], &pp[i..], G_FALSE);
             acc.splice(i.., hi);
+        }
+        acc
+    }
+
+    /// `x · c` for a constant `c` (bits `G_TRUE`/`G_FALSE`), through the non-adjacent form
+    /// of `c` modulo `2^w`: `c = Σ dᵢ·2ⁱ` with digits `dᵢ ∈ {-1, 0, 1}`, no two adjacent
+    /// non-zero, so `x · c` is a sum and difference of shifted copies of `x` with at most
+    /// `⌈(w+1)/2⌉` adders, used when it has fewer non-zero digits than `c` has set bits.
+    /// The plain shift-and-add needs one adder per set bit: `x · -1` became 31 chained
+    /// 32-bit adders (which the SAT solver cannot see through) where the recoding gives one
+    /// negation.
+    fn mul_const(&mut self, x: &[GLit], c: &[GLit]) -> Vec<GLit> {
+        let w = x.len();
+        let bit = |i: usize| i < w && c[i] == G_TRUE;
+        let mut digits: Vec<i8> = Vec::with_capacity(w);
+        let mut carry = false;
+        for i in 0..w {
+            let v = bit(i) as u8 + carry as u8;
+            let (d, next_carry) = match v {
+                1 if bit(i + 1) => (-1, true),
+                1 => (1, false),
+                2 => (0, true),
+                _ => (0, false),
+            };
+            digits.push(d);
+            carry = next_carry;
+        }
+        let weight = digits.iter().filter(|&&d| d != 0).count();
+        let ones = (0..w).filter(|&i| bit(i)).count();
+        if weight >= ones {
+            // The plain shift-and-add is no larger (its first addend costs no gate).
+            digits = (0..w).map(|i| bit(i) as i8).collect();
+        }
+        let mut acc = vec![G_FALSE; w];
+        for (i, &d) in digits.iter().enumerate() {
+            if d == 0 {
+                continue;
+            }
+            // x << i on w bits.
+            let mut shifted = vec![G_FALSE; w];
+            shifted[i..].copy_from_slice(&x[..w - i]);
+            acc = if d > 0 {
+                self.add(&acc, &shifted, G_FALSE).0
+            } else {
+                let inv: Vec<GLit> = shifted.iter().map(|&b| b ^ 1).collect();
+                self.add(&acc, &inv, G_TRUE).0
+            };
         }
         acc
     }

@@ -108,6 +108,16 @@ impl Run<'_> {
             }
             let lit = cube[i];
             let (op, args) = (store.op(lit).clone(), store.args(lit).to_vec());
+            if args.len() == 2
+                && op == cove_logic::Op::Eq
+                && store.sort(args[0]).is_bv()
+                && self.cfg.bv_intervals
+            {
+                if let Some(c) = self.weaken_bv(store, p, &cube, i, b)? {
+                    cube = c;
+                }
+                continue;
+            }
             if args.len() != 2 || !store.sort(args[0]).is_arith() {
                 continue;
             }
@@ -151,6 +161,120 @@ impl Run<'_> {
             }
         }
         Ok(cube)
+    }
+
+    /// Word-level weakening of a bit-vector equality `t = k` (`k` a literal) in a blocked
+    /// cube: the equality becomes the first blocked of the half-intervals `t ≤s k`, `t ≥s k`,
+    /// `t ≤u k`, `t ≥u k` (each implied by `t = k`), whose bound is then relaxed towards the
+    /// end of its range — first the extreme itself, then doubling steps and a short bisection. Interval
+    /// lemmas are what lets a bit-vector counting loop converge to `x ≤s n` instead of one
+    /// lemma per value (a bit cube per state). Every candidate is re-checked.
+    fn weaken_bv(
+        &mut self,
+        store: &mut TermStore,
+        p: PIdx,
+        cube: &[TermId],
+        i: usize,
+        b: usize,
+    ) -> Result<Option<Vec<TermId>>, UnknownReason> {
+        use cove_logic::{BvOp, BvValue};
+        const DOUBLING_STEPS: usize = 8;
+        const BISECT_STEPS: usize = 3;
+        let args = store.args(cube[i]).to_vec();
+        let (t, k) = match (store.as_bv(args[0]), store.as_bv(args[1])) {
+            (None, Some(k)) => (args[0], k.clone()),
+            (Some(k), None) => (args[1], k.clone()),
+            _ => return Ok(None),
+        };
+        let w = k.width();
+        // Bounds as i128: widths up to 64 (wider words keep their equalities).
+        let Some(bits) = k.to_u64().filter(|_| (2..=64).contains(&w)) else {
+            return Ok(None);
+        };
+        let half: i128 = 1i128 << (w - 1);
+        let full: i128 = 1i128 << w;
+        // (signed, upper): the literal `t ≤ k'` (upper) or `t ≥ k'`, over integers in the
+        // range of the reading, from `k` towards the extreme `end`.
+        let dirs = [(true, true), (true, false), (false, true), (false, false)];
+        for (signed, upper) in dirs {
+            let nat = bits as i128;
+            let kv = if signed && nat >= half {
+                nat - full
+            } else {
+                nat
+            };
+            let (lo, hi) = if signed {
+                (-half, half - 1)
+            } else {
+                (0, full - 1)
+            };
+            // The bound that makes the literal trivially true is not worth a check
+            // (dropping the literal was tried already); stop one short of it.
+            let end = if upper { hi - 1 } else { lo + 1 };
+            let mk = |store: &mut TermStore, bound: i128| -> TermId {
+                let c = store.mk_bv_lit(BvValue::from_u64(w, bound.rem_euclid(full) as u64));
+                let op = if signed { BvOp::Sle } else { BvOp::Ule };
+                let (a, b) = if upper { (t, c) } else { (c, t) };
+                store.mk_bv_sorted(op, &[a, b], Sort::Bool)
+            };
+            let with = |store: &mut TermStore, bound: i128| -> Vec<TermId> {
+                let mut c = cube.to_vec();
+                c[i] = mk(store, bound);
+                c
+            };
+            let cand = with(store, kv);
+            if !self.blocked(store, p, &cand, b)? {
+                continue;
+            }
+            let mut best = (kv, cand);
+            let beyond = if upper { kv >= end } else { kv <= end };
+            if beyond {
+                return Ok(Some(best.1));
+            }
+            let cand = with(store, end);
+            if self.blocked(store, p, &cand, b)? {
+                return Ok(Some(cand));
+            }
+            // Doubling steps from `k` towards `end` while blocked, then a bisection between
+            // the last blocked bound and the first unblocked one.
+            let dir: i128 = if upper { 1 } else { -1 };
+            let mut bad = end;
+            let mut step: i128 = 1;
+            for _ in 0..DOUBLING_STEPS {
+                if self.ctl.should_stop().is_some() {
+                    return Ok(Some(best.1));
+                }
+                let next = best.0 + dir * step;
+                if (upper && next >= end) || (!upper && next <= end) {
+                    break;
+                }
+                let cand = with(store, next);
+                if self.blocked(store, p, &cand, b)? {
+                    best = (next, cand);
+                    step *= 2;
+                } else {
+                    bad = next;
+                    break;
+                }
+            }
+            for _ in 0..if bad == end { 0 } else { BISECT_STEPS } {
+                if self.ctl.should_stop().is_some() {
+                    break;
+                }
+                let mid = (best.0 + bad).div_euclid(2);
+                if mid == best.0 || mid == bad {
+                    break;
+                }
+                let cand = with(store, mid);
+                if self.blocked(store, p, &cand, b)? {
+                    best = (mid, cand);
+                } else {
+                    bad = mid;
+                }
+            }
+            return Ok(Some(best.1));
+        }
+        Ok(None)
     }
 
     /// `¬cand` on every recursive body atom of `p` (guarded by its rule selector).
