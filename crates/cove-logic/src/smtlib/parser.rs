@@ -445,14 +445,9 @@ impl<'a, 's> Parser<'a, 's> {
                 ErrorKind::UnsupportedTheory,
                 "uninterpreted sorts (declare-sort) are not supported",
             ),
-            "declare-datatype" | "declare-datatypes" if self.dialect == Dialect::Chc => {
+            "declare-datatype" | "declare-datatypes" => {
                 self.cmd_declare_datatypes(top, n, name, pos)
             }
-            "declare-datatype" | "declare-datatypes" => err(
-                pos,
-                ErrorKind::UnsupportedTheory,
-                "datatypes are supported in CHC (HORN) problems only, not by the SMT solver",
-            ),
             "declare-codatatypes" => err(
                 pos,
                 ErrorKind::UnsupportedTheory,
