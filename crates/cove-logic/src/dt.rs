@@ -225,29 +225,38 @@ pub fn base_ctor(sort: Sort) -> Option<u32> {
         }
         true
     };
+    // The constructor is the one found when the sort joins `ok` (with only the sorts known
+    // to be inhabited *before* it): a later pass would also accept a recursive constructor
+    // such as `cons`, whose values built from defaults never end.
+    let mut chosen: Option<u32> = None;
     loop {
         let before = ok.len();
+        let mut added: Vec<(Sort, u32)> = vec![];
         for &s in &all {
             if ok.contains(&s) {
                 continue;
             }
             let d = def(s).expect("defined");
-            if d.ctors
+            if let Some(c) = d
+                .ctors
                 .iter()
-                .any(|c| c.fields.iter().all(|f| inhabited(f.1, &ok)))
+                .position(|c| c.fields.iter().all(|f| inhabited(f.1, &ok)))
             {
-                ok.push(s);
+                added.push((s, c as u32));
             }
+        }
+        for (s, c) in added {
+            if s == sort {
+                chosen = Some(c);
+            }
+            ok.push(s);
         }
         if ok.len() == before {
             break;
         }
     }
-    let d = def(sort)?;
-    d.ctors
-        .iter()
-        .position(|c| c.fields.iter().all(|f| inhabited(f.1, &ok)))
-        .map(|i| i as u32)
+    def(sort)?;
+    chosen
 }
 
 #[cfg(test)]
