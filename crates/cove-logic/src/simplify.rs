@@ -248,12 +248,10 @@ impl Simplifier {
 /// constructor applications folded.
 fn dt_fold(store: &mut TermStore, op: crate::dt::DtOp, args: &[TermId], sort: Sort) -> TermId {
     use crate::dt::DtOp;
-    let inner = args
-        .first()
-        .and_then(|&a| match store.op(a) {
-            Op::Dt(DtOp::Ctor(c)) => Some(*c),
-            _ => None,
-        });
+    let inner = args.first().and_then(|&a| match store.op(a) {
+        Op::Dt(DtOp::Ctor(c)) => Some(*c),
+        _ => None,
+    });
     match (op, inner) {
         (DtOp::Test { ctor, .. }, Some(c)) => store.mk_bool(c == ctor),
         (DtOp::Sel { ctor, field, .. }, Some(c)) if c == ctor => {

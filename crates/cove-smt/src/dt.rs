@@ -129,6 +129,15 @@ impl SmtSolver {
         (r, why)
     }
 
+    /// Registers the datatype terms of an assertion as written (before simplification), so
+    /// that the model gives values to all of them, also to those the simplifier removed
+    /// (the model is checked against the original assertion). Only valid facts are added.
+    pub(crate) fn dt_register_original(&mut self, store: &mut TermStore, t: TermId) {
+        if ldt::any_declared() && !self.dt.memo.contains_key(&t) {
+            self.dt_rewrite(store, t);
+        }
+    }
+
     /// Asserts the pending facts of the reduction (permanent, unscoped).
     pub(crate) fn flush_dt_facts(&mut self, store: &mut TermStore) {
         while let Some(f) = self.dt.pending.pop() {
@@ -140,7 +149,12 @@ impl SmtSolver {
         }
     }
 
-    fn dt_rewrite_node(&mut self, store: &mut TermStore, u: TermId, why: &mut Option<String>) -> TermId {
+    fn dt_rewrite_node(
+        &mut self,
+        store: &mut TermStore,
+        u: TermId,
+        why: &mut Option<String>,
+    ) -> TermId {
         let sort = store.sort(u);
         let op = store.op(u).clone();
         let args: Vec<TermId> = store.args(u).to_vec();
@@ -676,11 +690,9 @@ fn salted(sort: Sort, salt: u64) -> Value {
                 return Value::default_of(sort);
             };
             // A constructor with an arithmetic field carries the salt directly.
-            if let Some(c) = def
-                .ctors
-                .iter()
-                .position(|c| c.fields.iter().any(|f| f.1.is_arith()) && c.fields.iter().all(|f| !is_dt(f.1)))
-            {
+            if let Some(c) = def.ctors.iter().position(|c| {
+                c.fields.iter().any(|f| f.1.is_arith()) && c.fields.iter().all(|f| !is_dt(f.1))
+            }) {
                 let fields = def.ctors[c]
                     .fields
                     .iter()

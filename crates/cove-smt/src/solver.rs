@@ -312,6 +312,7 @@ impl SmtSolver {
         glits.dedup();
         let id = self.guard_for(&glits);
         let s = self.simp.run(store, body);
+        self.dt_register_original(store, body);
         let (s, dt_why) = self.dt_rewrite(store, s);
         let unsupported = dt_why.or_else(|| self.unsupported(store, s));
         let l = self.lit_under(store, s, id);
@@ -442,6 +443,7 @@ impl SmtSolver {
     /// Simplifies and encodes `t`; returns its assertion record and literal.
     fn prepare(&mut self, store: &mut TermStore, t: TermId) -> (Assertion, Lit) {
         let s = self.simp.run(store, t);
+        self.dt_register_original(store, t);
         let (s, dt_why) = self.dt_rewrite(store, s);
         let unsupported = dt_why.or_else(|| self.unsupported(store, s));
         let l = self.lit_of(store, s);
@@ -461,6 +463,7 @@ impl SmtSolver {
     /// its negation is used directly (it usually guards assertions itself).
     fn prepare_assumption(&mut self, store: &mut TermStore, t: TermId) -> (Assertion, Lit) {
         let s = self.simp.run(store, t);
+        self.dt_register_original(store, t);
         let (s, dt_why) = self.dt_rewrite(store, s);
         let unsupported = dt_why.or_else(|| self.unsupported(store, s));
         let plain = match store.op(s) {
