@@ -492,7 +492,14 @@ impl SmtSolver {
         }
         out.retain(|&l| self.dt.lemmas.insert(l));
         if out.is_empty() {
-            self.dt_build_values(store, &vval, &tval, &selv);
+            // Fresh values of classes without selector terms are drawn from a range that may
+            // hit a value the candidate fixes (a Peano chain): then from a farther one.
+            for offset in [0, 200, 3000] {
+                self.dt_build_values(store, &vval, &tval, &selv, offset);
+                if self.dt.model_failure.is_none() {
+                    break;
+                }
+            }
         }
         out
     }
@@ -505,6 +512,7 @@ impl SmtSolver {
         vval: &[Option<Value>],
         tval: &[Option<Value>],
         selv: &[Option<Vec<Vec<(TermId, Option<Value>)>>>],
+        offset: u64,
     ) {
         self.dt.values.clear();
         self.dt.wrong_sel.clear();
@@ -573,7 +581,7 @@ impl SmtSolver {
         let nc = classes.len();
         let mut val: Vec<Option<Value>> = vec![None; nc];
         let mut state = vec![0u8; nc];
-        let mut salt: u64 = 0;
+        let mut salt: u64 = offset;
         for root in 0..nc {
             if val[root].is_some() {
                 continue;
@@ -718,7 +726,7 @@ fn salted(sort: Sort, salt: u64) -> Value {
                 .position(|c| c.fields.iter().any(|f| f.1 == sort));
             let Some(r) = rec else { return base };
             let mut v = base;
-            for _ in 0..(salt.min(4096) + 2) {
+            for _ in 0..(salt.min(8192) + 2) {
                 let fields = def.ctors[r]
                     .fields
                     .iter()
