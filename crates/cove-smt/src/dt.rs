@@ -48,6 +48,10 @@ struct DtTerm {
     sels: Option<Vec<Vec<TermId>>>,
 }
 
+/// Per term (when full): per constructor, per field, the selector's representative and its
+/// candidate value.
+type SelValues = Option<Vec<Vec<(TermId, Option<Value>)>>>;
+
 /// Datatype bookkeeping of the solver.
 #[derive(Default)]
 pub(crate) struct DtState {
@@ -337,10 +341,11 @@ impl SmtSolver {
                 let st = store.mk(op, &[t]).expect("well-sorted selector");
                 if is_dt(f.1) {
                     self.dt_register(store, st, false);
-                } else if !self.dt.selvar.contains_key(&st) {
+                } else if let std::collections::hash_map::Entry::Vacant(e) =
+                    self.dt.selvar.entry(st)
+                {
                     let x = store.fresh_var("dt_sel", f.1);
-                    let x = store.mk_var(x);
-                    self.dt.selvar.insert(st, x);
+                    e.insert(store.mk_var(x));
                 }
                 row.push(st);
             }
@@ -388,7 +393,7 @@ impl SmtSolver {
             sval.push(self.dt_val(store, d.size));
         }
         // Selector representatives and their values, per full term.
-        let mut selv: Vec<Option<Vec<Vec<(TermId, Option<Value>)>>>> = Vec::with_capacity(n);
+        let mut selv: Vec<SelValues> = Vec::with_capacity(n);
         for d in &self.dt.terms {
             selv.push(d.sels.as_ref().map(|rows| {
                 rows.iter()
@@ -505,13 +510,12 @@ impl SmtSolver {
     }
 
     /// Builds datatype values for the classes of a consistent candidate.
-    #[allow(clippy::type_complexity)]
     fn dt_build_values(
         &mut self,
         store: &TermStore,
         vval: &[Option<Value>],
         tval: &[Option<Value>],
-        selv: &[Option<Vec<Vec<(TermId, Option<Value>)>>>],
+        selv: &[SelValues],
         offset: u64,
     ) {
         self.dt.values.clear();
