@@ -639,6 +639,14 @@ fn check_logic(name: &str) -> Result<(), (ErrorKind, String)> {
                 | "ANIA"
                 | "BV"
                 | "ABV"
+                | "DT"
+                | "DTLIA"
+                | "DTLRA"
+                | "DTLIRA"
+                | "UFDT"
+                | "UFDTLIA"
+                | "UFDTLRA"
+                | "UFDTLIRA"
         )
     {
         return Ok(());
@@ -666,7 +674,7 @@ fn check_logic(name: &str) -> Result<(), (ErrorKind, String)> {
         None => Err((
             ErrorKind::UnsupportedLogic,
             format!(
-                "unsupported logic '{name}' (supported: HORN, ALL, and [QF_]LIA/LRA/LIRA/NIA/NRA/NIRA/IDL/RDL/AX/ALIA/ALRA/ALIRA/ANIA/BV/ABV)"
+                "unsupported logic '{name}' (supported: HORN, ALL, and [QF_]LIA/LRA/LIRA/NIA/NRA/NIRA/IDL/RDL/AX/ALIA/ALRA/ALIRA/ANIA/BV/ABV/DT/DTLIA/DTLRA/DTLIRA/UFDT/UFDTLIA/UFDTLRA/UFDTLIRA)"
             ),
         )),
     }
