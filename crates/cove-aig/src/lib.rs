@@ -39,6 +39,8 @@ mod fanout;
 pub mod hwmcc_output;
 pub mod ic3;
 pub mod kind;
+pub mod lcorr;
+pub mod liveness;
 pub mod loc;
 pub mod merge;
 pub mod parse;
@@ -116,6 +118,14 @@ pub struct Aig {
     pub bad: Vec<ALit>,
     /// Invariant constraints: traces are only those on which all of them hold at every step.
     pub constraints: Vec<ALit>,
+    /// Justice (liveness) properties, each a set of literals: property `j` fails when some
+    /// infinite path (constraints holding at every step, every [`Aig::fairness`] literal
+    /// true infinitely often) makes every literal of `justice[j]` true infinitely often.
+    /// Only the [`driver`] decides them ([`liveness`]); the engines see safety circuits.
+    pub justice: Vec<Vec<ALit>>,
+    /// Fairness constraints: the infinite paths that count for [`Aig::justice`] are those on
+    /// which each of these literals is true infinitely often.
+    pub fairness: Vec<ALit>,
     /// And gates, topologically ordered.
     pub ands: Vec<And>,
 }

@@ -278,11 +278,7 @@ fn concrete_invariant(
         }
         inv.push(oc);
     }
-    inv.extend(
-        red.const_latches
-            .iter()
-            .map(|&(i, v)| vec![2 * abs.latches[i].var + (!v) as u32]),
-    );
+    inv.extend(red.aux_clauses(|i| abs.latches[i].var));
     Ok(Proof::Invariant(inv))
 }
 

@@ -746,7 +746,10 @@ mod tests {
         // y is merged to 0): the counterexample needs z = 1 and the constraint, so the other
         // one is 1 at every step.
         let aig = parse_aiger(src.as_bytes()).expect("valid aag");
-        let opts = Options { merge_inputs: true };
+        let opts = Options {
+            merge_inputs: true,
+            lcorr: false,
+        };
         let ctl = Control::default();
         let red = reduce_with(&aig, &opts, &ctl).expect("reduced");
         assert_eq!(red.const_inputs.len(), 1);
@@ -772,7 +775,10 @@ mod tests {
     fn counter_safe_proof_checks_on_the_original() {
         let aig = parse_aiger(counter("6 8").as_bytes()).expect("valid aag");
         let ctl = Control::default();
-        let opts = Options { merge_inputs: true };
+        let opts = Options {
+            merge_inputs: true,
+            lcorr: false,
+        };
         let red = reduce_with(&aig, &opts, &ctl).expect("reduced");
         // x or y (symmetric; the reduction may swap the gate's fanins) is merged to 1.
         assert_eq!(red.const_inputs.len(), 1);
@@ -792,7 +798,10 @@ mod tests {
     fn counter_witness_prints_the_merged_constant_one() {
         let aig = parse_aiger(counter("8 7").as_bytes()).expect("valid aag");
         let ctl = Control::default();
-        let opts = Options { merge_inputs: true };
+        let opts = Options {
+            merge_inputs: true,
+            lcorr: false,
+        };
         let red = reduce_with(&aig, &opts, &ctl).expect("reduced");
         assert_eq!(red.const_inputs.len(), 1);
         let m = red.const_inputs[0].0;
@@ -835,7 +844,10 @@ mod tests {
     #[test]
     fn data_files_keep_their_verdicts() {
         let ctl = Control::default();
-        let opts = Options { merge_inputs: true };
+        let opts = Options {
+            merge_inputs: true,
+            lcorr: false,
+        };
         for (src, safe) in [
             (include_str!("../tests/data/mod6_safe.aag"), true),
             (include_str!("../tests/data/mod6_unsafe.aag"), false),

@@ -163,16 +163,6 @@ pub fn parse_aiger(src: &[u8]) -> Result<Aig, ParseError> {
             unsupported: true,
         });
     }
-    if nj > 0 || nf > 0 {
-        return Err(ParseError {
-            line: 1,
-            byte: 4,
-            msg: format!(
-                "justice/fairness (liveness) properties are not supported ({nj} justice, {nf} fairness)"
-            ),
-            unsupported: true,
-        });
-    }
     let hline = |msg: String| ParseError {
         line: 1,
         byte: 4,
@@ -189,7 +179,7 @@ pub fn parse_aiger(src: &[u8]) -> Result<Aig, ParseError> {
     }
     // Every counted item takes at least one byte (binary inputs take none).
     let rest = (src.len() - r.pos) as u64;
-    if nl + no + nb + nc > rest || (!binary && ni + na > rest) || (binary && na > rest) {
+    if nl + no + nb + nc + nj + nf > rest || (!binary && ni + na > rest) || (binary && na > rest) {
         return Err(hline("header counts exceed the file size".into()));
     }
     let max_lit = 2 * m + 1;
@@ -245,6 +235,30 @@ pub fn parse_aiger(src: &[u8]) -> Result<Aig, ParseError> {
     for _ in 0..nc {
         let n = r.numbers(1, 1, "constraint line")?;
         b.aig.constraints.push(lit(n[0], max_lit, &r)?);
+    }
+    // Justice properties: one line per property with its literal count, then the literals
+    // of every property in order; then the fairness constraints. Counts come from the file,
+    // so nothing is allocated ahead of the literals actually read.
+    let mut sizes = Vec::new();
+    for _ in 0..nj {
+        sizes.push(r.numbers(1, 1, "justice size line")?[0]);
+    }
+    for size in sizes {
+        if size > rest {
+            return r.err(format!(
+                "justice property of {size} literals exceeds the file size"
+            ));
+        }
+        let mut lits = Vec::new();
+        for _ in 0..size {
+            let n = r.numbers(1, 1, "justice literal line")?;
+            lits.push(lit(n[0], max_lit, &r)?);
+        }
+        b.aig.justice.push(lits);
+    }
+    for _ in 0..nf {
+        let n = r.numbers(1, 1, "fairness line")?;
+        b.aig.fairness.push(lit(n[0], max_lit, &r)?);
     }
     // And gates.
     let mut ands = Vec::with_capacity(na as usize);
@@ -341,6 +355,19 @@ impl Builder {
             .chain(self.aig.outputs.iter().map(|&l| (l, "output")))
             .chain(self.aig.bad.iter().map(|&l| (l, "bad-state property")))
             .chain(self.aig.constraints.iter().map(|&l| (l, "constraint")))
+            .chain(
+                self.aig
+                    .justice
+                    .iter()
+                    .flatten()
+                    .map(|&l| (l, "justice property")),
+            )
+            .chain(
+                self.aig
+                    .fairness
+                    .iter()
+                    .map(|&l| (l, "fairness constraint")),
+            )
             .collect();
         for (l, what) in used {
             self.check_used(l, what, r)?;
@@ -350,7 +377,8 @@ impl Builder {
         } else {
             topo_sort(ands, self.m, r)?
         };
-        if self.aig.bad.is_empty() {
+        // Old-style files (no bad or justice section) state their properties as outputs.
+        if self.aig.bad.is_empty() && self.aig.justice.is_empty() {
             self.aig.bad = self.aig.outputs.clone();
         }
         Ok(self.aig)
@@ -439,8 +467,9 @@ mod tests {
             e.msg.contains("undefined") || e.msg.contains("exceeds"),
             "{e}"
         );
+        // A justice count with no justice lines behind it.
         let e = parse_aiger(b"aag 1 0 0 0 0 0 0 1\n").unwrap_err();
-        assert!(e.unsupported);
+        assert!(!e.unsupported);
         assert!(parse_aiger(b"aag 3 0 0 0 2 1\n2\n2 4 1\n4 2 1\n").is_err());
         assert!(parse_aiger(b"aig 4000000000 0 0 0 0\n").is_err());
     }

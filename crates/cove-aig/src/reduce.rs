@@ -33,6 +33,33 @@ pub struct Reduced {
     pub const_inputs: Vec<(usize, bool)>,
     /// Statistics of the input merging pass, when it ran.
     pub merged: Option<crate::merge::Merged>,
+    /// Original latches merged into another by latch correspondence ([`crate::lcorr`]):
+    /// `(latch, representative, negated)`, the latch equal to the representative (negated
+    /// when the flag is set) in every reachable state. The representative is never merged.
+    pub eq_latches: Vec<(usize, usize, bool)>,
+    /// Statistics of the latch correspondence pass, when it ran: latches merged, SAT
+    /// queries, rounds, seconds.
+    pub lcorr: Option<(usize, usize, usize, f64)>,
+}
+
+impl Reduced {
+    /// The facts the reduction relies on, as clauses over the latches of the original
+    /// circuit (`var_of(i)`: the variable of original latch `i`): the constant latches and the
+    /// merged latches' equalities. A proof of the reduced circuit is one of the original
+    /// together with them (they are inductive together, relative to the constraints).
+    pub fn aux_clauses(&self, var_of: impl Fn(usize) -> u32) -> Vec<Vec<ALit>> {
+        let mut aux: Vec<Vec<ALit>> = self
+            .const_latches
+            .iter()
+            .map(|&(i, v)| vec![2 * var_of(i) + (!v) as u32])
+            .collect();
+        for &(m, r, neg) in &self.eq_latches {
+            let (x, y) = (2 * var_of(m), 2 * var_of(r) + neg as u32);
+            aux.push(vec![x ^ 1, y]);
+            aux.push(vec![x, y ^ 1]);
+        }
+        aux
+    }
 }
 
 /// Most rounds of input merging.
@@ -43,7 +70,12 @@ const MERGE_ROUNDS: usize = 4;
 pub struct Options {
     /// Merge inputs to constants ([`crate::merge`]).
     pub merge_inputs: bool,
+    /// Merge latches equal in every reachable state ([`crate::lcorr`]).
+    pub lcorr: bool,
 }
+
+/// Wall-clock cap of the latch correspondence pass (and at most a tenth of the time left).
+const LCORR_TIME: std::time::Duration = std::time::Duration::from_secs(4);
 
 /// Reduces `orig` (see the module documentation) with the default options.
 pub fn reduce(orig: &Aig, ctl: &Control) -> Result<Reduced, UnknownReason> {
@@ -59,6 +91,8 @@ pub fn reduce_with(orig: &Aig, opts: &Options, ctl: &Control) -> Result<Reduced,
         const_latches: Vec::new(),
         const_inputs: Vec::new(),
         merged: None,
+        eq_latches: Vec::new(),
+        lcorr: None,
     };
     simplify(&mut red, &[], true, ctl)?;
     if opts.merge_inputs {
@@ -88,7 +122,51 @@ pub fn reduce_with(orig: &Aig, opts: &Options, ctl: &Control) -> Result<Reduced,
         }
         red.merged = stats;
     }
+    if opts.lcorr {
+        latch_correspondence(&mut red, ctl)?;
+    }
     Ok(red)
+}
+
+/// Merges the latches that latch correspondence finds equal (or constant), then simplifies.
+fn latch_correspondence(red: &mut Reduced, ctl: &Control) -> Result<(), UnknownReason> {
+    let start = std::time::Instant::now();
+    let budget = ctl
+        .remaining()
+        .map_or(LCORR_TIME, |r| LCORR_TIME.min(r / 10));
+    let pctl = ctl.child_with_budget(budget);
+    let found = crate::lcorr::latch_correspondence(&red.aig, &pctl);
+    let k = found.count();
+    red.lcorr = Some((
+        k,
+        found.queries,
+        found.rounds,
+        start.elapsed().as_secs_f64(),
+    ));
+    if k == 0 {
+        return Ok(());
+    }
+    let mut subst = vec![None; red.aig.latches.len()];
+    let mut eq = vec![None; red.aig.latches.len()];
+    for (i, c) in found.corr.iter().enumerate() {
+        match *c {
+            None => {}
+            Some(crate::lcorr::Corr::Const(v)) => {
+                subst[i] = Some(v);
+                red.const_latches.push((red.latch_orig[i], v));
+            }
+            Some(crate::lcorr::Corr::Latch(j, neg)) => {
+                eq[i] = Some((j, neg));
+                red.eq_latches
+                    .push((red.latch_orig[i], red.latch_orig[j], neg));
+            }
+        }
+    }
+    let (aig, inputs, latches) = rebuild_eq(&red.aig, &subst, &[], &eq, false);
+    red.input_orig = inputs.iter().map(|&i| red.input_orig[i]).collect();
+    red.latch_orig = latches.iter().map(|&i| red.latch_orig[i]).collect();
+    red.aig = aig;
+    simplify(red, &[], false, ctl)
 }
 
 /// Rebuilds `red` with the inputs of `inputs_subst` (indexed like `red.aig.inputs`; may be
@@ -142,6 +220,18 @@ fn rebuild(
     in_subst: &[Option<bool>],
     merge_bad: bool,
 ) -> (Aig, Vec<usize>, Vec<usize>) {
+    rebuild_eq(aig, subst, in_subst, &[], merge_bad)
+}
+
+/// [`rebuild`] that also reads latch `i` as latch `j` (negated with the flag) where
+/// `eq[i] = Some((j, neg))` (`j < i`, `j` neither substituted nor merged; `eq` may be empty).
+fn rebuild_eq(
+    aig: &Aig,
+    subst: &[Option<bool>],
+    in_subst: &[Option<bool>],
+    eq: &[Option<(usize, bool)>],
+    merge_bad: bool,
+) -> (Aig, Vec<usize>, Vec<usize>) {
     let m = aig.max_var as usize;
     // Where each variable is defined.
     const NONE: u32 = u32::MAX;
@@ -174,7 +264,9 @@ fn rebuild(
             push(a.rhs1, &mut mark, &mut stack);
         } else if latch_of[v] != NONE {
             let i = latch_of[v] as usize;
-            if subst[i].is_none() {
+            if let Some(&Some((j, _))) = eq.get(i) {
+                push(2 * aig.latches[j].var, &mut mark, &mut stack);
+            } else if subst[i].is_none() {
                 push(aig.latches[i].next, &mut mark, &mut stack);
             }
         }
@@ -200,6 +292,10 @@ fn rebuild(
         }
         match subst[i] {
             Some(c) => map[l.var as usize] = if c { TRUE } else { FALSE },
+            None if matches!(eq.get(i), Some(Some(_))) => {
+                let (j, neg) = eq[i].expect("merged");
+                map[l.var as usize] = map[aig.latches[j].var as usize] ^ neg as u32;
+            }
             None => {
                 map[l.var as usize] = 2 * next_var;
                 out.latches.push(Latch {

@@ -198,6 +198,7 @@ pub fn witness_circuit(model: &Aig, proof: &SafeProof) -> Aig {
         bad: vec![good ^ 1],
         constraints,
         ands: b.ands,
+        ..Aig::default()
     }
 }
 

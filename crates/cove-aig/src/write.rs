@@ -4,20 +4,10 @@
 use crate::{Aig, Init};
 use std::fmt::Write;
 
-/// The circuit as `aag` text (AIGER 1.9 header with bad and constraint counts).
+/// The circuit as `aag` text (AIGER 1.9 header with bad, constraint, justice and fairness counts).
 pub fn to_aag(a: &Aig) -> String {
     let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "aag {} {} {} {} {} {} {}",
-        a.max_var,
-        a.inputs.len(),
-        a.latches.len(),
-        a.outputs.len(),
-        a.ands.len(),
-        a.bad.len(),
-        a.constraints.len()
-    );
+    let _ = writeln!(s, "aag {}", header(a));
     for v in &a.inputs {
         let _ = writeln!(s, "{}", 2 * v);
     }
@@ -31,10 +21,35 @@ pub fn to_aag(a: &Aig) -> String {
     for x in a.outputs.iter().chain(&a.bad).chain(&a.constraints) {
         let _ = writeln!(s, "{x}");
     }
+    for j in &a.justice {
+        let _ = writeln!(s, "{}", j.len());
+    }
+    for x in a.justice.iter().flatten().chain(&a.fairness) {
+        let _ = writeln!(s, "{x}");
+    }
     for g in &a.ands {
         let _ = writeln!(s, "{} {} {}", 2 * g.var, g.rhs0, g.rhs1);
     }
     s
+}
+
+/// The header's counts `M I L O A B C`, and `J F` when there are liveness properties (older
+/// readers stop at seven fields).
+fn header(a: &Aig) -> String {
+    let mut h = format!(
+        "{} {} {} {} {} {} {}",
+        a.max_var,
+        a.inputs.len(),
+        a.latches.len(),
+        a.outputs.len(),
+        a.ands.len(),
+        a.bad.len(),
+        a.constraints.len()
+    );
+    if !a.justice.is_empty() || !a.fairness.is_empty() {
+        h.push_str(&format!(" {} {}", a.justice.len(), a.fairness.len()));
+    }
+    h
 }
 
 /// Whether `a` is laid out as the binary format requires: inputs `1..=I`, latches
@@ -60,16 +75,7 @@ pub fn to_aig(a: &Aig) -> Option<Vec<u8>> {
     if !binary_layout(a) {
         return None;
     }
-    let mut s = format!(
-        "aig {} {} {} {} {} {} {}\n",
-        a.max_var,
-        a.inputs.len(),
-        a.latches.len(),
-        a.outputs.len(),
-        a.ands.len(),
-        a.bad.len(),
-        a.constraints.len()
-    );
+    let mut s = format!("aig {}\n", header(a));
     for l in &a.latches {
         let _ = match l.init {
             Init::Zero => writeln!(s, "{}", l.next),
@@ -78,6 +84,12 @@ pub fn to_aig(a: &Aig) -> Option<Vec<u8>> {
         };
     }
     for x in a.outputs.iter().chain(&a.bad).chain(&a.constraints) {
+        let _ = writeln!(s, "{x}");
+    }
+    for j in &a.justice {
+        let _ = writeln!(s, "{}", j.len());
+    }
+    for x in a.justice.iter().flatten().chain(&a.fairness) {
         let _ = writeln!(s, "{x}");
     }
     let mut out = s.into_bytes();

@@ -43,7 +43,10 @@ fn check_with(
     }
     let cfg = SolveConfig {
         engine,
-        reduce: cove_aig::reduce::Options { merge_inputs: true },
+        reduce: cove_aig::reduce::Options {
+            merge_inputs: true,
+            lcorr: false,
+        },
         ..SolveConfig::default()
     };
     let (v, bl, validation) = check(m, &cfg, ctl);

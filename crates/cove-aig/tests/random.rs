@@ -223,7 +223,10 @@ fn engines_agree_with_explicit_reachability() {
 fn merged_inputs_keep_reachability() {
     let mut r = Rng(0x2545_f491_4f6c_dd1d);
     let ctl = Control::default();
-    let opts = cove_aig::reduce::Options { merge_inputs: true };
+    let opts = cove_aig::reduce::Options {
+        merge_inputs: true,
+        lcorr: false,
+    };
     let (mut merged, mut circuits) = (0, 0);
     for round in 0..600 {
         let ni = 2 + r.below(5) as u32;
@@ -250,6 +253,65 @@ fn merged_inputs_keep_reachability() {
     assert!(
         circuits > 100,
         "{merged} inputs merged in {circuits} circuits"
+    );
+}
+
+/// Latch correspondence (`lcorr.rs`) keeps reachability exactly, and a proof of the reduced
+/// circuit with the merged latches' equalities is accepted on the original.
+#[test]
+fn latch_correspondence_keeps_reachability() {
+    let mut r = Rng(0x9e37_79b9_7f4a_7c15);
+    let ctl = Control::default();
+    let opts = cove_aig::reduce::Options {
+        merge_inputs: false,
+        lcorr: true,
+    };
+    let (mut merged, mut circuits) = (0, 0);
+    for round in 0..3000 {
+        let a = random_aig(&mut r);
+        let expect = reachable(&a);
+        let red = cove_aig::reduce::reduce_with(&a, &opts, &ctl).expect("no limits");
+        if !red.eq_latches.is_empty() {
+            merged += red.eq_latches.len();
+            circuits += 1;
+        }
+        let text = cove_aig::write::to_aag(&a);
+        assert_eq!(
+            reachable(&red.aig),
+            expect,
+            "round {round}: merged {:?}\n{text}",
+            red.eq_latches
+        );
+        // The equalities and constants are an inductive invariant of the original.
+        let aux = red.aux_clauses(|i| a.latches[i].var);
+        assert!(
+            cove_aig::proof_check::check_invariant(&a, &aux, false, &ctl).is_ok(),
+            "round {round}: {aux:?}\n{text}"
+        );
+        // The driver with the pass: every answer certified on the original, and right.
+        if !red.eq_latches.is_empty() {
+            for name in ["ic3", "loc", "ic3-loc"] {
+                let Some(e) = EngineConfig::parse(name) else {
+                    continue;
+                };
+                let cfg = SolveConfig {
+                    engine: e,
+                    reduce: opts,
+                    ..SolveConfig::default()
+                };
+                let out = solve(&a, &cfg, &ctl);
+                assert!(out.validation.is_valid(), "round {round}: {name}\n{text}");
+                match out.verdict {
+                    Verdict::Unsafe(_) => assert!(expect, "round {round}: {name}\n{text}"),
+                    Verdict::Safe(_) => assert!(!expect, "round {round}: {name}\n{text}"),
+                    Verdict::Unknown(why) => panic!("round {round}: {name}: {why}\n{text}"),
+                }
+            }
+        }
+    }
+    assert!(
+        circuits > 20,
+        "{merged} latches merged in {circuits} circuits"
     );
 }
 

@@ -62,6 +62,7 @@ struct Request<'a> {
     engine: &'a str,
     threads: usize,
     merge_inputs: bool,
+    lcorr: bool,
     certificate: Option<PathBuf>,
     witness: Option<PathBuf>,
     limits: &'a LimitArgs,
@@ -95,6 +96,7 @@ fn config(req: &Request) -> Result<SolveConfig, ExitCodeOf> {
         engine,
         reduce: cove_aig::reduce::Options {
             merge_inputs: req.merge_inputs,
+            lcorr: req.lcorr,
         },
         certificate: req.certificate.clone(),
         model_name: req
@@ -113,6 +115,7 @@ pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
         engine: &args.engine,
         threads: args.threads,
         merge_inputs: !args.no_merge_inputs,
+        lcorr: args.latch_corr,
         certificate: args.certificate.clone(),
         witness: None,
         limits: &args.limits,
@@ -134,6 +137,7 @@ pub fn hwmcc(args: &HwmccArgs) -> Result<u8, ExitCodeOf> {
         engine: &args.engine,
         threads: args.threads,
         merge_inputs: true,
+        lcorr: cove_aig::driver::DRIVER_OPTIONS.lcorr,
         certificate,
         witness,
         limits: &args.limits,
@@ -169,8 +173,9 @@ fn run(req: &Request) -> Result<u8, ExitCodeOf> {
     let ctl: Control = req.limits.control(req.verbose as u32);
     let out = cove_aig::driver::solve(&aig, &cfg, &ctl);
     let verdict = &out.verdict;
-    let witness = if out.properties.len() > 1 {
-        cove_aig::hwmcc_output::format_properties(&out.properties)
+    let nb = aig.bad.len();
+    let witness = if out.properties.len() > 1 || !aig.justice.is_empty() {
+        cove_aig::hwmcc_output::format_properties_of(&out.properties, nb)
     } else {
         cove_aig::hwmcc_output::format_verdict(verdict)
     };
@@ -181,7 +186,10 @@ fn run(req: &Request) -> Result<u8, ExitCodeOf> {
                 .properties
                 .iter()
                 .enumerate()
-                .map(|(i, v)| serde_json::json!({"property": format!("b{i}"), "verdict": word(v)}))
+                .map(|(i, v)| {
+                    let name = cove_aig::hwmcc_output::property_name(i, nb);
+                    serde_json::json!({"property": name, "verdict": word(v)})
+                })
                 .collect();
             crate::limits::write_answer(&format!(
                 "{}\n",

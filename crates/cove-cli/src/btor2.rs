@@ -55,6 +55,7 @@ pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
         engine,
         reduce: cove_aig::reduce::Options {
             merge_inputs: !args.no_merge_inputs,
+            lcorr: args.latch_corr,
         },
         ..SolveConfig::default()
     };

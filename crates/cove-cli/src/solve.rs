@@ -106,6 +106,11 @@ pub struct SolveArgs {
     /// docs/decisions.md#hardware-input-merging).
     #[arg(long)]
     pub no_merge_inputs: bool,
+    /// AIGER input: merge latches proved equal, negated or constant in every reachable state
+    /// (latch correspondence, by induction) before the engines run (off by default: measured
+    /// neutral on the HWMCC'19 sample; see docs/decisions.md#hardware-latch-correspondence).
+    #[arg(long)]
+    pub latch_corr: bool,
     /// Progress messages on stderr.
     #[arg(short, long, action = clap::ArgAction::Count)]
     pub verbose: u8,

@@ -109,3 +109,32 @@ fn hwmcc_writes_the_witness_or_the_certificate_to_the_given_paths() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn justice_properties_get_lasso_witnesses() {
+    let model = data("liveness/mixed_fails.aag");
+    let out = cove(&["solve", &model.display().to_string()]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    // b0 holds, j0 holds, j1 fails: the failing one first, with a lasso.
+    let ws = cove_aig::hwmcc_output::parse_witnesses_of(&text, Some(1)).expect("parses");
+    let summary: Vec<(u8, usize)> = ws.iter().map(|w| (w.status, w.properties[0])).collect();
+    assert_eq!(summary, [(1, 2), (0, 0), (0, 1)], "{text}");
+    assert!(text.starts_with("1\nj1\n"), "{text}");
+    let t = ws[0].trace.clone().expect("a trace");
+    cove_aig::trace_check::check_lasso(&load(&model), &t, 1).expect("the lasso replays");
+    let out = cove(&["solve", "--format", "json", &model.display().to_string()]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let props: Vec<(&str, &str)> = v["properties"]
+        .as_array()
+        .expect("properties")
+        .iter()
+        .map(|p| {
+            (
+                p["property"].as_str().unwrap(),
+                p["verdict"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(props, [("b0", "safe"), ("j0", "safe"), ("j1", "unsafe")]);
+}

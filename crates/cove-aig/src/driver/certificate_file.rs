@@ -55,7 +55,7 @@ fn write_and_check(
 
 /// Writes the witnesses `text` (of the properties `model` fails) to `path`, reads the file
 /// back and replays every counterexample in it on `model` for the property it names
-/// ([`crate::trace_check::check_trace_of`]). Nothing is left at `path` on failure.
+/// ([`crate::trace_check::check_trace_of`], [`crate::trace_check::check_lasso`]). Nothing is left at `path` on failure.
 pub(super) fn write_checked_witness(path: &Path, model: &Aig, text: &str) -> Result<(), String> {
     let r = write_and_replay(path, model, text);
     if r.is_err() {
@@ -68,14 +68,20 @@ fn write_and_replay(path: &Path, model: &Aig, text: &str) -> Result<(), String> 
     std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     let back = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read back {}: {e}", path.display()))?;
-    let ws = crate::hwmcc_output::parse_witnesses(&back)
+    let nb = model.bad.len();
+    let ws = crate::hwmcc_output::parse_witnesses_of(&back, Some(nb))
         .ok_or_else(|| format!("{}: the witness file does not parse", path.display()))?;
     for w in ws {
         if let Some(t) = w.trace {
             for &p in &w.properties {
                 let mut t = t.clone();
-                crate::trace_check::check_trace_of(model, &mut t, p)
-                    .map_err(|e| format!("witness of b{p} as written: {e}"))?;
+                let name = crate::hwmcc_output::property_name(p, nb);
+                let r = if p < nb {
+                    crate::trace_check::check_trace_of(model, &mut t, p)
+                } else {
+                    crate::trace_check::check_lasso(model, &t, p - nb).map(|_| ())
+                };
+                r.map_err(|e| format!("witness of {name} as written: {e}"))?;
             }
         }
     }

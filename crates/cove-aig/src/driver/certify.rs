@@ -19,11 +19,7 @@ pub(super) fn certify(
     res: EngineResult,
     ctl: &Control,
 ) -> (Verdict, Validation) {
-    let aux: Vec<Vec<ALit>> = red
-        .const_latches
-        .iter()
-        .map(|&(i, v)| vec![2 * orig.latches[i].var + (!v) as u32])
-        .collect();
+    let aux: Vec<Vec<ALit>> = red.aux_clauses(|i| orig.latches[i].var);
     match res {
         // An engine that gave up after the limits were reached stopped for them.
         EngineResult::Unknown(UnknownReason::Incomplete(_)) if ctl.should_stop().is_some() => (

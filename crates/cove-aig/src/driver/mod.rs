@@ -11,6 +11,7 @@
 
 mod certificate_file;
 mod certify;
+mod liveness;
 mod portfolio;
 pub mod properties;
 pub mod schedule;
@@ -27,8 +28,13 @@ pub use portfolio::PortfolioConfig;
 /// The driver's reductions: inputs are merged to constants ([`crate::merge`]; measured in
 /// docs/decisions.md#hardware-input-merging: 844 of 22,893 inputs on the HWMCC'19 sample,
 /// `usb_phy_1` 4× faster, nothing lost). [`Options::default`] (used inside engines, e.g. on
-/// localization's abstractions) merges nothing.
-pub const DRIVER_OPTIONS: Options = Options { merge_inputs: true };
+/// localization's abstractions) merges nothing. Latch correspondence ([`crate::lcorr`]) is
+/// off: on the HWMCC'19 sample it measured neutral (32 vs 33 solved at load ≈ 18, the one
+/// difference a design solved in 19.4 s; docs/decisions.md#hardware-latch-correspondence).
+pub const DRIVER_OPTIONS: Options = Options {
+    merge_inputs: true,
+    lcorr: false,
+};
 
 /// How to solve: typed, shared by the command line and the library.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,7 +46,8 @@ pub struct SolveConfig {
     /// Write the certificate of a safe answer to this file: a witness circuit in the format of
     /// the HWMCC'24 certified track (checkable with Certifaiger), binary AIGER if the path
     /// ends in `.aig`, ASCII otherwise. The file is checked as written; an answer whose file
-    /// does not check is withdrawn. Nothing is written for other answers.
+    /// does not check is withdrawn. Nothing is written for other answers, nor for circuits
+    /// with justice properties (the format certifies safety only).
     pub certificate: Option<PathBuf>,
     /// The model's name for the certificate's comment (usually its file name).
     pub model_name: String,
@@ -106,9 +113,12 @@ pub struct Outcome {
     /// The answer on all properties together (unsafe when one fails, with its trace; safe
     /// when all hold); a definite one has been checked on the input circuit.
     pub verdict: Verdict,
-    /// One answer per bad property, in file order (a counterexample's `bad_index` is its
-    /// property). A proof is for the circuit restricted to the properties proved together
-    /// ([`properties`]). Empty for a circuit without properties.
+    /// One answer per bad property, in file order, then one per justice property (a
+    /// counterexample's `bad_index` is its index here; a justice property's is a lasso,
+    /// [`crate::trace_check::check_lasso`]). A proof of bad properties is for the circuit
+    /// restricted to the properties proved together ([`properties`]); a justice property's is
+    /// for one of its safety circuits ([`crate::liveness`]). Empty for a circuit without
+    /// properties.
     pub properties: Vec<Verdict>,
     /// The check of the answer's certificate.
     pub validation: Validation,
@@ -131,7 +141,11 @@ pub fn solve(aig: &Aig, cfg: &SolveConfig, ctl: &Control) -> Outcome {
         mut validation,
         engine,
         proved,
-    } = properties::solve_all(aig, cfg, ctl);
+    } = if aig.justice.is_empty() {
+        properties::solve_all(aig, cfg, ctl)
+    } else {
+        liveness::solve_all(aig, cfg, ctl)
+    };
     let fails = verdicts.iter().any(|v| matches!(v, Verdict::Unsafe(_)))
         || matches!(overall, Verdict::Unsafe(_));
     // One path for both files (the single-path competition convention): the witness when a
@@ -159,8 +173,8 @@ pub fn solve(aig: &Aig, cfg: &SolveConfig, ctl: &Control) -> Outcome {
         validation = properties::merge(validation, val);
     }
     if let (Some(path), true) = (&cfg.witness, fails) {
-        let text = if verdicts.len() > 1 {
-            crate::hwmcc_output::format_properties(&verdicts)
+        let text = if verdicts.len() > 1 || !aig.justice.is_empty() {
+            crate::hwmcc_output::format_properties_of(&verdicts, aig.bad.len())
         } else {
             crate::hwmcc_output::format_verdict(&overall)
         };
@@ -279,6 +293,9 @@ fn report_reduction(orig: &Aig, red: &Reduced, ctl: &Control) {
         orig.ands.len(),
         red.const_latches.len()
     );
+    if let Some((k, q, r, t)) = red.lcorr {
+        eprintln!("latch correspondence: {k} latches merged ({q} queries, {r} rounds, {t:.2} s)");
+    }
     let unate = crate::unate::unate_inputs(&red.aig);
     eprintln!(
         "sequentially unate inputs: {} of {}",

@@ -15,6 +15,7 @@ use crate::engines::kind::KindConfig;
 use crate::engines::lawi::LawiConfig;
 use crate::engines::linear_bmc::LinearBmcConfig;
 use crate::engines::pdkind::PdKindConfig;
+use crate::engines::phases::PhasesConfig;
 use crate::engines::spacer::SpacerConfig;
 use crate::engines::split_tpa::SplitTpaConfig;
 use crate::engines::terms::TermsConfig;
@@ -162,8 +163,12 @@ pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
             // lemmas contain (docs/decisions.md#portfolio-terms-first).
             let kind_share = if shape == Shape::LinearReal { 0.6 } else { 0.2 };
             let mut v = vec![EngineSpec::spacer("spacer", |_| {})];
+            // Then the phase-partitioned Houdini over candidates read off concrete runs
+            // (multi-phase loops, whose invariants are disjunctions over the phases; cheap
+            // when the runs give nothing).
             if shape == Shape::Linear {
                 v.push(EngineSpec::single(TermsConfig::default()).with_share(0.1));
+                v.push(EngineSpec::single(PhasesConfig::default()).with_share(0.2));
             }
             v.extend([
                 EngineSpec::single(KindConfig::default()).with_share(kind_share),

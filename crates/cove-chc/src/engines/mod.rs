@@ -9,6 +9,7 @@ pub mod kind;
 pub mod lawi;
 pub mod linear_bmc;
 pub mod pdkind;
+pub mod phases;
 pub mod spacer;
 pub mod split_tpa;
 pub mod terms;
@@ -92,6 +93,8 @@ registry! {
     LinearBmc(linear_bmc::LinearBmcConfig),
     /// Houdini over candidates built from the clauses' own terms.
     Terms(terms::TermsConfig),
+    /// Houdini over phase-partitioned candidates read off concrete runs.
+    Phases(phases::PhasesConfig),
     /// Bit-vector systems blasted onto the hardware engines' IC3 ([`hw`]).
     Hw(hw::HwConfig),
 }

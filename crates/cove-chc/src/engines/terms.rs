@@ -152,7 +152,7 @@ impl TermHoudini {
 }
 
 /// True if no query clause is satisfiable under `map`.
-fn excludes_queries(
+pub(crate) fn excludes_queries(
     store: &mut TermStore,
     sys: &ChcSystem,
     map: &InvMap,

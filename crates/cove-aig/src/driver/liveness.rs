@@ -1,0 +1,163 @@
+//! Justice properties: the two safety reductions of [`crate::liveness`] side by side.
+//!
+//! One thread asks the configured engine about the looping circuit (liveness-to-safety): a
+//! counterexample becomes a lasso of the input circuit and is replayed there
+//! ([`crate::trace_check::check_lasso`]) before it counts; a proof counts as it is. The other
+//! thread asks about the counting circuit (k-liveness) for `k = 0, 1, 2, …` with IC3 (or the
+//! configured engine, when one is named): a proof decides the property, a counterexample only
+//! moves `k` on. The first definite answer stops the other thread. Every safety question goes
+//! through [`super::solve`], so each answer is certified on the circuit it is about, and the
+//! reductions and limits are those of any other run.
+
+use super::properties::{Solved, merge, overall};
+use super::{SolveConfig, Validation};
+use crate::ic3::Ic3Config;
+use crate::liveness::{counting, lasso_of_looping_trace, looping};
+use crate::{Aig, EngineConfig, Verdict};
+use cove_control::{Control, UnknownReason};
+
+/// One justice property's verdict: a lasso (`bad_index` = the number of bad properties +
+/// `justice`) or a proof of one of the two safety circuits, with its check and engine.
+pub(super) fn solve_justice(
+    aig: &Aig,
+    justice: usize,
+    cfg: &SolveConfig,
+    ctl: &Control,
+) -> (Verdict, Validation, &'static str) {
+    let plain = SolveConfig {
+        certificate: None,
+        witness: None,
+        ..cfg.clone()
+    };
+    let (a, b) = (ctl.child(), ctl.child());
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::scope(|scope| {
+        let tx1 = tx.clone();
+        let (plain, a_ctl) = (&plain, &a);
+        scope.spawn(move || {
+            let _ = tx1.send(by_looping(aig, justice, plain, a_ctl));
+        });
+        let b_ctl = &b;
+        scope.spawn(move || {
+            let _ = tx.send(by_counting(aig, justice, plain, b_ctl));
+        });
+        let mut last: Option<(Verdict, Validation, &'static str)> = None;
+        for r in rx.iter() {
+            if !matches!(r.0, Verdict::Unknown(_)) {
+                a.stop();
+                b.stop();
+                return r;
+            }
+            // A failed check outweighs everything; a limit says more than giving up.
+            let keep = match &last {
+                None => true,
+                Some((_, val, _)) if val.is_failed() => false,
+                Some((Verdict::Unknown(UnknownReason::Incomplete(_)), _, _)) => true,
+                _ => r.1.is_failed(),
+            };
+            if keep {
+                last = Some(r);
+            }
+        }
+        last.unwrap_or_else(|| {
+            (
+                Verdict::Unknown(UnknownReason::Incomplete("no liveness answer".into())),
+                Validation::NotApplicable,
+                "liveness",
+            )
+        })
+    })
+}
+
+/// The looping circuit: a counterexample is a lasso, checked on `aig`.
+fn by_looping(
+    aig: &Aig,
+    justice: usize,
+    cfg: &SolveConfig,
+    ctl: &Control,
+) -> (Verdict, Validation, &'static str) {
+    let circuit = looping(aig, justice);
+    let out = super::solve(&circuit, cfg, ctl);
+    match out.verdict {
+        Verdict::Unsafe(t) => {
+            let mut lasso = lasso_of_looping_trace(aig, &t);
+            lasso.bad_index = aig.bad.len() + justice;
+            match crate::trace_check::check_lasso(aig, &lasso, justice) {
+                Ok(_) => (Verdict::Unsafe(lasso), out.validation, out.engine),
+                Err(e) => {
+                    let why = format!("lasso failed simulation on the input circuit: {e}");
+                    let (v, val) = super::certify::failed(why);
+                    (v, val, out.engine)
+                }
+            }
+        }
+        v => (v, out.validation, out.engine),
+    }
+}
+
+/// The counting circuits for growing `k`, until one is proved or the limits stop it.
+fn by_counting(
+    aig: &Aig,
+    justice: usize,
+    cfg: &SolveConfig,
+    ctl: &Control,
+) -> (Verdict, Validation, &'static str) {
+    let engine = match &cfg.engine {
+        EngineConfig::Portfolio(_) => EngineConfig::Ic3(Ic3Config::default()),
+        e => e.clone(),
+    };
+    let cfg = SolveConfig {
+        engine,
+        ..cfg.clone()
+    };
+    let mut k = 0;
+    loop {
+        let out = super::solve(&counting(aig, justice, k), &cfg, ctl);
+        match out.verdict {
+            Verdict::Unsafe(_) if out.validation.is_valid() => k += 1,
+            v => return (v, out.validation, out.engine),
+        }
+    }
+}
+
+/// Every property of a circuit with justice properties: the bad ones as
+/// [`super::properties::solve_all`] decides them (on the circuit without its liveness
+/// part), then each justice property in file order. No certificate file is written for such
+/// a circuit (`proved` stays empty): the HWMCC certificate format covers safety only.
+pub(super) fn solve_all(aig: &Aig, cfg: &SolveConfig, ctl: &Control) -> Solved<'static> {
+    let plain = SolveConfig {
+        certificate: None,
+        witness: None,
+        ..cfg.clone()
+    };
+    let safety = Aig {
+        justice: Vec::new(),
+        fairness: Vec::new(),
+        ..aig.clone()
+    };
+    let mut verdicts = Vec::new();
+    let mut validation = Validation::NotApplicable;
+    let mut engine = cfg.engine.name();
+    if !safety.bad.is_empty() {
+        let s = super::properties::solve_all(&safety, &plain, ctl);
+        verdicts = s.properties;
+        validation = s.validation;
+        engine = s.engine;
+    }
+    for j in 0..aig.justice.len() {
+        if ctl.verbosity > 0 {
+            eprintln!("justice property {j} of {}", aig.justice.len());
+        }
+        let (v, val, e) = solve_justice(aig, j, &plain, ctl);
+        verdicts.push(v);
+        validation = merge(validation, val);
+        engine = e;
+    }
+    Solved {
+        overall: overall(&verdicts),
+        properties: verdicts,
+        validation,
+        engine,
+        proved: None,
+    }
+}
