@@ -233,6 +233,10 @@ pub struct Model {
     /// When true, unassigned variables evaluate to the default of their sort instead of an
     /// error (a model of a formula is still a model after completing it this way).
     pub complete: bool,
+    /// Values of selectors applied to values of another constructor (SMT-LIB leaves them
+    /// unspecified but fixed; a model of the datatype theory chooses them). Without an entry
+    /// such a read is an evaluation error.
+    wrong_sel: FxHashMap<(crate::dt::DtOp, Value), Value>,
 }
 
 /// Why a term could not be evaluated.
@@ -271,6 +275,12 @@ impl Model {
     /// The value of `v`, if assigned.
     pub fn get(&self, v: VarId) -> Option<&Value> {
         self.vars.get(&v)
+    }
+
+    /// Fixes the value of selector `sel` (a [`crate::dt::DtOp::Sel`]) on `arg`, a value
+    /// built by another constructor.
+    pub fn set_wrong_selector(&mut self, sel: crate::dt::DtOp, arg: Value, value: Value) {
+        self.wrong_sel.insert((sel, arg), value);
     }
 
     /// Interprets `f` as `f(params) = body`.
@@ -527,6 +537,9 @@ impl Evaluator<'_> {
             },
             Op::Dt(op @ crate::dt::DtOp::Sel { ctor, field, .. }) => match &vals[0] {
                 Value::Dt(d) if d.ctor == *ctor => done(d.fields[*field as usize].clone()),
+                Value::Dt(_) if self.model.wrong_sel.contains_key(&(*op, vals[0].clone())) => {
+                    done(self.model.wrong_sel[&(*op, vals[0].clone())].clone())
+                }
                 Value::Dt(_) => Err(EvalError::WrongSelector(crate::dt::op_name(
                     *op,
                     store.sort(args[0]),

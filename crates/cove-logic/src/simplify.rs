@@ -189,6 +189,10 @@ impl Simplifier {
                 let args: Vec<TermId> = term.args.iter().map(|&a| self.run(store, a)).collect();
                 store.mk_bv_sorted(op.clone(), &args, sort)
             }
+            Op::Dt(op) => {
+                let args: Vec<TermId> = term.args.iter().map(|&a| self.run(store, a)).collect();
+                dt_fold(store, *op, &args, sort)
+            }
             _ => unreachable!("arithmetic operator with Bool sort"),
         }
     }
@@ -222,6 +226,7 @@ impl Simplifier {
             (Op::Ite, _) => store.mk_ite(args[0], args[1], args[2]),
             (Op::Select, _) => store.mk_select(args[0], args[1]),
             (Op::Bv(op), _) => store.mk_bv_sorted(op.clone(), &args, term.sort),
+            (Op::Dt(op), _) => dt_fold(store, *op, &args, term.sort),
             (Op::IntDiv, Some(n)) if !n[1].is_zero() => {
                 store.mk_num(n[0].int_div(&n[1]), Sort::Int)
             }
@@ -236,6 +241,23 @@ impl Simplifier {
             _ if args[..] == term.args[..] => t,
             _ => store.mk_raw(term.op.clone(), &args, term.sort),
         }
+    }
+}
+
+/// A datatype operator over simplified arguments, with testers and selectors of
+/// constructor applications folded.
+fn dt_fold(store: &mut TermStore, op: crate::dt::DtOp, args: &[TermId], sort: Sort) -> TermId {
+    use crate::dt::DtOp;
+    let inner = args.first().and_then(|&a| match store.op(a) {
+        Op::Dt(DtOp::Ctor(c)) => Some(*c),
+        _ => None,
+    });
+    match (op, inner) {
+        (DtOp::Test { ctor, .. }, Some(c)) => store.mk_bool(c == ctor),
+        (DtOp::Sel { ctor, field, .. }, Some(c)) if c == ctor => {
+            store.args(args[0])[field as usize]
+        }
+        _ => store.mk_raw(Op::Dt(op), args, sort),
     }
 }
 

@@ -217,7 +217,19 @@ fn scopes_forget_declarations() {
 #[test]
 fn logics() {
     for l in [
-        "QF_LIA", "QF_LRA", "QF_LIRA", "LIA", "LRA", "ALL", "HORN", "QF_NIA", "QF_BV", "QF_ABV",
+        "QF_LIA",
+        "QF_LRA",
+        "QF_LIRA",
+        "LIA",
+        "LRA",
+        "ALL",
+        "HORN",
+        "QF_NIA",
+        "QF_BV",
+        "QF_ABV",
+        "QF_DT",
+        "QF_DTLIA",
+        "QF_UFDTLIA",
     ] {
         parse(&format!("(set-logic {l})"));
     }
@@ -225,7 +237,7 @@ fn logics() {
         ("QF_AUFLIA", ErrorKind::UnsupportedTheory),
         ("QF_S", ErrorKind::UnsupportedTheory),
         ("QF_FP", ErrorKind::UnsupportedTheory),
-        ("QF_DT", ErrorKind::UnsupportedTheory),
+        ("QF_FPDT", ErrorKind::UnsupportedTheory),
         ("QF_UF", ErrorKind::UnsupportedTheory),
         ("WEIRD", ErrorKind::UnsupportedLogic),
     ] {

@@ -258,7 +258,7 @@ impl SmtSolver {
     }
 
     /// The candidate's value of a registered non-array term.
-    fn cand_value(&self, store: &TermStore, t: TermId) -> Option<Value> {
+    pub(crate) fn cand_value(&self, store: &TermStore, t: TermId) -> Option<Value> {
         match store.sort(t) {
             Sort::Bool => {
                 if let Some(b) = store.as_bool(t) {

@@ -24,6 +24,7 @@ pub mod simplex;
 
 mod array_scope;
 mod arrays;
+mod dt;
 mod encode;
 mod interp;
 mod interp_formula;

@@ -76,6 +76,8 @@ pub struct SmtStats {
     pub array_lemmas: u64,
     /// Array checks of candidates that added instances (each one costs another search).
     pub array_rounds: u64,
+    /// Datatype congruence/extensionality instances added (see the `dt` module).
+    pub dt_lemmas: u64,
     /// Wall time spent in checks.
     pub time: Duration,
     /// Times the solver was rebuilt from its assertions (see `SmtSolver::rebuild`).
@@ -136,6 +138,7 @@ pub struct SmtSolver {
     pub(crate) true_lit: Lit,
     pub(crate) arr: crate::arrays::ArrayState,
     pub(crate) bv: crate::bv::smt::BvState,
+    pub(crate) dt: crate::dt::DtState,
     pub(crate) simp: Simplifier,
     limits: Limits,
     frames: Vec<Frame>,
@@ -174,6 +177,7 @@ impl SmtSolver {
             true_lit: t,
             arr: Default::default(),
             bv: Default::default(),
+            dt: Default::default(),
             simp: Simplifier::new(),
             limits: Limits::default(),
             asserted_vars: FxHashSet::default(),
@@ -308,7 +312,9 @@ impl SmtSolver {
         glits.dedup();
         let id = self.guard_for(&glits);
         let s = self.simp.run(store, body);
-        let unsupported = self.unsupported(store, s);
+        self.dt_register_original(store, body);
+        let (s, dt_why) = self.dt_rewrite(store, s);
+        let unsupported = dt_why.or_else(|| self.unsupported(store, s));
         let l = self.lit_under(store, s, id);
         let mut clause: Vec<Lit> = glits.iter().map(|&g| !g).collect();
         clause.push(l);
@@ -437,7 +443,9 @@ impl SmtSolver {
     /// Simplifies and encodes `t`; returns its assertion record and literal.
     fn prepare(&mut self, store: &mut TermStore, t: TermId) -> (Assertion, Lit) {
         let s = self.simp.run(store, t);
-        let unsupported = self.unsupported(store, s);
+        self.dt_register_original(store, t);
+        let (s, dt_why) = self.dt_rewrite(store, s);
+        let unsupported = dt_why.or_else(|| self.unsupported(store, s));
         let l = self.lit_of(store, s);
         (
             Assertion {
@@ -455,7 +463,9 @@ impl SmtSolver {
     /// its negation is used directly (it usually guards assertions itself).
     fn prepare_assumption(&mut self, store: &mut TermStore, t: TermId) -> (Assertion, Lit) {
         let s = self.simp.run(store, t);
-        let unsupported = self.unsupported(store, s);
+        self.dt_register_original(store, t);
+        let (s, dt_why) = self.dt_rewrite(store, s);
+        let unsupported = dt_why.or_else(|| self.unsupported(store, s));
         let plain = match store.op(s) {
             Op::Not => store.args(s)[0],
             _ => s,
@@ -568,12 +578,30 @@ impl SmtSolver {
             let atoms0 = self.th.atoms.len();
             let r = self.solve_lits(lits);
             self.search_atoms += self.th.atoms.len() - atoms0;
-            if r != SolveResult::Sat || !self.arr.active() {
+            if r != SolveResult::Sat || !(self.arr.active() || self.dt.active()) {
                 return r;
             }
-            let lemmas = self.array_lemmas(store);
+            let lemmas = if self.arr.active() {
+                self.array_lemmas(store)
+            } else {
+                Vec::new()
+            };
             if lemmas.is_empty() && self.arr.pending.is_empty() {
-                return r;
+                if !self.dt.active() {
+                    return r;
+                }
+                let dl = self.dt_lemmas(store);
+                if dl.is_empty() {
+                    return r;
+                }
+                self.dt.lemma_count += dl.len() as u64;
+                self.stats.dt_lemmas += dl.len() as u64;
+                self.dt.pending.extend(dl);
+                self.flush_dt_facts(store);
+                if self.limits.control.should_stop().is_some() {
+                    return SolveResult::Unknown;
+                }
+                continue;
             }
             self.stats.array_lemmas += lemmas.len() as u64;
             self.stats.array_rounds += 1;
@@ -604,7 +632,10 @@ impl SmtSolver {
     fn on_sat(&mut self, store: &mut TermStore) -> SmtResult {
         let model = self.build_model(store);
         let unsupported = self.active().find_map(|a| a.unsupported.clone());
-        let verify = unsupported.is_some() || cfg!(debug_assertions) || self.arr.active();
+        let verify = unsupported.is_some()
+            || cfg!(debug_assertions)
+            || self.arr.active()
+            || self.dt.active();
         if verify {
             for a in self.active() {
                 let ok = matches!(model.eval(store, a.orig), Ok(Value::Bool(true)));
@@ -616,6 +647,14 @@ impl SmtSolver {
                         return SmtResult::Unknown(UnknownReason::Incomplete(
                             "array model check failed".into(),
                         ));
+                    }
+                    if unsupported.is_none() && self.dt.active() {
+                        let why = self
+                            .dt
+                            .model_failure
+                            .clone()
+                            .unwrap_or_else(|| "datatype model check failed".into());
+                        return SmtResult::Unknown(UnknownReason::Incomplete(why));
                     }
                     if unsupported.is_none() {
                         panic!("cove-smt: model does not satisfy an assertion (internal error)");
@@ -648,6 +687,9 @@ impl SmtSolver {
         let values = self.th.model.as_deref();
         let mut m = Model::new();
         m.complete = true;
+        for (op, arg, v) in &self.dt.wrong_sel {
+            m.set_wrong_selector(*op, arg.clone(), v.clone());
+        }
         for v in vars {
             let sort = store.var_sort(v);
             let t = store.mk_var(v);
@@ -660,6 +702,12 @@ impl SmtSolver {
                     .unwrap_or_else(|| Value::default_of(sort)),
                 Sort::BitVec(_) => self
                     .bv_var_value(t)
+                    .unwrap_or_else(|| Value::default_of(sort)),
+                Sort::Dt(_) => self
+                    .dt
+                    .values
+                    .get(&t)
+                    .cloned()
                     .unwrap_or_else(|| Value::default_of(sort)),
                 Sort::Bool => {
                     let b = self

@@ -19,6 +19,7 @@ pub(crate) fn solve(
 ) -> Outcome {
     let flat = match adt::flatten_system(&mut store, sys) {
         Ok(f) => f,
+        Err(_) if cfg.validate => return recursive(store, sys, cfg, ctl),
         Err(why) => {
             return Outcome::unknown(
                 store,
@@ -57,4 +58,19 @@ pub(crate) fn solve(
         out.answer = answer;
     }
     out
+}
+
+/// Systems the flattening refuses (recursive datatypes: lists, trees, Peano numbers): BMC
+/// over the original system, whose SMT queries the datatype theory of `cove-smt` decides.
+/// Only counterexamples come out (BMC never answers `sat`), and each is checked by exact
+/// evaluation over datatype values before it is reported.
+fn recursive(mut store: TermStore, sys: &ChcSystem, cfg: &SolveConfig, ctl: &Control) -> Outcome {
+    let engine = crate::engines::EngineConfig::parse("bmc").expect("bmc engine");
+    let spec = super::EngineSpec::single(engine);
+    let mut c = cfg.clone();
+    // The preprocessing passes are written for datatype-free systems.
+    c.preprocess = false;
+    c.validate = true;
+    let r = run::run_guarded(&mut store, sys, &spec, &c, ctl);
+    r.into_outcome(store)
 }

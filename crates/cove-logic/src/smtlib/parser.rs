@@ -445,14 +445,9 @@ impl<'a, 's> Parser<'a, 's> {
                 ErrorKind::UnsupportedTheory,
                 "uninterpreted sorts (declare-sort) are not supported",
             ),
-            "declare-datatype" | "declare-datatypes" if self.dialect == Dialect::Chc => {
+            "declare-datatype" | "declare-datatypes" => {
                 self.cmd_declare_datatypes(top, n, name, pos)
             }
-            "declare-datatype" | "declare-datatypes" => err(
-                pos,
-                ErrorKind::UnsupportedTheory,
-                "datatypes are supported in CHC (HORN) problems only, not by the SMT solver",
-            ),
             "declare-codatatypes" => err(
                 pos,
                 ErrorKind::UnsupportedTheory,
@@ -644,6 +639,14 @@ fn check_logic(name: &str) -> Result<(), (ErrorKind, String)> {
                 | "ANIA"
                 | "BV"
                 | "ABV"
+                | "DT"
+                | "DTLIA"
+                | "DTLRA"
+                | "DTLIRA"
+                | "UFDT"
+                | "UFDTLIA"
+                | "UFDTLRA"
+                | "UFDTLIRA"
         )
     {
         return Ok(());
@@ -671,7 +674,7 @@ fn check_logic(name: &str) -> Result<(), (ErrorKind, String)> {
         None => Err((
             ErrorKind::UnsupportedLogic,
             format!(
-                "unsupported logic '{name}' (supported: HORN, ALL, and [QF_]LIA/LRA/LIRA/NIA/NRA/NIRA/IDL/RDL/AX/ALIA/ALRA/ALIRA/ANIA/BV/ABV)"
+                "unsupported logic '{name}' (supported: HORN, ALL, and [QF_]LIA/LRA/LIRA/NIA/NRA/NIRA/IDL/RDL/AX/ALIA/ALRA/ALIRA/ANIA/BV/ABV/DT/DTLIA/DTLRA/DTLIRA/UFDT/UFDTLIA/UFDTLRA/UFDTLIRA)"
             ),
         )),
     }

@@ -1,0 +1,762 @@
+//! The theory of algebraic datatypes (SMT-LIB 2.6 `declare-datatypes`, recursive and
+//! mutually recursive), reduced to linear integer arithmetic plus lazily instantiated
+//! congruence, then checked on a constructed model.
+//!
+//! # The reduction
+//! Every datatype-sorted term `t` of an assertion gets three integer symbols: an identity
+//! `v(t)` (equal identities mean equal values), a constructor tag `tag(t)` (`0 ≤ tag < n`,
+//! `((_ is C) t)` becomes `tag(t) = C`) and a size `size(t) ≥ 1`. Selector applications of
+//! a non-datatype sort become fresh variables of their sort; those of a datatype sort are
+//! datatype terms themselves. Equalities (and `distinct`) between datatype terms become
+//! equalities of identities. Every datatype term *of the formula* ("full" term) gets the
+//! selector terms of all its constructors' fields; those are "shallow" (they get symbols but
+//! no selectors of their own, so the term set stays finite). Eagerly asserted, per term:
+//! * a constructor application `C(a1..an)`: `tag = C`, `sel_{C,i}(t) = a_i`,
+//!   `size = 1 + Σ size(a_i)` over the datatype fields (distinctness and injectivity follow);
+//! * a full term: `tag = C → size = 1 + Σ size(sel_{C,i}(t))` for every constructor `C`;
+//!   sizes make every cycle `t = C(.. t ..)` (the occurs check) arithmetically impossible;
+//! * `v(ite(c, a, b)) = ite(c, v(a), v(b))`.
+//!
+//! Lazily, on each candidate model of the arithmetic search (as the array theory does),
+//! violated instances of two axiom schemes are added as permanent clauses:
+//! * congruence: `v(t) = v(u) → f(t) = f(u)` for `f` = tag, size and every selector
+//!   (selectors are total functions: applied to another constructor's value they have
+//!   SMT-LIB's unspecified but fixed value, which congruence is all that constrains);
+//! * extensionality: `tag(t) = C ∧ tag(u) = C ∧ ∧_i sel_{C,i}(t) = sel_{C,i}(u) → v(t) = v(u)`.
+//!
+//! Every added fact holds in every datatype model once `v` is read as an injective
+//! numbering of values, `tag` as the constructor and `size` as the number of constructor
+//! nodes, so `unsat` of the reduction is `unsat` of the input. A candidate without
+//! violated instances is turned into datatype values (classes of equal identity, fields
+//! from the selector terms, fresh distinct values for classes of shallow terms only,
+//! wrong-constructor selectors fixed from their terms) and `sat` is only reported when
+//! that model evaluates every assertion to true (otherwise `unknown`).
+
+use crate::solver::SmtSolver;
+use cove_logic::dt::{self as ldt, DtOp};
+use cove_logic::{DtValue, Op, Rational, Sort, TermId, TermStore, Value};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// One datatype term of the reduction.
+struct DtTerm {
+    term: TermId,
+    sort: Sort,
+    v: TermId,
+    tag: TermId,
+    size: TermId,
+    /// Per constructor, per field: the selector term (set once the term is full).
+    sels: Option<Vec<Vec<TermId>>>,
+}
+
+/// Per term (when full): per constructor, per field, the selector's representative and its
+/// candidate value.
+type SelValues = Option<Vec<Vec<(TermId, Option<Value>)>>>;
+
+/// Datatype bookkeeping of the solver.
+#[derive(Default)]
+pub(crate) struct DtState {
+    idx: FxHashMap<TermId, usize>,
+    terms: Vec<DtTerm>,
+    /// Original term -> rewritten term (no datatype sort left).
+    memo: FxHashMap<TermId, TermId>,
+    /// Terms that could not be rewritten (arrays over datatypes, quantifiers over them).
+    opaque: FxHashMap<TermId, String>,
+    /// Selector term of a non-datatype sort -> its variable.
+    selvar: FxHashMap<TermId, TermId>,
+    /// Facts of the reduction waiting to be asserted.
+    pub pending: Vec<TermId>,
+    lemmas: FxHashSet<TermId>,
+    /// Values of datatype terms (classes) of the last consistent candidate.
+    pub values: FxHashMap<TermId, Value>,
+    /// Wrong-constructor selector values of the last consistent candidate.
+    pub wrong_sel: Vec<(DtOp, Value, Value)>,
+    /// Why the last model construction failed, if it did.
+    pub model_failure: Option<String>,
+    /// Lemmas added so far.
+    pub lemma_count: u64,
+}
+
+impl DtState {
+    /// Whether any datatype term was met.
+    pub fn active(&self) -> bool {
+        !self.terms.is_empty()
+    }
+}
+
+fn is_dt(s: Sort) -> bool {
+    matches!(s, Sort::Dt(_))
+}
+
+/// Whether `s` is an array sort over datatypes (outside the reduction).
+fn dt_inside_array(s: Sort) -> bool {
+    s.is_array() && ldt::mentions_dt(s)
+}
+
+impl SmtSolver {
+    /// Rewrites the simplified term `t` into a datatype-free term; the facts of the
+    /// reduction are asserted permanently. Returns the rewritten term and, if some part had
+    /// to be abstracted, why.
+    pub(crate) fn dt_rewrite(
+        &mut self,
+        store: &mut TermStore,
+        t: TermId,
+    ) -> (TermId, Option<String>) {
+        if !ldt::any_declared() {
+            return (t, None);
+        }
+        let mut why: Option<String> = None;
+        let mut stack = vec![(t, false)];
+        while let Some((u, expanded)) = stack.pop() {
+            if self.dt.memo.contains_key(&u) {
+                continue;
+            }
+            if !expanded {
+                stack.push((u, true));
+                if matches!(store.op(u), Op::Forall(_) | Op::Exists(_)) {
+                    continue;
+                }
+                for &a in store.args(u).iter().rev() {
+                    if !self.dt.memo.contains_key(&a) {
+                        stack.push((a, false));
+                    }
+                }
+                continue;
+            }
+            let r = self.dt_rewrite_node(store, u, &mut why);
+            self.dt.memo.insert(u, r);
+        }
+        let r = self.dt.memo[&t];
+        if let Some(w) = self.dt.opaque.get(&t) {
+            why.get_or_insert_with(|| w.clone());
+        }
+        self.flush_dt_facts(store);
+        (r, why)
+    }
+
+    /// Registers the datatype terms of an assertion as written (before simplification), so
+    /// that the model gives values to all of them, also to those the simplifier removed
+    /// (the model is checked against the original assertion). Only valid facts are added.
+    pub(crate) fn dt_register_original(&mut self, store: &mut TermStore, t: TermId) {
+        if ldt::any_declared() && !self.dt.memo.contains_key(&t) {
+            self.dt_rewrite(store, t);
+        }
+    }
+
+    /// Asserts the pending facts of the reduction (permanent, unscoped).
+    pub(crate) fn flush_dt_facts(&mut self, store: &mut TermStore) {
+        while let Some(f) = self.dt.pending.pop() {
+            let s = self.simp.run(store, f);
+            let saved = self.enc.scope.take();
+            let l = self.lit_of(store, s);
+            self.enc.scope = saved;
+            self.sat.add_clause(&[l]);
+        }
+    }
+
+    fn dt_rewrite_node(
+        &mut self,
+        store: &mut TermStore,
+        u: TermId,
+        why: &mut Option<String>,
+    ) -> TermId {
+        let sort = store.sort(u);
+        let op = store.op(u).clone();
+        let args: Vec<TermId> = store.args(u).to_vec();
+        if matches!(op, Op::Forall(_) | Op::Exists(_)) {
+            return u;
+        }
+        let opaque_arg = args.iter().any(|a| self.dt.opaque.contains_key(a));
+        if dt_inside_array(sort) || (opaque_arg && !is_dt(sort)) {
+            let w = "arrays over datatypes".to_string();
+            why.get_or_insert_with(|| w.clone());
+            self.dt.opaque.insert(u, w);
+            if dt_inside_array(sort) {
+                return u;
+            }
+            let x = store.fresh_var("dt_abs", sort);
+            return store.mk_var(x);
+        }
+        if is_dt(sort) {
+            if opaque_arg {
+                why.get_or_insert_with(|| "arrays over datatypes".to_string());
+            }
+            let i = self.dt_register(store, u, true);
+            return self.dt.terms[i].v;
+        }
+        let new_args: Vec<TermId> = args.iter().map(|a| self.dt.memo[a]).collect();
+        match op {
+            Op::Dt(DtOp::Test { ctor, .. }) => {
+                let i = self.dt_register(store, args[0], true);
+                let tag = self.dt.terms[i].tag;
+                let k = store.mk_int(ctor as i64);
+                store.mk_eq(tag, k)
+            }
+            Op::Dt(DtOp::Sel { .. }) => {
+                self.dt_register(store, args[0], true);
+                match self.dt.selvar.get(&u) {
+                    Some(&x) => x,
+                    None => {
+                        // Selectors are made by `dt_make_full`; this is a fallback.
+                        let x = store.fresh_var("dt_sel", sort);
+                        let x = store.mk_var(x);
+                        self.dt.selvar.insert(u, x);
+                        x
+                    }
+                }
+            }
+            _ if new_args == args => u,
+            _ => match store.mk(op, &new_args) {
+                Ok(r) => r,
+                Err(_) => {
+                    let w = "datatype term outside the fragment".to_string();
+                    why.get_or_insert_with(|| w.clone());
+                    self.dt.opaque.insert(u, w);
+                    let x = store.fresh_var("dt_abs", sort);
+                    store.mk_var(x)
+                }
+            },
+        }
+    }
+
+    fn int_var(store: &mut TermStore, prefix: &str) -> TermId {
+        let x = store.fresh_var(prefix, Sort::Int);
+        store.mk_var(x)
+    }
+
+    /// The representative (rewritten form) of selector term `s`.
+    fn dt_sel_rep(&self, store: &TermStore, s: TermId) -> TermId {
+        if is_dt(store.sort(s)) {
+            self.dt.terms[self.dt.idx[&s]].v
+        } else {
+            self.dt.selvar[&s]
+        }
+    }
+
+    /// Registers datatype term `t` (its arguments are rewritten already when it is a
+    /// subterm of an assertion); `full` asks for its selector terms.
+    fn dt_register(&mut self, store: &mut TermStore, t: TermId, full: bool) -> usize {
+        if let Some(&i) = self.dt.idx.get(&t) {
+            if full && self.dt.terms[i].sels.is_none() {
+                self.dt_make_full(store, i);
+            }
+            return i;
+        }
+        let sort = store.sort(t);
+        let n = ldt::def(sort).map_or(1, |d| d.ctors.len()) as i64;
+        let v = Self::int_var(store, "dt_v");
+        let tag = Self::int_var(store, "dt_tag");
+        let size = Self::int_var(store, "dt_size");
+        let zero = store.mk_int(0);
+        let one = store.mk_int(1);
+        let top = store.mk_int(n - 1);
+        let f1 = store.mk_le(zero, tag);
+        let f2 = store.mk_le(tag, top);
+        let f3 = store.mk_le(one, size);
+        self.dt.pending.extend([f1, f2, f3]);
+        let i = self.dt.terms.len();
+        self.dt.terms.push(DtTerm {
+            term: t,
+            sort,
+            v,
+            tag,
+            size,
+            sels: None,
+        });
+        self.dt.idx.insert(t, i);
+        let op = store.op(t).clone();
+        let full = full || matches!(op, Op::Dt(DtOp::Ctor(_)));
+        if full {
+            self.dt_make_full(store, i);
+        }
+        let args: Vec<TermId> = store.args(t).to_vec();
+        match op {
+            Op::Dt(DtOp::Ctor(c)) => {
+                let k = store.mk_int(c as i64);
+                let f = store.mk_eq(tag, k);
+                self.dt.pending.push(f);
+                let sels = self.dt.terms[i].sels.clone().expect("full");
+                let mut sum = vec![one];
+                for (j, &a) in args.iter().enumerate() {
+                    let ra = self.dt_arg_rep(store, a);
+                    let rs = self.dt_sel_rep(store, sels[c as usize][j]);
+                    let f = store.mk_eq(rs, ra);
+                    self.dt.pending.push(f);
+                    if is_dt(store.sort(a)) {
+                        let ai = self.dt_register(store, a, true);
+                        sum.push(self.dt.terms[ai].size);
+                    }
+                }
+                let s = store.mk_add(&sum);
+                let f = store.mk_eq(size, s);
+                self.dt.pending.push(f);
+            }
+            Op::Ite => {
+                let c = self.dt.memo.get(&args[0]).copied();
+                let (Some(c), true) = (c, args[1..].iter().all(|a| self.dt.idx.contains_key(a)))
+                else {
+                    return i;
+                };
+                let va = self.dt.terms[self.dt.idx[&args[1]]].v;
+                let vb = self.dt.terms[self.dt.idx[&args[2]]].v;
+                let ite = store.mk_ite(c, va, vb);
+                let f = store.mk_eq(v, ite);
+                self.dt.pending.push(f);
+            }
+            _ => {}
+        }
+        i
+    }
+
+    /// The rewritten form of argument `a` of a constructor application.
+    fn dt_arg_rep(&mut self, store: &mut TermStore, a: TermId) -> TermId {
+        if is_dt(store.sort(a)) {
+            let i = self.dt_register(store, a, true);
+            return self.dt.terms[i].v;
+        }
+        match self.dt.memo.get(&a) {
+            Some(&r) => r,
+            None => a,
+        }
+    }
+
+    /// Gives term `i` its selector terms and size facts.
+    fn dt_make_full(&mut self, store: &mut TermStore, i: usize) {
+        let (t, sort, tag, size) = {
+            let d = &self.dt.terms[i];
+            (d.term, d.sort, d.tag, d.size)
+        };
+        let Some(def) = ldt::def(sort) else {
+            self.dt.terms[i].sels = Some(vec![]);
+            return;
+        };
+        let mut sels = Vec::with_capacity(def.ctors.len());
+        for (c, ctor) in def.ctors.iter().enumerate() {
+            let mut row = Vec::with_capacity(ctor.fields.len());
+            for (j, f) in ctor.fields.iter().enumerate() {
+                let op = Op::Dt(DtOp::Sel {
+                    dt: sort,
+                    ctor: c as u32,
+                    field: j as u32,
+                });
+                let st = store.mk(op, &[t]).expect("well-sorted selector");
+                if is_dt(f.1) {
+                    self.dt_register(store, st, false);
+                } else if let std::collections::hash_map::Entry::Vacant(e) =
+                    self.dt.selvar.entry(st)
+                {
+                    let x = store.fresh_var("dt_sel", f.1);
+                    e.insert(store.mk_var(x));
+                }
+                row.push(st);
+            }
+            sels.push(row);
+        }
+        self.dt.terms[i].sels = Some(sels.clone());
+        for (c, row) in sels.iter().enumerate() {
+            let mut sum = vec![store.mk_int(1)];
+            for &st in row {
+                if is_dt(store.sort(st)) {
+                    sum.push(self.dt.terms[self.dt.idx[&st]].size);
+                }
+            }
+            let k = store.mk_int(c as i64);
+            let is_c = store.mk_eq(tag, k);
+            let s = store.mk_add(&sum);
+            let eq = store.mk_eq(size, s);
+            let f = store.mk_implies(is_c, eq);
+            self.dt.pending.push(f);
+        }
+    }
+
+    /// The candidate value of an integer/other symbol of the reduction.
+    fn dt_val(&self, store: &TermStore, t: TermId) -> Option<Value> {
+        if let Some(b) = store.as_bool(t) {
+            return Some(Value::Bool(b));
+        }
+        if let Some(n) = store.as_num(t) {
+            return Some(Value::Num(n.clone()));
+        }
+        self.cand_value(store, t)
+    }
+
+    /// One round of the lazy check on the current candidate: violated congruence and
+    /// extensionality instances (empty when the candidate is consistent; then the
+    /// datatype values are stored for the model).
+    pub(crate) fn dt_lemmas(&mut self, store: &mut TermStore) -> Vec<TermId> {
+        let n = self.dt.terms.len();
+        let mut vval: Vec<Option<Value>> = Vec::with_capacity(n);
+        let mut tval: Vec<Option<Value>> = Vec::with_capacity(n);
+        let mut sval: Vec<Option<Value>> = Vec::with_capacity(n);
+        for d in &self.dt.terms {
+            vval.push(self.dt_val(store, d.v));
+            tval.push(self.dt_val(store, d.tag));
+            sval.push(self.dt_val(store, d.size));
+        }
+        // Selector representatives and their values, per full term.
+        let mut selv: Vec<SelValues> = Vec::with_capacity(n);
+        for d in &self.dt.terms {
+            selv.push(d.sels.as_ref().map(|rows| {
+                rows.iter()
+                    .map(|row| {
+                        row.iter()
+                            .map(|&s| {
+                                let r = self.dt_sel_rep(store, s);
+                                (r, self.dt_val(store, r))
+                            })
+                            .collect()
+                    })
+                    .collect()
+            }));
+        }
+        let mut out: Vec<TermId> = Vec::new();
+        // Congruence.
+        let mut first: FxHashMap<(Sort, Value), usize> = FxHashMap::default();
+        for i in 0..n {
+            let Some(vv) = vval[i].clone() else { continue };
+            let key = (self.dt.terms[i].sort, vv);
+            let Some(&j) = first.get(&key) else {
+                first.insert(key, i);
+                continue;
+            };
+            let (a, b) = (&self.dt.terms[i], &self.dt.terms[j]);
+            let veq = store.mk_eq(a.v, b.v);
+            let nveq = store.mk_not(veq);
+            let mut pairs: Vec<(TermId, TermId)> = Vec::new();
+            if tval[i] != tval[j] {
+                pairs.push((a.tag, b.tag));
+            }
+            if sval[i] != sval[j] {
+                pairs.push((a.size, b.size));
+            }
+            if let (Some(ri), Some(rj)) = (&selv[i], &selv[j]) {
+                for (row_i, row_j) in ri.iter().zip(rj) {
+                    for (x, y) in row_i.iter().zip(row_j) {
+                        if x.1 != y.1 || x.1.is_none() {
+                            pairs.push((x.0, y.0));
+                        }
+                    }
+                }
+            }
+            for (x, y) in pairs {
+                if x == y {
+                    continue;
+                }
+                let e = store.mk_eq(x, y);
+                out.push(store.mk_or(&[nveq, e]));
+            }
+        }
+        // Extensionality.
+        let mut ext: FxHashMap<(Sort, Value, Vec<Option<Value>>), usize> = FxHashMap::default();
+        for i in 0..n {
+            let Some(Value::Num(c)) = tval[i].clone() else {
+                continue;
+            };
+            let Some(c) = c.to_i64().filter(|&c| c >= 0) else {
+                continue;
+            };
+            let sort = self.dt.terms[i].sort;
+            let nfields = ldt::def(sort)
+                .and_then(|d| d.ctors.get(c as usize))
+                .map_or(0, |k| k.fields.len());
+            let fields: Vec<Option<Value>> = if nfields == 0 {
+                vec![]
+            } else {
+                match &selv[i] {
+                    Some(rows) => rows[c as usize].iter().map(|x| x.1.clone()).collect(),
+                    None => continue,
+                }
+            };
+            if fields.iter().any(|f| f.is_none()) {
+                continue;
+            }
+            let key = (sort, Value::Num(Rational::int(c)), fields);
+            let Some(&j) = ext.get(&key) else {
+                ext.insert(key, i);
+                continue;
+            };
+            if vval[i].is_some() && vval[i] == vval[j] {
+                continue;
+            }
+            let (a, b) = (&self.dt.terms[i], &self.dt.terms[j]);
+            let k = store.mk_int(c);
+            let ta = store.mk_eq(a.tag, k);
+            let tb = store.mk_eq(b.tag, k);
+            let mut lits = vec![store.mk_not(ta), store.mk_not(tb)];
+            if nfields > 0 {
+                let ri = selv[i].as_ref().expect("full")[c as usize].clone();
+                let rj = selv[j].as_ref().expect("full")[c as usize].clone();
+                for (x, y) in ri.iter().zip(&rj) {
+                    if x.0 != y.0 {
+                        let e = store.mk_eq(x.0, y.0);
+                        lits.push(store.mk_not(e));
+                    }
+                }
+            }
+            lits.push(store.mk_eq(a.v, b.v));
+            out.push(store.mk_or(&lits));
+        }
+        out.retain(|&l| self.dt.lemmas.insert(l));
+        if out.is_empty() {
+            // Fresh values of classes without selector terms are drawn from a range that may
+            // hit a value the candidate fixes (a Peano chain): then from a farther one.
+            for offset in [0, 200, 3000] {
+                self.dt_build_values(store, &vval, &tval, &selv, offset);
+                if self.dt.model_failure.is_none() {
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    /// Builds datatype values for the classes of a consistent candidate.
+    fn dt_build_values(
+        &mut self,
+        store: &TermStore,
+        vval: &[Option<Value>],
+        tval: &[Option<Value>],
+        selv: &[SelValues],
+        offset: u64,
+    ) {
+        self.dt.values.clear();
+        self.dt.wrong_sel.clear();
+        self.dt.model_failure = None;
+        let n = self.dt.terms.len();
+        // Classes.
+        let mut class_of: Vec<usize> = vec![0; n];
+        let mut classes: Vec<Vec<usize>> = Vec::new();
+        let mut by_key: FxHashMap<(Sort, Value), usize> = FxHashMap::default();
+        for i in 0..n {
+            let c = match &vval[i] {
+                Some(v) => *by_key
+                    .entry((self.dt.terms[i].sort, v.clone()))
+                    .or_insert_with(|| {
+                        classes.push(vec![]);
+                        classes.len() - 1
+                    }),
+                None => {
+                    classes.push(vec![]);
+                    classes.len() - 1
+                }
+            };
+            class_of[i] = c;
+            classes[c].push(i);
+        }
+        enum Field {
+            Val(Value),
+            Class(usize),
+        }
+        // Per class: constructor and fields (None for classes of shallow terms only).
+        let mut shape: Vec<(Sort, u32, Option<Vec<Field>>)> = Vec::with_capacity(classes.len());
+        for members in &classes {
+            let i0 = members[0];
+            let sort = self.dt.terms[i0].sort;
+            let nctors = ldt::def(sort).map_or(1, |d| d.ctors.len());
+            let tag = match &tval[i0] {
+                Some(Value::Num(c)) => c.to_i64().unwrap_or(0),
+                _ => 0,
+            };
+            let tag = if tag < 0 || tag as usize >= nctors {
+                0
+            } else {
+                tag as u32
+            };
+            let full = members.iter().find(|&&i| selv[i].is_some());
+            let fields = full.map(|&i| {
+                let row = &selv[i].as_ref().expect("full")[tag as usize];
+                let sels = self.dt.terms[i].sels.as_ref().expect("full");
+                row.iter()
+                    .zip(&sels[tag as usize])
+                    .map(|(x, &s)| {
+                        if is_dt(store.sort(s)) {
+                            Field::Class(class_of[self.dt.idx[&s]])
+                        } else {
+                            Field::Val(
+                                x.1.clone()
+                                    .unwrap_or_else(|| Value::default_of(store.sort(s))),
+                            )
+                        }
+                    })
+                    .collect()
+            });
+            shape.push((sort, tag, fields));
+        }
+        // Values bottom-up (iterative; a cycle fails the construction).
+        let nc = classes.len();
+        let mut val: Vec<Option<Value>> = vec![None; nc];
+        let mut state = vec![0u8; nc];
+        let mut salt: u64 = offset;
+        for root in 0..nc {
+            if val[root].is_some() {
+                continue;
+            }
+            let mut stack = vec![root];
+            while let Some(&c) = stack.last() {
+                if val[c].is_some() {
+                    stack.pop();
+                    continue;
+                }
+                let (sort, tag, fields) = &shape[c];
+                match fields {
+                    None => {
+                        salt += 1;
+                        val[c] = Some(free_value(*sort, *tag, salt));
+                        stack.pop();
+                    }
+                    Some(fs) => {
+                        let missing: Vec<usize> = fs
+                            .iter()
+                            .filter_map(|f| match f {
+                                Field::Class(k) if val[*k].is_none() => Some(*k),
+                                _ => None,
+                            })
+                            .collect();
+                        if missing.is_empty() {
+                            let vals = fs
+                                .iter()
+                                .map(|f| match f {
+                                    Field::Val(v) => v.clone(),
+                                    Field::Class(k) => val[*k].clone().expect("built"),
+                                })
+                                .collect();
+                            val[c] = Some(Value::Dt(Box::new(DtValue {
+                                sort: *sort,
+                                ctor: *tag,
+                                fields: vals,
+                            })));
+                            stack.pop();
+                        } else {
+                            if state[c] == 1 {
+                                self.dt.model_failure = Some("cyclic datatype values".into());
+                                return;
+                            }
+                            state[c] = 1;
+                            stack.extend(missing);
+                        }
+                    }
+                }
+            }
+        }
+        // Distinct classes must have distinct values.
+        let mut seen: FxHashSet<&Value> = FxHashSet::default();
+        for v in val.iter().flatten() {
+            if !seen.insert(v) {
+                self.dt.model_failure = Some("two datatype classes got one value".into());
+                return;
+            }
+        }
+        for (i, d) in self.dt.terms.iter().enumerate() {
+            let v = val[class_of[i]].clone().expect("built");
+            if let Some(rows) = &selv[i] {
+                let tag = shape[class_of[i]].1;
+                let sels = d.sels.as_ref().expect("full");
+                for (c, row) in rows.iter().enumerate() {
+                    if c as u32 == tag {
+                        continue;
+                    }
+                    for (j, (x, &s)) in row.iter().zip(&sels[c]).enumerate() {
+                        let fv = if is_dt(store.sort(s)) {
+                            val[class_of[self.dt.idx[&s]]].clone().expect("built")
+                        } else {
+                            x.1.clone()
+                                .unwrap_or_else(|| Value::default_of(store.sort(s)))
+                        };
+                        let op = DtOp::Sel {
+                            dt: d.sort,
+                            ctor: c as u32,
+                            field: j as u32,
+                        };
+                        self.dt.wrong_sel.push((op, v.clone(), fv));
+                    }
+                }
+            }
+            self.dt.values.insert(d.term, v);
+        }
+    }
+}
+
+/// A value of `sort` with constructor `tag` that no other call with another `salt` returns
+/// (when the constructor has a field of an infinite sort).
+fn free_value(sort: Sort, tag: u32, salt: u64) -> Value {
+    let Some(def) = ldt::def(sort) else {
+        return Value::default_of(sort);
+    };
+    let fields = def.ctors[tag as usize]
+        .fields
+        .iter()
+        .map(|f| salted(f.1, salt))
+        .collect();
+    Value::Dt(Box::new(DtValue {
+        sort,
+        ctor: tag,
+        fields,
+    }))
+}
+
+/// A value of `sort` that depends on `salt` when the sort is infinite.
+fn salted(sort: Sort, salt: u64) -> Value {
+    match sort {
+        Sort::Int | Sort::Real => Value::Num(Rational::int(1_000_000_007 + salt as i64)),
+        Sort::Dt(_) => {
+            let Some(def) = ldt::def(sort) else {
+                return Value::default_of(sort);
+            };
+            // A constructor with an arithmetic field carries the salt directly.
+            if let Some(c) = def.ctors.iter().position(|c| {
+                c.fields.iter().any(|f| f.1.is_arith()) && c.fields.iter().all(|f| !is_dt(f.1))
+            }) {
+                let fields = def.ctors[c]
+                    .fields
+                    .iter()
+                    .map(|f| {
+                        if f.1.is_arith() {
+                            salted(f.1, salt)
+                        } else {
+                            Value::default_of(f.1)
+                        }
+                    })
+                    .collect();
+                return Value::Dt(Box::new(DtValue {
+                    sort,
+                    ctor: c as u32,
+                    fields,
+                }));
+            }
+            // Otherwise a chain through a directly recursive constructor, as long as the salt.
+            let base = Value::default_of(sort);
+            let rec = def
+                .ctors
+                .iter()
+                .position(|c| c.fields.iter().any(|f| f.1 == sort));
+            let Some(r) = rec else { return base };
+            let mut v = base;
+            for _ in 0..(salt.min(8192) + 2) {
+                let fields = def.ctors[r]
+                    .fields
+                    .iter()
+                    .map(|f| {
+                        if f.1 == sort {
+                            Value::Bool(false)
+                        } else {
+                            Value::default_of(f.1)
+                        }
+                    })
+                    .collect::<Vec<_>>();
+                let mut fields = fields;
+                let k = def.ctors[r]
+                    .fields
+                    .iter()
+                    .position(|f| f.1 == sort)
+                    .expect("recursive field");
+                fields[k] = v;
+                v = Value::Dt(Box::new(DtValue {
+                    sort,
+                    ctor: r as u32,
+                    fields,
+                }));
+            }
+            v
+        }
+        _ => Value::default_of(sort),
+    }
+}
