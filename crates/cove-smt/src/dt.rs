@@ -599,7 +599,11 @@ impl SmtSolver {
                 let (sort, tag, fields) = &shape[c];
                 match fields {
                     None => {
-                        salt += 1;
+                        // Salts `nc + 2` apart: a free value is a chain as long as its salt
+                        // (Peano numbers, lists), and a class built on top of another adds at
+                        // most `nc` constructors, so consecutive salts one apart made a free
+                        // class equal to a built one (`succ(chain(s + 1))` = `chain(s + 2)`).
+                        salt += nc as u64 + 2;
                         val[c] = Some(free_value(*sort, *tag, salt));
                         stack.pop();
                     }
@@ -637,10 +641,15 @@ impl SmtSolver {
                 }
             }
         }
-        // Distinct classes must have distinct values.
+        // Classes whose identities the candidate tells apart must get distinct values. A class
+        // without an identity value (a term no arithmetic fact mentions) may share its value:
+        // nothing in the candidate distinguishes it, and the model is checked against every
+        // assertion as written before it is used, so a wrong guess is caught there.
         let mut seen: FxHashSet<&Value> = FxHashSet::default();
-        for v in val.iter().flatten() {
-            if !seen.insert(v) {
+        let valued = |c: usize| classes[c].iter().any(|&i| vval[i].is_some());
+        for (c, v) in val.iter().enumerate() {
+            let Some(v) = v else { continue };
+            if valued(c) && !seen.insert(v) {
                 self.dt.model_failure = Some("two datatype classes got one value".into());
                 return;
             }

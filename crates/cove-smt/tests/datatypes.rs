@@ -145,10 +145,11 @@ fn random_scripts_agree_with_planted_models_and_sampling() {
             _ => unknown += 1,
         }
     }
+    eprintln!("random datatype scripts: sat {sat} unsat {unsat} unknown {unknown}");
     // Most scripts get an answer, of both kinds.
-    // (The model construction still gives up on about a fifth: see docs/decisions.md.)
+    // (Measured: 273 sat, 24 unsat, 3 unknown of 300.)
     assert!(
-        sat >= 100 && unsat >= 20 && unknown <= 100,
+        sat >= 250 && unsat >= 20 && unknown <= 15,
         "sat {sat} unsat {unsat} unknown {unknown}"
     );
 }
