@@ -25,9 +25,9 @@ pub fn check_trace_of(aig: &Aig, t: &mut Trace, property: usize) -> Result<(), S
     replay(aig, t, Some(property))
 }
 
-/// Replays `t`, stopping at the first step where any bad property (`None`) or the given one
-/// holds.
-fn replay(aig: &Aig, t: &mut Trace, only: Option<usize>) -> Result<(), String> {
+/// The variable values of `t`'s first step before its inputs: the initial latch values,
+/// which must fit the circuit and the latches' resets.
+fn initial_values(aig: &Aig, t: &Trace) -> Result<Vec<bool>, String> {
     if t.init.len() != aig.latches.len() {
         return Err(format!(
             "trace has {} initial latch values, the circuit {} latches",
@@ -47,6 +47,13 @@ fn replay(aig: &Aig, t: &mut Trace, only: Option<usize>) -> Result<(), String> {
         }
         vals[l.var as usize] = t.init[i];
     }
+    Ok(vals)
+}
+
+/// Replays `t`, stopping at the first step where any bad property (`None`) or the given one
+/// holds.
+fn replay(aig: &Aig, t: &mut Trace, only: Option<usize>) -> Result<(), String> {
+    let mut vals = initial_values(aig, t)?;
     for (step, inputs) in t.inputs.iter().enumerate() {
         if inputs.len() != aig.inputs.len() {
             return Err(format!("step {step}: wrong number of input values"));
@@ -88,28 +95,10 @@ pub fn check_lasso(aig: &Aig, t: &Trace, justice: usize) -> Result<usize, String
     let Some(jlits) = aig.justice.get(justice) else {
         return Err(format!("the circuit has no justice property {justice}"));
     };
-    if t.init.len() != aig.latches.len() {
-        return Err(format!(
-            "trace has {} initial latch values, the circuit {} latches",
-            t.init.len(),
-            aig.latches.len()
-        ));
-    }
     if t.inputs.is_empty() {
         return Err("a lasso needs at least one step".into());
     }
-    let mut vals = vec![false; aig.max_var as usize + 1];
-    for (i, l) in aig.latches.iter().enumerate() {
-        let ok = match l.init {
-            Init::Zero => !t.init[i],
-            Init::One => t.init[i],
-            Init::Free => true,
-        };
-        if !ok {
-            return Err(format!("initial value of latch {i} contradicts its reset"));
-        }
-        vals[l.var as usize] = t.init[i];
-    }
+    let mut vals = initial_values(aig, t)?;
     let lits: Vec<_> = jlits.iter().chain(&aig.fairness).copied().collect();
     // `last[k]` = the last step at which loop literal `k` held.
     let mut last: Vec<Option<usize>> = vec![None; lits.len()];

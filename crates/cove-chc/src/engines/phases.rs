@@ -35,6 +35,7 @@
 use crate::engine::{BuildEngine, Control, Engine, Stats};
 use crate::engines::abs::invmap::InvMap;
 use crate::engines::abs::invs::houdini;
+use crate::engines::terms::comparisons;
 use crate::result::{ChcResult, UnknownReason};
 use crate::system::{ChcSystem, Clause};
 use cove_logic::{FuncId, Op, Rational, Sort, TermId, TermStore, Value, VarId, free_vars};
@@ -666,26 +667,6 @@ fn simulate(
 
 // ---------------------------------------------------------------------------------------
 // Guards and candidates.
-
-/// The comparisons (arithmetic `<=, <, >=, >, =`) in `t`, also inside `ite` conditions.
-fn comparisons(store: &TermStore, t: TermId, out: &mut Vec<TermId>) {
-    let mut stack = vec![t];
-    let mut seen = FxHashSet::default();
-    while let Some(t) = stack.pop() {
-        if !seen.insert(t) {
-            continue;
-        }
-        let args = store.args(t);
-        match store.op(t) {
-            Op::Le | Op::Lt | Op::Ge | Op::Gt => out.push(t),
-            Op::Eq | Op::Distinct if store.sort(args[0]).is_arith() => out.push(t),
-            Op::Not | Op::And | Op::Or | Op::Implies | Op::Xor | Op::Eq | Op::Ite => {}
-            _ if store.sort(t).is_arith() => {}
-            _ => continue,
-        }
-        stack.extend(args.iter().rev().copied());
-    }
-}
 
 /// Per predicate: the comparisons of the clauses over one body occurrence's argument
 /// variables, over the predicate's parameters (candidate guards, before the runs filter

@@ -183,7 +183,7 @@ pub(crate) fn excludes_queries(
 /// structure and in the conditions of `ite` terms inside its arithmetic (`D = ite(4 <= B,
 /// B mod 4, B + 1)` contributes `4 <= B`, the case split of the loop body, even though the
 /// equation itself mentions the successor `D`).
-fn comparisons(store: &TermStore, t: TermId, out: &mut Vec<TermId>) {
+pub(crate) fn comparisons(store: &TermStore, t: TermId, out: &mut Vec<TermId>) {
     let mut stack = vec![t];
     let mut seen = FxHashSet::default();
     while let Some(t) = stack.pop() {
