@@ -26,7 +26,7 @@
 //! original circuit (initiation, consecution, safety).
 
 use crate::cnf::{add_constraints, encode_frame, false_lit, next_state};
-use crate::{ALit, Aig, Init};
+use crate::{ALit, Aig};
 use cove_control::Control;
 use cove_sat::{LBool, Limits, Lit, SolveResult, Solver};
 
@@ -73,15 +73,7 @@ pub fn latch_correspondence(aig: &Aig, ctl: &Control) -> Found {
         corr: vec![None; n],
         ..Found::default()
     };
-    let init: Vec<Option<bool>> = aig
-        .latches
-        .iter()
-        .map(|l| match l.init {
-            Init::Zero => Some(false),
-            Init::One => Some(true),
-            Init::Free => None,
-        })
-        .collect();
+    let init: Vec<Option<bool>> = aig.latches.iter().map(|l| l.init.value()).collect();
     if init.iter().all(|i| i.is_none()) {
         return found;
     }

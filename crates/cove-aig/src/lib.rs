@@ -77,6 +77,17 @@ pub enum Init {
     Free,
 }
 
+impl Init {
+    /// The reset value, `None` for an uninitialised latch.
+    pub fn value(self) -> Option<bool> {
+        match self {
+            Init::Zero => Some(false),
+            Init::One => Some(true),
+            Init::Free => None,
+        }
+    }
+}
+
 /// A latch: its variable, next-state literal and reset value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Latch {

@@ -14,7 +14,7 @@
 //! reconstruction.
 
 use crate::strash::Strash;
-use crate::{ALit, Aig, FALSE, Init, Latch, TRUE};
+use crate::{ALit, Aig, FALSE, Latch, TRUE};
 use cove_control::{Control, UnknownReason};
 
 /// A reduced circuit and its relation to the original.
@@ -348,15 +348,7 @@ fn rebuild_eq(
 /// checked before every sweep (a bit-blasted word-level design has millions of gates).
 fn constant_latches(aig: &Aig, ctl: &Control) -> Result<Vec<Option<bool>>, UnknownReason> {
     const X: u8 = 2;
-    let mut guess: Vec<Option<bool>> = aig
-        .latches
-        .iter()
-        .map(|l| match l.init {
-            Init::Zero => Some(false),
-            Init::One => Some(true),
-            Init::Free => None,
-        })
-        .collect();
+    let mut guess: Vec<Option<bool>> = aig.latches.iter().map(|l| l.init.value()).collect();
     let mut vals = vec![X; aig.max_var as usize + 1];
     vals[0] = 0;
     let tv = |vals: &[u8], l: ALit| {

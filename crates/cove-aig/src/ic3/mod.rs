@@ -38,7 +38,7 @@ mod tsim;
 mod tsolver;
 
 use crate::engine::{EngineResult, Proof, RawTrace, sat, values};
-use crate::{ALit, Aig, Init};
+use crate::{ALit, Aig};
 use cove_control::{Control, UnknownReason};
 use cove_sat::{Limits, Lit};
 use std::cmp::Reverse;
@@ -308,15 +308,7 @@ impl<'a> Ic3<'a> {
     }
 
     pub(crate) fn new(aig: &'a Aig, ctl: &Control) -> Ic3<'a> {
-        let init = aig
-            .latches
-            .iter()
-            .map(|l| match l.init {
-                Init::Zero => Some(false),
-                Init::One => Some(true),
-                Init::Free => None,
-            })
-            .collect();
+        let init = aig.latches.iter().map(|l| l.init.value()).collect();
         Ic3 {
             aig,
             ctl: ctl.clone(),
@@ -936,7 +928,7 @@ fn full_cube(state: &[bool]) -> Cube {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse_aiger;
+    use crate::{Init, parse_aiger};
 
     fn aig(src: &str) -> Aig {
         parse_aiger(src.as_bytes()).expect("valid aag")
