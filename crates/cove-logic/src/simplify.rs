@@ -37,6 +37,44 @@ impl Simplifier {
         Simplifier::default()
     }
 
+    /// A datatype equality of simplified terms: constructor applications on both sides are
+    /// decomposed (`C(a) = C(b)` is `a = b` fieldwise, different constructors `false`),
+    /// iteratively, so the input's nesting depth costs no recursion.
+    fn dt_eq(&mut self, store: &mut TermStore, a: TermId, b: TermId) -> TermId {
+        let ctor = |store: &TermStore, t: TermId| match store.op(t) {
+            Op::Dt(crate::dt::DtOp::Ctor(c)) => Some(*c),
+            _ => None,
+        };
+        let mut conj = Vec::new();
+        let mut work = vec![(a, b)];
+        while let Some((x, y)) = work.pop() {
+            if x == y {
+                continue;
+            }
+            let sort = store.sort(x);
+            if let Sort::Dt(_) = sort {
+                match (ctor(store, x), ctor(store, y)) {
+                    (Some(c), Some(d)) if c != d => return store.mk_false(),
+                    (Some(_), Some(_)) => {
+                        let (xs, ys) = (store.args(x).to_vec(), store.args(y).to_vec());
+                        work.extend(xs.into_iter().zip(ys));
+                    }
+                    _ => conj.push(store.mk_eq(x, y)),
+                }
+            } else if sort == Sort::Bool {
+                conj.push(bool_eq(store, x, y));
+            } else if sort.is_arith() {
+                conj.push(arith_cmp(store, Op::Eq, x, y));
+            } else {
+                conj.push(store.mk_eq(x, y));
+            }
+        }
+        if conj.iter().any(|&c| store.as_bool(c) == Some(false)) {
+            return store.mk_false();
+        }
+        store.mk_and(&conj)
+    }
+
     /// Simplifies `t`.
     ///
     /// Depth-safe: the terms `simp` will ask for (see `Simplifier::deps`) are simplified
@@ -129,6 +167,8 @@ impl Simplifier {
                 let b = self.run(store, term.args[1]);
                 if store.sort(a) == Sort::Bool {
                     bool_eq(store, a, b)
+                } else if let Sort::Dt(_) = store.sort(a) {
+                    self.dt_eq(store, a, b)
                 } else if store.sort(a).is_array() || store.sort(a).is_bv() {
                     store.mk_eq(a, b)
                 } else {
@@ -142,7 +182,10 @@ impl Simplifier {
                     for j in i + 1..args.len() {
                         let e = if store.sort(args[i]) == Sort::Bool {
                             bool_eq(store, args[i], args[j])
-                        } else if store.sort(args[i]).is_array() || store.sort(args[i]).is_bv() {
+                        } else if store.sort(args[i]).is_array()
+                            || store.sort(args[i]).is_bv()
+                            || matches!(store.sort(args[i]), Sort::Dt(_))
+                        {
                             store.mk_eq(args[i], args[j])
                         } else {
                             arith_cmp(store, Op::Eq, args[i], args[j])

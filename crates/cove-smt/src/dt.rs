@@ -204,6 +204,11 @@ impl SmtSolver {
                     }
                 }
             }
+            Op::Eq if args.len() == 2 && is_dt(store.sort(args[0])) => {
+                let r = store.mk(op, &new_args).unwrap_or(u);
+                self.dt_eager_congruence(store, args[0], args[1], r);
+                r
+            }
             _ if new_args == args => u,
             _ => match store.mk(op, &new_args) {
                 Ok(r) => r,
@@ -215,6 +220,42 @@ impl SmtSolver {
                     store.mk_var(x)
                 }
             },
+        }
+    }
+
+    /// Congruence instances of an equality atom of the formula, asserted eagerly: `eq →
+    /// tag(a) = tag(b)`, `eq → size(a) = size(b)` and `eq → sel(a) = sel(b)` for every
+    /// selector both terms have (`eq` is the rewritten atom `v(a) = v(b)`). The lazy
+    /// congruence check would add the same instances one candidate at a time; asserting
+    /// them with the atom lets the search propagate them (on BMC unrollings, where every
+    /// predicate argument is linked to a clause variable by such an equality, the lazy
+    /// rounds dominated). Every instance is valid, so `unsat` stays sound.
+    fn dt_eager_congruence(&mut self, store: &mut TermStore, a: TermId, b: TermId, eq: TermId) {
+        let (Some(&i), Some(&j)) = (self.dt.idx.get(&a), self.dt.idx.get(&b)) else {
+            return;
+        };
+        if i == j {
+            return;
+        }
+        let (ta, tb) = (&self.dt.terms[i], &self.dt.terms[j]);
+        let mut pairs = vec![(ta.tag, tb.tag), (ta.size, tb.size)];
+        if let (Some(ra), Some(rb)) = (ta.sels.clone(), tb.sels.clone()) {
+            for (row_a, row_b) in ra.iter().zip(&rb) {
+                for (&x, &y) in row_a.iter().zip(row_b) {
+                    pairs.push((self.dt_sel_rep(store, x), self.dt_sel_rep(store, y)));
+                }
+            }
+        }
+        let neq = store.mk_not(eq);
+        for (x, y) in pairs {
+            if x == y {
+                continue;
+            }
+            let e = store.mk_eq(x, y);
+            let f = store.mk_or(&[neq, e]);
+            if self.dt.lemmas.insert(f) {
+                self.dt.pending.push(f);
+            }
         }
     }
 
@@ -710,10 +751,34 @@ fn salted(sort: Sort, salt: u64) -> Value {
             let Some(def) = ldt::def(sort) else {
                 return Value::default_of(sort);
             };
-            // A constructor with an arithmetic field carries the salt directly.
+            // A constructor with an arithmetic field carries the salt directly (its datatype
+            // fields get the sort's base value: the value stays two levels deep instead of a
+            // chain as long as the salt).
             if let Some(c) = def.ctors.iter().position(|c| {
                 c.fields.iter().any(|f| f.1.is_arith()) && c.fields.iter().all(|f| !is_dt(f.1))
             }) {
+                let fields = def.ctors[c]
+                    .fields
+                    .iter()
+                    .map(|f| {
+                        if f.1.is_arith() {
+                            salted(f.1, salt)
+                        } else {
+                            Value::default_of(f.1)
+                        }
+                    })
+                    .collect();
+                return Value::Dt(Box::new(DtValue {
+                    sort,
+                    ctor: c as u32,
+                    fields,
+                }));
+            }
+            if let Some(c) = def
+                .ctors
+                .iter()
+                .position(|c| c.fields.iter().any(|f| f.1.is_arith()))
+            {
                 let fields = def.ctors[c]
                     .fields
                     .iter()

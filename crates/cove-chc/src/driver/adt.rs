@@ -68,8 +68,12 @@ fn recursive(mut store: TermStore, sys: &ChcSystem, cfg: &SolveConfig, ctl: &Con
     let engine = crate::engines::EngineConfig::parse("bmc").expect("bmc engine");
     let spec = super::EngineSpec::single(engine);
     let mut c = cfg.clone();
-    // The preprocessing passes are written for datatype-free systems.
-    c.preprocess = false;
+    // Preprocessing (simplification, slicing, inlining of single-definition predicates,
+    // unused arguments) works on datatype terms as on any other: it shortens the
+    // derivations BMC has to unroll (the chains `f -> f.0` of the RustHorn and ringen
+    // encodings halve the depth). The counterexample is translated back and checked by
+    // evaluation against the original system below, and a panic in a pass is caught by
+    // `run_guarded`.
     c.validate = true;
     let r = run::run_guarded(&mut store, sys, &spec, &c, ctl);
     r.into_outcome(store)

@@ -64,7 +64,12 @@ pub fn total(store: &TermStore, t: TermId) -> bool {
             continue;
         }
         match store.op(u) {
-            Op::Forall(_) | Op::Exists(_) | Op::App(_) => return false,
+            // A selector applied to another constructor's value has no value the evaluator
+            // of derivations can compute: not total for back-translation.
+            Op::Forall(_)
+            | Op::Exists(_)
+            | Op::App(_)
+            | Op::Dt(cove_logic::dt::DtOp::Sel { .. }) => return false,
             Op::Div | Op::IntDiv | Op::Mod
                 if store.as_num(store.args(u)[1]).is_none_or(|k| k.is_zero()) =>
             {
@@ -167,7 +172,11 @@ pub fn defining_equality(
         }
         Op::Eq => {
             let (a, b) = (store.args(e)[0], store.args(e)[1]);
-            if store.sort(a) == Sort::Bool {
+            let dt = matches!(store.sort(a), Sort::Dt(_));
+            if store.sort(a) == Sort::Bool || dt {
+                // Booleans and datatype values: `x = t` with `x` not in `t` (a datatype
+                // equality is no linear equation; constructor terms may be substituted
+                // anywhere, they are what BMC and the datatype theory handle best).
                 let mut best: Option<(u32, VarId, TermId)> = None;
                 for (x, t) in [(a, b), (b, a)] {
                     if let Some(v) = store.as_var(x)
@@ -176,7 +185,8 @@ pub fn defining_equality(
                         && total(store, t)
                     {
                         let c = cost(v);
-                        let simple = store.as_var(t).is_some() || store.as_bool(t).is_some();
+                        let simple =
+                            dt || store.as_var(t).is_some() || store.as_bool(t).is_some();
                         if (c == 0 || simple) && best.as_ref().is_none_or(|(bc, _, _)| c < *bc) {
                             best = Some((c, v, t));
                         }
