@@ -451,10 +451,40 @@ impl SmtSolver {
         }
         let mut out: Vec<TermId> = Vec::new();
         // Congruence.
+        // Each term is compared with the first term of its class (tag, size) and, when it
+        // has selector terms, with the first such term of its class: comparing selectors
+        // only with the very first member missed every pair of full terms of a class whose
+        // first member is shallow (the model then took fields from one of them).
         let mut first: FxHashMap<(Sort, Value), usize> = FxHashMap::default();
+        let mut first_full: FxHashMap<(Sort, Value), usize> = FxHashMap::default();
         for i in 0..n {
             let Some(vv) = vval[i].clone() else { continue };
             let key = (self.dt.terms[i].sort, vv);
+            if selv[i].is_some() {
+                match first_full.get(&key) {
+                    None => {
+                        first_full.insert(key.clone(), i);
+                    }
+                    Some(&j) => {
+                        let (a, b) = (&self.dt.terms[i], &self.dt.terms[j]);
+                        let veq = store.mk_eq(a.v, b.v);
+                        let nveq = store.mk_not(veq);
+                        let (ri, rj) = (selv[i].as_ref().expect("full"), selv[j].as_ref().expect("full"));
+                        let mut pairs = Vec::new();
+                        for (row_i, row_j) in ri.iter().zip(rj) {
+                            for (x, y) in row_i.iter().zip(row_j) {
+                                if (x.1 != y.1 || x.1.is_none()) && x.0 != y.0 {
+                                    pairs.push((x.0, y.0));
+                                }
+                            }
+                        }
+                        for (x, y) in pairs {
+                            let e = store.mk_eq(x, y);
+                            out.push(store.mk_or(&[nveq, e]));
+                        }
+                    }
+                }
+            }
             let Some(&j) = first.get(&key) else {
                 first.insert(key, i);
                 continue;
@@ -468,15 +498,6 @@ impl SmtSolver {
             }
             if sval[i] != sval[j] {
                 pairs.push((a.size, b.size));
-            }
-            if let (Some(ri), Some(rj)) = (&selv[i], &selv[j]) {
-                for (row_i, row_j) in ri.iter().zip(rj) {
-                    for (x, y) in row_i.iter().zip(row_j) {
-                        if x.1 != y.1 || x.1.is_none() {
-                            pairs.push((x.0, y.0));
-                        }
-                    }
-                }
             }
             for (x, y) in pairs {
                 if x == y {
@@ -593,15 +614,26 @@ impl SmtSolver {
             let i0 = members[0];
             let sort = self.dt.terms[i0].sort;
             let nctors = ldt::def(sort).map_or(1, |d| d.ctors.len());
-            let tag = match &tval[i0] {
-                Some(Value::Num(c)) => c.to_i64().unwrap_or(0),
-                _ => 0,
+            let known = members.iter().find_map(|&i| match &tval[i] {
+                Some(Value::Num(c)) => c.to_i64().filter(|&c| c >= 0 && (c as usize) < nctors),
+                _ => None,
+            });
+            // A class whose constructor the candidate leaves open gets a fresh value built on
+            // a constructor with fields (so that two such classes differ: a nullary
+            // constructor would give them all one value).
+            let Some(tag) = known else {
+                let open = ldt::def(sort)
+                    .and_then(|d| {
+                        let with = |f: &dyn Fn(Sort) -> bool| {
+                            d.ctors.iter().position(|c| c.fields.iter().any(|x| f(x.1)))
+                        };
+                        with(&|s: Sort| s.is_arith()).or_else(|| with(&|s: Sort| s == sort))
+                    })
+                    .unwrap_or(0) as u32;
+                shape.push((sort, open, None));
+                continue;
             };
-            let tag = if tag < 0 || tag as usize >= nctors {
-                0
-            } else {
-                tag as u32
-            };
+            let tag = tag as u32;
             let full = members.iter().find(|&&i| selv[i].is_some());
             let fields = full.map(|&i| {
                 let row = &selv[i].as_ref().expect("full")[tag as usize];
@@ -624,6 +656,47 @@ impl SmtSolver {
         }
         // Values bottom-up (iterative; a cycle fails the construction).
         let nc = classes.len();
+        // Spacing of the salts: a built class adds at most `height` constructors above the
+        // free classes it is built on (the longest path of built classes), so free values
+        // whose chains differ by more than that cannot equal a built value.
+        let height = {
+            let mut h: Vec<Option<u64>> = vec![None; nc];
+            let mut onstack = vec![false; nc];
+            for root in 0..nc {
+                let mut stack = vec![root];
+                while let Some(&c) = stack.last() {
+                    if h[c].is_some() {
+                        stack.pop();
+                        continue;
+                    }
+                    let kids: Vec<usize> = match &shape[c].2 {
+                        None => vec![],
+                        Some(fs) => fs
+                            .iter()
+                            .filter_map(|f| match f {
+                                Field::Class(k) => Some(*k),
+                                Field::Val(_) => None,
+                            })
+                            .collect(),
+                    };
+                    let missing: Vec<usize> =
+                        kids.iter().copied().filter(|&k| h[k].is_none()).collect();
+                    if missing.is_empty() {
+                        h[c] = Some(kids.iter().map(|&k| h[k].unwrap_or(0) + 1).max().unwrap_or(0));
+                        stack.pop();
+                    } else if onstack[c] {
+                        // A cycle: the construction below reports it.
+                        h[c] = Some(0);
+                        stack.pop();
+                    } else {
+                        onstack[c] = true;
+                        stack.extend(missing);
+                    }
+                }
+            }
+            h.into_iter().flatten().max().unwrap_or(0)
+        };
+        let spacing = height.min(nc as u64) + 2;
         let mut val: Vec<Option<Value>> = vec![None; nc];
         let mut state = vec![0u8; nc];
         let mut salt: u64 = offset;
@@ -640,11 +713,13 @@ impl SmtSolver {
                 let (sort, tag, fields) = &shape[c];
                 match fields {
                     None => {
-                        // Salts `nc + 2` apart: a free value is a chain as long as its salt
-                        // (Peano numbers, lists), and a class built on top of another adds at
-                        // most `nc` constructors, so consecutive salts one apart made a free
-                        // class equal to a built one (`succ(chain(s + 1))` = `chain(s + 2)`).
-                        salt += nc as u64 + 2;
+                        // Salts `height + 2` apart: a free value is a chain as long as its
+                        // salt (Peano numbers, lists), and a class built on top of another adds
+                        // at most `height` constructors, so consecutive salts one apart made a
+                        // free class equal to a built one (`succ(chain(s + 1))` =
+                        // `chain(s + 2)`). (Spacing by the number of classes made the chains
+                        // reach the length cap on large unrollings, where they all collided.)
+                        salt += spacing;
                         val[c] = Some(free_value(*sort, *tag, salt));
                         stack.pop();
                     }
@@ -691,6 +766,16 @@ impl SmtSolver {
         for (c, v) in val.iter().enumerate() {
             let Some(v) = v else { continue };
             if valued(c) && !seen.insert(v) {
+                if std::env::var("COVE_DT_DEBUG").is_ok() {
+                    for (k, w) in val.iter().enumerate() {
+                        if w.as_ref() == Some(v) {
+                            eprintln!("class {k} valued {} shape-free {}", valued(k), shape[k].2.is_none());
+                            for &i in &classes[k] {
+                                eprintln!("   {} v={:?} tag={:?}", cove_logic::print::term_to_string(store, self.dt.terms[i].term), vval[i], tval[i]);
+                            }
+                        }
+                    }
+                }
                 self.dt.model_failure = Some("two datatype classes got one value".into());
                 return;
             }
