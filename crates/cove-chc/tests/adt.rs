@@ -177,3 +177,26 @@ fn datatype_values_print_as_constructor_terms() {
     let v = cove_logic::Value::default_of(pair);
     assert_eq!(cove_logic::print::value_text(&v, pair), "(pair 0 false)");
 }
+
+/// Peano numbers and lists with the chain predicates of the ringen/RustHorn encodings
+/// (`len` defined through `len0`) and a query over two facts of one predicate: the
+/// preprocessing (datatype equalities define variables, chains are inlined) and the datatype
+/// theory (eager congruence on equality atoms, selector congruence between the full members
+/// of a class) give a derivation the checker accepts by evaluation.
+#[test]
+fn recursive_peano_lists_with_chain_predicates() {
+    let src = "(set-logic HORN)
+(declare-datatypes ((N 0)) (((S (p N)) (Z))))
+(declare-datatypes ((L 0)) (((nil) (cons (hd N) (tl L)))))
+(declare-fun len0 (L N) Bool)
+(declare-fun len (L N) Bool)
+(assert (forall ((l L) (n N)) (=> (and (= l nil) (= n Z)) (len0 l n))))
+(assert (forall ((l L) (n N) (m L) (k N) (x N)) (=> (and (len m k) (= l (cons x m)) (= n (S k))) (len0 l n))))
+(assert (forall ((l L) (n N)) (=> (len0 l n) (len l n))))
+(assert (forall ((a L) (b L) (n N) (m N)) (=> (and (len a n) (len b m) (= n (S (S Z))) (= m (S n)) ((_ is cons) (tl a)) (not (= (hd a) (hd (tl a))))) false)))
+(check-sat)
+";
+    let (r, v) = run(src);
+    assert!(matches!(r, ChcResult::Unsat(_)), "{r:?}");
+    assert_eq!(v, Validation::Valid);
+}

@@ -469,7 +469,10 @@ impl SmtSolver {
                         let (a, b) = (&self.dt.terms[i], &self.dt.terms[j]);
                         let veq = store.mk_eq(a.v, b.v);
                         let nveq = store.mk_not(veq);
-                        let (ri, rj) = (selv[i].as_ref().expect("full"), selv[j].as_ref().expect("full"));
+                        let (ri, rj) = (
+                            selv[i].as_ref().expect("full"),
+                            selv[j].as_ref().expect("full"),
+                        );
                         let mut pairs = Vec::new();
                         for (row_i, row_j) in ri.iter().zip(rj) {
                             for (x, y) in row_i.iter().zip(row_j) {
@@ -682,7 +685,12 @@ impl SmtSolver {
                     let missing: Vec<usize> =
                         kids.iter().copied().filter(|&k| h[k].is_none()).collect();
                     if missing.is_empty() {
-                        h[c] = Some(kids.iter().map(|&k| h[k].unwrap_or(0) + 1).max().unwrap_or(0));
+                        h[c] = Some(
+                            kids.iter()
+                                .map(|&k| h[k].unwrap_or(0) + 1)
+                                .max()
+                                .unwrap_or(0),
+                        );
                         stack.pop();
                     } else if onstack[c] {
                         // A cycle: the construction below reports it.
@@ -766,16 +774,6 @@ impl SmtSolver {
         for (c, v) in val.iter().enumerate() {
             let Some(v) = v else { continue };
             if valued(c) && !seen.insert(v) {
-                if std::env::var("COVE_DT_DEBUG").is_ok() {
-                    for (k, w) in val.iter().enumerate() {
-                        if w.as_ref() == Some(v) {
-                            eprintln!("class {k} valued {} shape-free {}", valued(k), shape[k].2.is_none());
-                            for &i in &classes[k] {
-                                eprintln!("   {} v={:?} tag={:?}", cove_logic::print::term_to_string(store, self.dt.terms[i].term), vval[i], tval[i]);
-                            }
-                        }
-                    }
-                }
                 self.dt.model_failure = Some("two datatype classes got one value".into());
                 return;
             }

@@ -649,16 +649,6 @@ impl SmtSolver {
                         ));
                     }
                     if unsupported.is_none() && self.dt.active() {
-                        if std::env::var("COVE_DT_DEBUG").is_ok() {
-                            eprintln!(
-                                "failed: {} -> {:?}",
-                                cove_logic::print::term_to_string(store, a.orig),
-                                model.eval(store, a.orig)
-                            );
-                            for v in free_vars(store, a.orig) {
-                                eprintln!("  {} = {:?}", store.var_name(v), model.get(v));
-                            }
-                        }
                         let why = self
                             .dt
                             .model_failure

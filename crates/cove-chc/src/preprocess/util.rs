@@ -185,8 +185,7 @@ pub fn defining_equality(
                         && total(store, t)
                     {
                         let c = cost(v);
-                        let simple =
-                            dt || store.as_var(t).is_some() || store.as_bool(t).is_some();
+                        let simple = dt || store.as_var(t).is_some() || store.as_bool(t).is_some();
                         if (c == 0 || simple) && best.as_ref().is_none_or(|(bc, _, _)| c < *bc) {
                             best = Some((c, v, t));
                         }
