@@ -213,9 +213,12 @@ fn spacer_with_bit_vector_intervals_answers_with_certificates() {
 /// 20 s of the CLI's `--engine spacer`).
 #[test]
 fn spacer_relational_bit_vector_lemmas_prove_reve_027b() {
-    use cove_chc::engines::spacer::{Spacer, SpacerConfig};
     use cove_chc::Engine;
-    let path = format!("{}/tests/data/bv-reve-027b.smt2", env!("CARGO_MANIFEST_DIR"));
+    use cove_chc::engines::spacer::{Spacer, SpacerConfig};
+    let path = format!(
+        "{}/tests/data/bv-reve-027b.smt2",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let src = std::fs::read(&path).unwrap();
     let run = |cfg: SpacerConfig| -> (&'static str, u64) {
         let mut store = TermStore::new();
