@@ -58,7 +58,9 @@ fn abc_answer(stdout: &str) -> Answer {
 /// (holds), `1` (fails) or `2` (unknown), in the order printed. A witness names one or more
 /// properties on its second line; a failing one's trace runs to the `.` line. Empty when the
 /// output is not a sequence of well-formed witnesses (e.g. `sat`, ABC's log), so such output
-/// never answers per property.
+/// never answers per property. This is the reading of `cove_aig::hwmcc_output`'s witness
+/// parser without the traces, written again on purpose: the harness judges the engines and
+/// other tools' output, so it does not depend on the engines' crates.
 pub fn parse_property_answers(stdout: &str) -> Vec<(String, u8)> {
     let mut lines = stdout
         .lines()
