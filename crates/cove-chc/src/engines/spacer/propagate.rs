@@ -19,21 +19,20 @@ impl Run<'_> {
         // depth of its counterexample); such checks get a conflict budget, and a lemma whose
         // check runs out of it simply stays at its level (pushing is an optimisation).
         const BV_PROPAGATE_CONFLICTS: u64 = 2000;
-        let bv: Vec<bool> = self
-            .preds
-            .iter()
-            .map(|q| q.params.iter().any(|&v| store.var_sort(v).is_bv()))
-            .collect();
         for k in 0..=self.bound {
             let mut level_empty = true;
             for p in 0..self.preds.len() {
+                let bv = self.preds[p]
+                    .params
+                    .iter()
+                    .any(|&v| store.var_sort(v).is_bv());
                 for i in 0..self.preds[p].lemmas.len() {
                     if self.preds[p].lemmas[i].level != k {
                         continue;
                     }
                     let mut asm = self.preds[p].lemmas[i].cube.clone();
                     asm.extend(self.level_assumptions(store, p, k + 1));
-                    let blocked_above = if bv[p] {
+                    let blocked_above = if bv {
                         self.preds[p].solver.set_limits(cove_smt::Limits {
                             conflicts: Some(BV_PROPAGATE_CONFLICTS),
                             control: self.ctl.clone(),
