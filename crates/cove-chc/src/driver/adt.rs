@@ -41,6 +41,14 @@ pub(crate) fn solve(
     let answer = match back {
         Ok(a) => a,
         Err(why) => {
+            if ctl.verbosity > 0 {
+                eprintln!("datatypes: the witness does not translate back: {why}");
+                if let ChcResult::Sat(inv) = &out.answer {
+                    for (p, d) in &inv.defs {
+                        eprintln!("  {}: {}", out.store.func(*p).name, out.store.display(d.body));
+                    }
+                }
+            }
             out.answer = ChcResult::Unknown(UnknownReason::Incomplete(format!(
                 "datatypes: the witness does not translate back: {why}"
             )));
