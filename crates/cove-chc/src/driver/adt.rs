@@ -51,7 +51,11 @@ pub(crate) fn solve(
                 eprintln!("datatypes: the witness does not translate back: {why}");
                 if let ChcResult::Sat(inv) = &out.answer {
                     for (p, d) in &inv.defs {
-                        eprintln!("  {}: {}", out.store.func(*p).name, out.store.display(d.body));
+                        eprintln!(
+                            "  {}: {}",
+                            out.store.func(*p).name,
+                            out.store.display(d.body)
+                        );
                     }
                 }
             }

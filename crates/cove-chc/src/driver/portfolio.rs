@@ -97,7 +97,9 @@ pub(crate) fn run(
         // budget: then the input system itself is solved with the time that is left.
         Err(e) if ctl.should_stop().is_none() => {
             if ctl.verbosity > 0 {
-                eprintln!("portfolio: the witness does not translate back ({e}): Spacer on the input system");
+                eprintln!(
+                    "portfolio: the witness does not translate back ({e}): Spacer on the input system"
+                );
             }
             let mut st = out.store;
             let spec = EngineSpec::single(SpacerConfig::default());

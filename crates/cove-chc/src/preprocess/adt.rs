@@ -312,7 +312,11 @@ impl Flattener {
                         vec![]
                     } else {
                         let fv = cove_logic::subst::free_vars(store, t);
-                        self.bound.iter().copied().filter(|v| fv.contains(v)).collect()
+                        self.bound
+                            .iter()
+                            .copied()
+                            .filter(|v| fv.contains(v))
+                            .collect()
                     };
                     for comp in &lay {
                         let mut s = comp.sort;
@@ -478,7 +482,8 @@ fn extensional(store: &mut TermStore, vs: &[VarId], body: TermId) -> Option<Term
 /// arrays free of `v`, terms free of `v` (constant arrays), `ite`s over conditions free of
 /// `v` and `(ite (= v j) x rest)` (a `store`). `None` for anything else.
 fn abstract_index(store: &mut TermStore, t: TermId, v: VarId, isort: Sort) -> Option<TermId> {
-    let mentions = |store: &TermStore, t: TermId| cove_logic::subst::free_vars(store, t).contains(&v);
+    let mentions =
+        |store: &TermStore, t: TermId| cove_logic::subst::free_vars(store, t).contains(&v);
     if !mentions(store, t) {
         let s = Sort::array(isort, store.sort(t));
         return Some(store.mk_const_array(s, t));
@@ -815,7 +820,10 @@ fn lazy_apply(store: &mut TermStore, r: &R, i: TermId) -> Result<R, FlatError> {
         R::Arr(arr, rest, idx) => {
             let mut idx = idx.clone();
             idx.push(i);
-            let isort = store.sort(*arr).index_sort().ok_or("select of a non-array")?;
+            let isort = store
+                .sort(*arr)
+                .index_sort()
+                .ok_or("select of a non-array")?;
             let want = layout(isort).ok_or("recursive datatype")?.len();
             if idx.len() == want {
                 let i = rebuild(store, isort, &idx)?;
