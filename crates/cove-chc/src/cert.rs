@@ -15,7 +15,7 @@
 use crate::engine::Control;
 use crate::result::{Derivation, Invariants};
 use crate::system::ChcSystem;
-use cove_logic::{Model, Sort, TermId, TermStore, Value, expand_funcs, free_vars};
+use cove_logic::{Model, Op, Sort, TermId, TermStore, Value, expand_funcs, free_vars};
 use cove_smt::{SmtResult, SmtSolver};
 use std::fmt;
 
@@ -121,7 +121,10 @@ pub fn check_invariants(
         };
         parts.push(store.mk_not(head));
         let mut query = store.mk_and(&parts);
-        let over_dt = crate::preprocess::adt::term_mentions_dt(store, query);
+        // (A quantifier of a translated-back invariant whose body lost every datatype
+        // term to simplification, `(forall ((i Int)) true)`, goes the same way.)
+        let over_dt = crate::preprocess::adt::term_mentions_dt(store, query)
+            || mentions_quantifier(store, query);
         if over_dt {
             // Datatypes: decided on the flattened query, whose unsatisfiability implies the
             // original's (see `preprocess::adt`); a query that cannot be flattened is
@@ -179,6 +182,22 @@ pub fn check_invariants(
         }
     }
     Ok(())
+}
+
+/// Whether `t` has a quantifier anywhere (iteratively over the DAG).
+fn mentions_quantifier(store: &TermStore, t: TermId) -> bool {
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut stack = vec![t];
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t) {
+            continue;
+        }
+        if matches!(store.op(t), Op::Forall(_) | Op::Exists(_)) {
+            return true;
+        }
+        stack.extend_from_slice(store.args(t));
+    }
+    false
 }
 
 /// Checks that `d` derives `false` from the clauses of `sys`.

@@ -426,15 +426,20 @@ impl Flattener {
                 let flat: Vec<TermId> = (0..args.len()).flat_map(|i| a(self, i)).collect();
                 vec![store.mk_app(g, &flat)]
             }
-            Op::Forall(vs) if term_mentions_dt(store, t) => {
-                // Checked on the way down: universal, over non-datatype variables.
+            Op::Forall(vs) => {
+                // Over datatypes: universal, over non-datatype variables (checked on the way
+                // down). Substituting an invariant can leave a body without the bound
+                // variables (`(forall ((i Int)) true)`), which `extensional` also removes.
                 let body = self.one(args[0]);
-                match (&*vs, extensional(store, &vs, body)) {
-                    (_, Some(e)) => vec![e],
-                    _ => return Err("quantifier over datatypes".into()),
+                match extensional(store, &vs, body) {
+                    Some(e) => vec![e],
+                    None if term_mentions_dt(store, t) => {
+                        return Err("quantifier over datatypes".into());
+                    }
+                    None => vec![t],
                 }
             }
-            Op::Forall(_) | Op::Exists(_) => {
+            Op::Exists(_) => {
                 // No datatypes inside (checked on the way down): unchanged.
                 vec![t]
             }
@@ -460,8 +465,9 @@ impl Flattener {
 fn extensional(store: &mut TermStore, vs: &[VarId], body: TermId) -> Option<TermId> {
     let mut body = body;
     for &v in vs.iter().rev() {
-        if matches!(store.op(body), Op::Bool(true)) {
-            return Some(body);
+        // A body without the variable (`true` after substituting an invariant): itself.
+        if !cove_logic::subst::free_vars(store, body).contains(&v) {
+            continue;
         }
         if !matches!(store.op(body), Op::Eq) || store.args(body).len() != 2 {
             return None;
