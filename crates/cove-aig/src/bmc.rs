@@ -8,7 +8,7 @@ use crate::Aig;
 use crate::engine::{EngineResult, RawTrace, sat};
 use crate::unroll::{Unroll, Val};
 use cove_control::{Control, UnknownReason};
-use cove_sat::{Limits, Lit};
+use cove_sat::{Limits, Lit, SolveResult};
 
 /// BMC's options ([`crate::EngineConfig::Bmc`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -65,6 +65,8 @@ pub(crate) struct Bmc<'a> {
     k: usize,
     /// The constraints exclude every trace of length `≥ k` (so none is a counterexample).
     pub(crate) exhausted: bool,
+    /// The bad value of depth `k` whose query ran out of conflicts.
+    pending: Option<Val>,
 }
 
 impl<'a> Bmc<'a> {
@@ -75,6 +77,7 @@ impl<'a> Bmc<'a> {
             ctl,
             k: 0,
             exhausted: false,
+            pending: None,
         }
     }
 
@@ -87,13 +90,29 @@ impl<'a> Bmc<'a> {
     /// depth. Once the constraints are found to exclude every trace of some length
     /// (`exhausted`), steps are free.
     pub(crate) fn step(&mut self) -> Result<Option<RawTrace>, UnknownReason> {
+        match self.step_limited(None)? {
+            Step::Found(t) => Ok(Some(t)),
+            Step::Next | Step::OutOfBudget => Ok(None),
+        }
+    }
+
+    /// [`Bmc::step`] with at most `conflicts` conflicts for the query: when they run out,
+    /// the depth stays (the next call asks again, with the clauses learnt so far).
+    pub(crate) fn step_limited(&mut self, conflicts: Option<u64>) -> Result<Step, UnknownReason> {
         if self.exhausted {
             self.k += 1;
-            return Ok(None);
+            return Ok(Step::Next);
         }
-        let (aig, k, ctl) = (self.u.aig, self.k, self.ctl);
+        let (aig, k) = (self.u.aig, self.k);
         let u = &mut self.u;
-        u.add_frame();
+        if u.vals.len() == k {
+            self.pending = None;
+            u.add_frame();
+        }
+        if let Some(b) = self.pending {
+            // This depth's query ran out of conflicts before: ask again.
+            return self.ask(b, conflicts);
+        }
         // Constraints of this frame: facts for this and every deeper query.
         for &c in &aig.constraints {
             match u.value(k, c) {
@@ -101,54 +120,333 @@ impl<'a> Bmc<'a> {
                 Val::Const(false) => {
                     self.exhausted = true;
                     self.k += 1;
-                    return Ok(None);
+                    return Ok(Step::Next);
                 }
                 Val::Lit(l) => {
                     u.s.add_clause(&[l]);
                 }
             }
         }
-        let bads: Vec<Val> = aig.bad.iter().map(|&b| u.value(k, b)).collect();
-        let mut bad_lits = Vec::new();
-        let mut hit = false;
-        for b in bads {
-            match b {
-                Val::Const(true) => hit = true,
-                Val::Const(false) => {}
-                Val::Lit(l) => bad_lits.push(l),
-            }
-        }
-        let found = if hit {
-            sat(&mut u.s, &[], &self.limits, ctl)?
-        } else if bad_lits.is_empty() {
-            false
-        } else {
-            let b = if bad_lits.len() == 1 {
-                bad_lits[0]
-            } else {
-                let b = Lit::new(u.s.new_var(), false);
-                let mut big = vec![!b];
-                for &l in &bad_lits {
-                    u.s.add_clause(&[b, !l]);
-                    big.push(l);
-                }
-                u.s.add_clause(&big);
-                b
-            };
-            let found = sat(&mut u.s, &[b], &self.limits, ctl)?;
-            if !found {
-                // No bad state at this depth: keep that as a fact for the deeper queries.
-                u.s.add_clause(&[!b]);
-            }
-            found
+        let b = any_bad(u, k);
+        self.pending = Some(b);
+        self.ask(b, conflicts)
+    }
+
+    /// Asks whether bad value `b` of frame `k` is reachable.
+    fn ask(&mut self, b: Val, conflicts: Option<u64>) -> Result<Step, UnknownReason> {
+        let (k, ctl) = (self.k, self.ctl);
+        let u = &mut self.u;
+        let limits = Limits {
+            conflicts,
+            control: self.limits.control.clone(),
         };
-        if found {
-            return Ok(Some(u.trace(k)));
+        let found = match b {
+            Val::Const(false) => Some(false),
+            Val::Const(true) => solve(&mut u.s, &[], &limits, ctl)?,
+            Val::Lit(b) => {
+                let found = solve(&mut u.s, &[b], &limits, ctl)?;
+                if found == Some(false) {
+                    // No bad state at this depth: keep that as a fact for the deeper queries.
+                    u.s.add_clause(&[!b]);
+                }
+                found
+            }
+        };
+        match found {
+            None => Ok(Step::OutOfBudget),
+            Some(true) => Ok(Step::Found(u.trace(k))),
+            Some(false) => {
+                if ctl.verbosity > 0 {
+                    eprintln!("bmc: no counterexample of length {k}");
+                }
+                self.pending = None;
+                self.k += 1;
+                Ok(Step::Next)
+            }
         }
-        if ctl.verbosity > 0 {
-            eprintln!("bmc: no counterexample of length {k}");
+    }
+}
+
+/// What one [`Bmc::step_limited`] did.
+pub(crate) enum Step {
+    /// A counterexample of `depth()` steps.
+    Found(RawTrace),
+    /// None of that length: the depth moved on.
+    Next,
+    /// The query ran out of conflicts; the depth stays.
+    OutOfBudget,
+}
+
+/// `sat` with a conflict budget: `None` when the budget ran out (a stop is an error).
+fn solve(
+    s: &mut cove_sat::Solver,
+    assumptions: &[Lit],
+    limits: &Limits,
+    ctl: &Control,
+) -> Result<Option<bool>, UnknownReason> {
+    if limits.conflicts.is_none() {
+        return sat(s, assumptions, limits, ctl).map(Some);
+    }
+    match s.solve_limited(assumptions, &mut cove_sat::NoTheory, limits) {
+        SolveResult::Sat => Ok(Some(true)),
+        SolveResult::Unsat => Ok(Some(false)),
+        SolveResult::Unknown => match ctl.should_stop() {
+            Some(r) => Err(r),
+            None => Ok(None),
+        },
+    }
+}
+
+/// Whether some bad property holds in frame `k`: a constant or one literal (a fresh
+/// literal for their disjunction when there are several).
+fn any_bad(u: &mut Unroll<'_>, k: usize) -> Val {
+    let bads: Vec<Val> = u.aig.bad.iter().map(|&b| u.value(k, b)).collect();
+    let mut bad_lits = Vec::new();
+    for b in bads {
+        match b {
+            Val::Const(true) => return Val::Const(true),
+            Val::Const(false) => {}
+            Val::Lit(l) => bad_lits.push(l),
         }
-        self.k += 1;
-        Ok(None)
+    }
+    match bad_lits.len() {
+        0 => Val::Const(false),
+        1 => Val::Lit(bad_lits[0]),
+        _ => {
+            let b = Lit::new(u.s.new_var(), false);
+            let mut big = vec![!b];
+            for &l in &bad_lits {
+                u.s.add_clause(&[b, !l]);
+                big.push(l);
+            }
+            u.s.add_clause(&big);
+            Val::Lit(b)
+        }
+    }
+}
+
+/// Frames between two [`Jump`] targets.
+const JUMP_STEP: usize = 10;
+
+/// Conflicts for each [`Jump`] query in its first round (doubled every round).
+const JUMP_CONFLICTS: u64 = 2_000;
+
+/// Frames beyond plain BMC's depth that a [`Jump`] round goes at most.
+const JUMP_ROUND: usize = 160;
+
+/// Encoded gates (frames times the circuit's and gates) past which a [`Jump`] round ends
+/// and the next starts again from the shallowest target not yet refuted.
+const JUMP_MAX_GATES: usize = 4_000_000;
+
+/// BMC that jumps ahead (the deep-counterexample probe of [`crate::kind::kind_bmc`]): each
+/// query asks for a bad state in one frame `JUMP_STEP` frames beyond the last, under a
+/// conflict budget, in its own unrolling. Designs whose counterexamples start deep — memories
+/// and FIFOs that must fill first, `mann/data-integrity/unsafe/arbitrated_top_*` — have
+/// queries for depths just short of the first failure that are hard to refute, while a
+/// query well past it is satisfiable and easy (ABC's `bmc3 -S 20` on `arbitrated_top_n2`:
+/// frame 20 in 0.4 s, where refuting frames 12–15 alone takes 20 s). A round goes `JUMP_ROUND` frames
+/// beyond plain BMC's depth, or as deep as `JUMP_MAX_GATES` allows, then the next round starts again at the shallowest target not
+/// refuted, with twice the conflicts. A found trace is a counterexample of its target's
+/// length (checked like every trace); a refuted target only becomes a fact of this
+/// unrolling, and this unrolling never proves anything.
+pub(crate) struct Jump<'a> {
+    u: Unroll<'a>,
+    ctl: &'a Control,
+    /// The next target frame.
+    next: usize,
+    /// Targets refuted (their frame holds no bad state).
+    refuted: Vec<usize>,
+    budget: u64,
+    /// The constraints exclude every trace reaching the last frame built: no more queries.
+    pub(crate) done: bool,
+}
+
+impl<'a> Jump<'a> {
+    pub(crate) fn new(aig: &'a Aig, ctl: &'a Control) -> Jump<'a> {
+        Jump {
+            u: Unroll::new(aig),
+            ctl,
+            next: 0,
+            refuted: Vec::new(),
+            budget: JUMP_CONFLICTS,
+            done: false,
+        }
+    }
+
+    /// One query, at the next target beyond `min_depth` (the depth plain BMC has
+    /// excluded). `Some` trace when its target's frame has a bad state.
+    pub(crate) fn probe(&mut self, min_depth: usize) -> Result<Option<RawTrace>, UnknownReason> {
+        if self.done {
+            return Ok(None);
+        }
+        let ands = self.u.aig.ands.len().max(1);
+        let mut target = self.next.max(min_depth + JUMP_STEP);
+        while self.refuted.contains(&target) {
+            target += JUMP_STEP;
+        }
+        if target > min_depth + JUMP_STEP
+            && (target > min_depth + JUMP_ROUND
+                || (target + 1).saturating_mul(ands) > JUMP_MAX_GATES)
+        {
+            // End of the round: start again near the front with more conflicts.
+            self.budget = self.budget.saturating_mul(2);
+            target = min_depth + JUMP_STEP;
+            while self.refuted.contains(&target) {
+                target += JUMP_STEP;
+            }
+        }
+        self.next = target + JUMP_STEP;
+        while self.u.vals.len() <= target {
+            let f = self.u.vals.len();
+            self.u.add_frame();
+            for &c in &self.u.aig.constraints {
+                match self.u.value(f, c) {
+                    Val::Const(true) => {}
+                    Val::Const(false) => {
+                        self.done = true;
+                        return Ok(None);
+                    }
+                    Val::Lit(l) => {
+                        self.u.s.add_clause(&[l]);
+                    }
+                }
+            }
+        }
+        let b = any_bad(&mut self.u, target);
+        let limits = Limits {
+            conflicts: Some(self.budget),
+            control: self.ctl.clone(),
+        };
+        let found = match b {
+            Val::Const(false) => Some(false),
+            Val::Const(true) => solve(&mut self.u.s, &[], &limits, self.ctl)?,
+            Val::Lit(l) => {
+                let r = solve(&mut self.u.s, &[l], &limits, self.ctl)?;
+                if r == Some(false) {
+                    self.u.s.add_clause(&[!l]);
+                }
+                r
+            }
+        };
+        if self.ctl.verbosity > 0 {
+            eprintln!(
+                "bmc-jump: frame {target}: {found:?} ({} conflicts)",
+                self.budget
+            );
+        }
+        match found {
+            Some(true) => Ok(Some(self.u.trace(target))),
+            Some(false) => {
+                self.refuted.push(target);
+                Ok(None)
+            }
+            None => Ok(None),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Trace, trace_check};
+
+    /// A `bits`-bit counter that counts up while its one input is 1; the output (an old-style
+    /// bad state) is the counter equal to `target`, first reachable after `target` steps and
+    /// then at every later step (the counter may wait).
+    fn counter(bits: u32, target: u32) -> Aig {
+        let mut ands: Vec<(u32, u32, u32)> = Vec::new();
+        let mut next_var = bits + 2;
+        let mut and = |a: u32, b: u32, ands: &mut Vec<(u32, u32, u32)>| {
+            let g = 2 * next_var;
+            next_var += 1;
+            ands.push((g, a, b));
+            g
+        };
+        let mut carry = 2; // the input
+        let mut nexts = Vec::new();
+        for i in 0..bits {
+            let b = 2 * (2 + i);
+            let x = and(b, carry ^ 1, &mut ands);
+            let y = and(b ^ 1, carry, &mut ands);
+            nexts.push(and(x ^ 1, y ^ 1, &mut ands) ^ 1);
+            carry = and(b, carry, &mut ands);
+        }
+        let mut bad = 1;
+        for i in 0..bits {
+            let b = 2 * (2 + i);
+            bad = and(bad, if target >> i & 1 == 1 { b } else { b ^ 1 }, &mut ands);
+        }
+        let mut src = format!("aag {} 1 {bits} 1 {}\n2\n", next_var - 1, ands.len());
+        for (i, n) in nexts.iter().enumerate() {
+            src += &format!("{} {n}\n", 2 * (2 + i));
+        }
+        src += &format!("{bad}\n");
+        for (g, a, b) in ands {
+            src += &format!("{g} {a} {b}\n");
+        }
+        crate::parse_aiger(src.as_bytes()).expect("valid aag")
+    }
+
+    #[test]
+    fn jump_finds_a_counterexample_at_its_first_target_past_the_first_failure() {
+        let aig = counter(5, 23);
+        let ctl = Control::default();
+        let mut j = Jump::new(&aig, &ctl);
+        let mut found = None;
+        for _ in 0..4 {
+            if let Some(t) = j.probe(0).expect("no stop") {
+                found = Some(t);
+                break;
+            }
+        }
+        // Targets 10 and 20 are refuted, 30 is the first past the failure at 23.
+        let t = found.expect("a counterexample within four probes");
+        assert_eq!(t.inputs.len(), 31);
+        assert_eq!(j.refuted, [10, 20]);
+        let mut t = Trace {
+            init: t.init,
+            inputs: t.inputs,
+            bad_index: 0,
+        };
+        trace_check::check_trace(&aig, &mut t).expect("a real counterexample");
+        assert!(t.inputs.len() >= 24, "the counter needs 23 steps");
+    }
+
+    #[test]
+    fn jump_skips_refuted_targets_and_starts_past_plain_bmc() {
+        let aig = counter(6, 63);
+        let ctl = Control::default();
+        let mut j = Jump::new(&aig, &ctl);
+        assert!(j.probe(0).expect("no stop").is_none());
+        assert!(j.probe(0).expect("no stop").is_none());
+        assert_eq!(j.refuted, [10, 20]);
+        // Plain BMC has excluded up to 35: the next target is 45, then 55, then 65 fails.
+        assert!(j.probe(35).expect("no stop").is_none());
+        assert!(j.probe(35).expect("no stop").is_none());
+        let t = j
+            .probe(35)
+            .expect("no stop")
+            .expect("frame 65 has a bad state");
+        assert_eq!(t.inputs.len(), 66);
+        assert_eq!(j.refuted, [10, 20, 45, 55]);
+    }
+
+    #[test]
+    fn step_limited_keeps_the_depth_when_the_budget_runs_out() {
+        let aig = counter(4, 9);
+        let ctl = Control::default();
+        let mut b = Bmc::new(&aig, &ctl);
+        let mut steps = 0;
+        let t = loop {
+            steps += 1;
+            assert!(steps < 1000, "no counterexample found");
+            match b.step_limited(Some(1)).expect("no stop") {
+                Step::Found(t) => break t,
+                Step::Next | Step::OutOfBudget => {}
+            }
+        };
+        // Shortest counterexample: nine counting steps, found at depth 9 exactly.
+        assert_eq!(b.depth(), 9);
+        assert_eq!(t.inputs.len(), 10);
     }
 }

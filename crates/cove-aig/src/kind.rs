@@ -5,7 +5,7 @@
 //! Without simple-path constraints the method is incomplete but sound.
 
 use crate::Aig;
-use crate::bmc::Bmc;
+use crate::bmc::{Bmc, Jump, Step as BmcStep};
 use crate::cnf::{Frame, add_constraints, any_bad, encode_frame, false_lit, next_state};
 use crate::engine::{EngineResult, Proof};
 use cove_control::{Control, UnknownReason};
@@ -43,10 +43,17 @@ pub fn kind(aig: &Aig, ctl: &Control) -> EngineResult {
 /// query that runs out.
 const STEP_CONFLICTS: u64 = 10_000;
 
+/// Conflicts allowed to a base-case (BMC) query of [`kind_bmc`] before the thread turns to
+/// the other work (the query resumes after, with twice the budget).
+const BASE_CONFLICTS: u64 = 10_000;
+
 /// BMC with k-induction's step case in the same thread (the portfolio's second engine): the
 /// step queries get at most as much time as the base case (BMC) has had, and a conflict
 /// budget, so a hard step case never stalls the search for deep counterexamples. One thread
 /// instead of two (k-induction's base case was a second BMC) frees one for a second IC3.
+/// Deep probes ([`Jump`]) get as much time as the base case, whose queries yield the thread
+/// after `BASE_CONFLICTS` conflicts (doubled each time): a design whose depths just short of
+/// the first failure are hard to refute still gets its queries far past it.
 pub fn kind_bmc(aig: &Aig, ctl: &Control) -> EngineResult {
     match run(aig, ctl, true) {
         Ok(r) => r,
@@ -91,19 +98,40 @@ impl Unroll {
 
 fn run(aig: &Aig, ctl: &Control, balanced: bool) -> Result<EngineResult, UnknownReason> {
     let mut base = Bmc::new(aig, ctl);
+    let mut jump = Jump::new(aig, ctl);
     let mut step = Unroll::new();
     step.extend(aig);
-    let (mut base_t, mut step_t) = (0.0f64, 0.0f64);
+    let (mut base_t, mut step_t, mut jump_t) = (0.0f64, 0.0f64, 0.0f64);
     let mut budget = STEP_CONFLICTS;
+    let mut base_budget = BASE_CONFLICTS;
     loop {
         if let Some(r) = ctl.should_stop() {
             return Err(r);
         }
         let t0 = Instant::now();
-        if let Some(t) = base.step()? {
-            return Ok(EngineResult::Unsafe(t));
-        }
+        let advanced = match base.step_limited(balanced.then_some(base_budget))? {
+            BmcStep::Found(t) => return Ok(EngineResult::Unsafe(t)),
+            BmcStep::Next => true,
+            BmcStep::OutOfBudget => {
+                base_budget = base_budget.saturating_mul(2);
+                false
+            }
+        };
         base_t += t0.elapsed().as_secs_f64();
+        // The deep probes get as much time as the base case.
+        while balanced && jump_t <= base_t && !jump.done {
+            if let Some(r) = ctl.should_stop() {
+                return Err(r);
+            }
+            let t0 = Instant::now();
+            if let Some(t) = jump.probe(base.depth())? {
+                return Ok(EngineResult::Unsafe(t));
+            }
+            jump_t += t0.elapsed().as_secs_f64();
+        }
+        if !advanced {
+            continue;
+        }
         // No counterexample of length ≤ k.
         let k = base.depth() - 1;
         if balanced && step_t > base_t {

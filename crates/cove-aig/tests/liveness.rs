@@ -254,19 +254,28 @@ fn bad_lassos_are_refused() {
     assert!(check_lasso(&a, &t(&[true]), 0).is_err());
 }
 
-/// The designs of `tests/data/liveness` (answers in `expected.tsv`, confirmed here by the
-/// explicit search too): the default portfolio and IC3 get every property's answer, with the
-/// printed witnesses replaying.
+/// The per-property manifest `tests/data/properties.tsv` (also run by `.ci/run`'s harness
+/// step): several bad-state properties, justice properties, fairness. Every design gets every
+/// property's known answer from the default portfolio (and, on the small ones, from IC3 too)
+/// within a work budget, with the printed witnesses replaying; on designs small enough for the
+/// explicit search, that search confirms the manifest's justice answers first, so the manifest
+/// is checked and not only trusted. The 12-client arbiters are left to the harness (seconds
+/// each): here they must only never contradict the manifest.
 #[test]
-fn liveness_data_files_have_their_known_answers() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/liveness");
-    let expected = std::fs::read_to_string(dir.join("expected.tsv")).expect("expected.tsv");
+fn property_manifest_designs_have_their_known_answers() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let manifest = std::fs::read_to_string(dir.join("properties.tsv")).expect("properties.tsv");
     let ctl = Control::default().with_work_budget(200_000_000);
-    let mut files = 0;
-    for line in expected.lines().filter(|l| !l.starts_with('#')) {
-        let (file, answers) = line.split_once('\t').expect("file<TAB>answers");
+    let (mut files, mut confirmed) = (0, 0);
+    for line in manifest
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let fields: Vec<&str> = line.split('\t').collect();
+        assert_eq!(fields.len(), 3, "track<TAB>path<TAB>answers: {line}");
+        let file = fields[1];
         let a = parse_aiger(&std::fs::read(dir.join(file)).expect("design")).expect("parses");
-        let want: Vec<(String, bool)> = answers
+        let want: Vec<(String, bool)> = fields[2]
             .split_whitespace()
             .map(|p| {
                 let (name, v) = p.split_once('=').expect("name=answer");
@@ -274,14 +283,24 @@ fn liveness_data_files_have_their_known_answers() {
             })
             .collect();
         assert_eq!(want.len(), a.bad.len() + a.justice.len(), "{file}");
-        for (j, (_, fail)) in want[a.bad.len()..].iter().enumerate() {
-            assert_eq!(
-                fails(&a, j),
-                *fail,
-                "{file}: explicit search disagrees on j{j}"
-            );
+        let small = a.latches.len() + a.inputs.len() <= 16;
+        if small {
+            for (j, (_, fail)) in want[a.bad.len()..].iter().enumerate() {
+                assert_eq!(
+                    fails(&a, j),
+                    *fail,
+                    "{file}: explicit search disagrees on j{j}"
+                );
+            }
+            confirmed += 1;
         }
-        for engine in ["portfolio", "ic3"] {
+        let large = a.latches.len() > 30;
+        let engines: &[&str] = if small {
+            &["portfolio", "ic3"]
+        } else {
+            &["portfolio"]
+        };
+        for engine in engines {
             let cfg = SolveConfig {
                 engine: EngineConfig::parse(engine).expect("engine"),
                 ..SolveConfig::default()
@@ -290,20 +309,17 @@ fn liveness_data_files_have_their_known_answers() {
             assert_eq!(out.validation, Validation::Valid, "{file} {engine}");
             let text = format_properties_of(&out.properties, a.bad.len());
             let ws = parse_witnesses_of(&text, Some(a.bad.len())).expect("parses");
-            let mut got: Vec<(String, bool)> = ws
-                .iter()
-                .map(|w| {
-                    let p = w.properties[0];
-                    (
-                        cove_aig::hwmcc_output::property_name(p, a.bad.len()),
-                        w.status == 1,
-                    )
-                })
-                .collect();
-            got.sort();
-            let mut want = want.clone();
-            want.sort();
-            assert_eq!(got, want, "{file} {engine}:\n{text}");
+            for w in &ws {
+                for &p in &w.properties {
+                    let name = cove_aig::hwmcc_output::property_name(p, a.bad.len());
+                    let (_, fail) = want.iter().find(|(n, _)| *n == name).expect("listed");
+                    if w.status != 2 {
+                        assert_eq!(w.status == 1, *fail, "{file} {engine} {name}:\n{text}");
+                    } else {
+                        assert!(large, "{file} {engine}: {name} unanswered:\n{text}");
+                    }
+                }
+            }
             for w in ws.iter().filter(|w| w.status == 1) {
                 let p = w.properties[0];
                 let t = w.trace.as_ref().expect("trace");
@@ -317,5 +333,9 @@ fn liveness_data_files_have_their_known_answers() {
         }
         files += 1;
     }
-    assert_eq!(files, 7);
+    assert_eq!(files, 27);
+    assert!(
+        confirmed >= 12,
+        "{confirmed} designs confirmed by the explicit search"
+    );
 }

@@ -8,7 +8,7 @@
 //!   still a soundness bug), while a correct answer after the limit counts as a timeout, so
 //!   the reference solver (which may run without its own timeout) is not favoured.
 
-use super::manifest::Expected;
+use super::manifest::{Expected, Instance};
 use std::fmt;
 
 /// A solver's answer, from the first non-empty line of its standard output.
@@ -51,6 +51,57 @@ fn abc_answer(stdout: &str) -> Answer {
         (true, false) => Answer::Unsat,
         (false, true) => Answer::Sat,
         _ => Answer::Unknown,
+    }
+}
+
+/// Every property's answer in HWMCC witness output: `(name, status)` with status `0`
+/// (holds), `1` (fails) or `2` (unknown), in the order printed. A witness names one or more
+/// properties on its second line; a failing one's trace runs to the `.` line. Empty when the
+/// output is not a sequence of well-formed witnesses (e.g. `sat`, ABC's log), so such output
+/// never answers per property. This is the reading of `cove_aig::hwmcc_output`'s witness
+/// parser without the traces, written again on purpose: the harness judges the engines and
+/// other tools' output, so it does not depend on the engines' crates.
+pub fn parse_property_answers(stdout: &str) -> Vec<(String, u8)> {
+    let mut lines = stdout
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.starts_with('c'))
+        .peekable();
+    let mut out = Vec::new();
+    loop {
+        while lines.peek().is_some_and(|l| l.is_empty()) {
+            lines.next();
+        }
+        let Some(status) = lines.next() else {
+            return out;
+        };
+        let status = match status {
+            "0" => 0,
+            "1" => 1,
+            "2" => 2,
+            _ => return Vec::new(),
+        };
+        let Some(names) = lines.next() else {
+            return Vec::new();
+        };
+        let names: Vec<&str> = names.split_whitespace().collect();
+        let well_named = |n: &&str| {
+            n.strip_prefix('b')
+                .or_else(|| n.strip_prefix('j'))
+                .is_some_and(|i| !i.is_empty() && i.bytes().all(|b| b.is_ascii_digit()))
+        };
+        if names.is_empty() || !names.iter().all(well_named) {
+            return Vec::new();
+        }
+        // The rest of the witness: the trace of a failing property, or nothing; then `.`.
+        loop {
+            match lines.next() {
+                Some(".") => break,
+                Some(_) if status == 1 => {}
+                _ => return Vec::new(),
+            }
+        }
+        out.extend(names.into_iter().map(|n| (n.to_string(), status)));
     }
 }
 
@@ -139,6 +190,47 @@ pub fn judge(outcome: &Outcome, expected: Expected, secs: f64, timeout_secs: f64
     }
 }
 
+/// Judges a run on `inst`: [`judge`] on the first line against the overall status and, for a
+/// per-property manifest line, every property's answer too (`property_answers` from
+/// [`parse_property_answers`]):
+/// - any property answered against its known answer is [`Verdict::Wrong`], late or not;
+/// - the line is solved only when every listed property got its known answer in time — a
+///   run that says only "something fails" has not answered a line with several properties;
+/// - a property the run leaves open (status `2`, or not printed) makes it [`Verdict::Unknown`].
+pub fn judge_instance(
+    outcome: &Outcome,
+    property_answers: &[(String, u8)],
+    inst: &Instance,
+    secs: f64,
+    timeout_secs: f64,
+) -> Verdict {
+    let overall = judge(outcome, inst.expected, secs, timeout_secs);
+    let Some(props) = &inst.properties else {
+        return overall;
+    };
+    let contradicted = props.iter().any(|p| {
+        property_answers
+            .iter()
+            .any(|(n, s)| *n == p.name && *s != 2 && (*s == 1) != p.fails)
+    });
+    if overall == Verdict::Wrong || contradicted {
+        return Verdict::Wrong;
+    }
+    if overall != Verdict::Solved {
+        return overall;
+    }
+    let all_answered = props.iter().all(|p| {
+        property_answers
+            .iter()
+            .any(|(n, s)| *n == p.name && *s == u8::from(p.fails))
+    });
+    if all_answered || (props.len() == 1 && property_answers.is_empty()) {
+        Verdict::Solved
+    } else {
+        Verdict::Unknown
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -178,6 +270,45 @@ mod tests {
             Some(Answer::Unknown)
         );
         assert_eq!(parse_answer("Property proved.\n"), None);
+    }
+
+    #[test]
+    fn per_property_judging() {
+        let inst = crate::manifest::parse_manifest("AIGER\tm.aag\tb0=0 b1=1 j0=0\n")
+            .unwrap()
+            .remove(0);
+        let out = "1\nb1\n0\n1\n.\n0\nb0\n.\n0\nj0\n.\n";
+        let answers = parse_property_answers(out);
+        assert_eq!(answers.len(), 3);
+        let first = Outcome::Answer(parse_answer(out).unwrap());
+        assert_eq!(
+            judge_instance(&first, &answers, &inst, 1.0, 5.0),
+            Verdict::Solved
+        );
+        // One property left open: unknown, not solved.
+        let open = "1\nb1\n0\n1\n.\n2\nb0\n.\n0\nj0\n.\n";
+        let answers = parse_property_answers(open);
+        assert_eq!(
+            judge_instance(&first, &answers, &inst, 1.0, 5.0),
+            Verdict::Unknown
+        );
+        // A property answered wrongly is wrong even when the first line is right.
+        let wrong = "1\nb1\n0\n1\n.\n1\nb0\n0\n.\n0\nj0\n.\n";
+        let answers = parse_property_answers(wrong);
+        assert_eq!(
+            judge_instance(&first, &answers, &inst, 1.0, 5.0),
+            Verdict::Wrong
+        );
+        // The first line alone does not answer three properties (ABC-style output).
+        assert_eq!(
+            judge_instance(&first, &[], &inst, 1.0, 5.0),
+            Verdict::Unknown
+        );
+        // Several names on one witness line; comments skipped; malformed output reads as none.
+        assert_eq!(parse_property_answers("c hi\n0\nb0 b2\n.\n").len(), 2);
+        assert!(parse_property_answers("0\nb0\n").is_empty());
+        assert!(parse_property_answers("0\nx0\n.\n").is_empty());
+        assert!(parse_property_answers("sat\n").is_empty());
     }
 
     #[test]

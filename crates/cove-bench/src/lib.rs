@@ -49,8 +49,9 @@ use stats::summarize;
 /// Arguments of `cove bench`.
 #[derive(Args, Debug)]
 pub struct BenchArgs {
-    /// Manifest: one `track<TAB>path<TAB>expected` line per instance (expected: sat or unsat;
-    /// blank lines and `#` comments are ignored).
+    /// Manifest: one `track<TAB>path<TAB>expected` line per instance (expected: sat or unsat,
+    /// or per-property HWMCC answers like `b0=1 j0=0`; blank lines and `#` comments are
+    /// ignored).
     #[arg(required_unless_present = "merge")]
     pub manifest: Option<PathBuf>,
     /// Directory the manifest's relative paths start from [default: the manifest's directory].

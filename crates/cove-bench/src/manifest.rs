@@ -2,6 +2,13 @@
 //!
 //! Blank lines and lines starting with `#` are ignored. `expected` is `sat` or `unsat`
 //! (the manifest only lists instances with a known status, so every answer can be judged).
+//!
+//! Hardware designs with several properties (bad-state properties `b<i>`, justice properties
+//! `j<i>`) may instead list one answer per property in the HWMCC witness convention:
+//! `b0=1 b1=0 j0=0` (`1` = the property fails, `0` = it holds), separated by spaces. The
+//! design's overall status is then `sat` (in the hardware convention: something fails) when
+//! any property fails and `unsat` when all hold, and [`crate::answer::judge_instance`] judges
+//! every property's witness, not only the first line.
 //! Paths are kept exactly as written (relative to the benchmark root); resolving them is the
 //! caller's business. Every error names its 1-based line number so a broken manifest can be
 //! fixed without guessing.
@@ -34,8 +41,54 @@ pub struct Instance {
     pub track: String,
     /// Path as written in the manifest (relative to the benchmark root unless absolute).
     pub path: String,
-    /// Known status.
+    /// Known status (for a per-property line: `sat` if any property fails).
     pub expected: Expected,
+    /// Per-property known answers (`None` for an ordinary line).
+    pub properties: Option<Vec<PropertyExpected>>,
+}
+
+/// One property's known answer on a per-property manifest line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PropertyExpected {
+    /// Its name in the HWMCC witness format: `b<i>` or `j<i>`.
+    pub name: String,
+    /// Whether it fails (a bad state is reachable, a fair lasso exists).
+    pub fails: bool,
+}
+
+/// Reads `b0=1 j0=0`-style per-property answers; `None` if `text` is not of that form (or
+/// names a property twice).
+pub fn parse_properties(text: &str) -> Option<Vec<PropertyExpected>> {
+    let mut out: Vec<PropertyExpected> = Vec::new();
+    for item in text.split_whitespace() {
+        let (name, value) = item.split_once('=')?;
+        let index = name.strip_prefix('b').or_else(|| name.strip_prefix('j'))?;
+        if index.is_empty() || !index.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let fails = match value {
+            "1" => true,
+            "0" => false,
+            _ => return None,
+        };
+        if out.iter().any(|p| p.name == name) {
+            return None;
+        }
+        out.push(PropertyExpected {
+            name: name.to_string(),
+            fails,
+        });
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// Writes per-property answers back in the manifest's form (`b0=1 j0=0`).
+pub fn format_properties(props: &[PropertyExpected]) -> String {
+    let items: Vec<String> = props
+        .iter()
+        .map(|p| format!("{}={}", p.name, u8::from(p.fails)))
+        .collect();
+    items.join(" ")
 }
 
 /// A manifest line that could not be parsed.
@@ -57,8 +110,10 @@ pub enum ManifestErrorKind {
     /// A field is empty (after trimming).
     #[error("empty {0} field")]
     EmptyField(&'static str),
-    /// The expected status is neither `sat` nor `unsat`.
-    #[error("expected status must be `sat` or `unsat`, found `{0}`")]
+    /// The expected status is neither `sat` nor `unsat` nor per-property answers.
+    #[error(
+        "expected status must be `sat`, `unsat` or per-property answers like `b0=1 j0=0`, found `{0}`"
+    )]
     BadExpected(String),
 }
 
@@ -81,15 +136,27 @@ pub fn parse_manifest(text: &str) -> Result<Vec<Instance>, ManifestError> {
                 return Err(err(ManifestErrorKind::EmptyField(name)));
             }
         }
-        let expected = match fields[2].to_ascii_lowercase().as_str() {
-            "sat" => Expected::Sat,
-            "unsat" => Expected::Unsat,
-            _ => return Err(err(ManifestErrorKind::BadExpected(fields[2].to_string()))),
+        let (expected, properties) = match fields[2].to_ascii_lowercase().as_str() {
+            "sat" => (Expected::Sat, None),
+            "unsat" => (Expected::Unsat, None),
+            other => match parse_properties(other) {
+                Some(props) => {
+                    let any_fails = props.iter().any(|p| p.fails);
+                    let overall = if any_fails {
+                        Expected::Sat
+                    } else {
+                        Expected::Unsat
+                    };
+                    (overall, Some(props))
+                }
+                None => return Err(err(ManifestErrorKind::BadExpected(fields[2].to_string()))),
+            },
         };
         out.push(Instance {
             track: fields[0].to_string(),
             path: fields[1].to_string(),
             expected,
+            properties,
         });
     }
     Ok(out)
@@ -109,15 +176,28 @@ mod tests {
                 Instance {
                     track: "LIA".into(),
                     path: "a/b.smt2".into(),
-                    expected: Expected::Sat
+                    expected: Expected::Sat,
+                    properties: None,
                 },
                 Instance {
                     track: "LIA-Lin".into(),
                     path: "c.smt2".into(),
-                    expected: Expected::Unsat
+                    expected: Expected::Unsat,
+                    properties: None,
                 },
             ]
         );
+    }
+
+    #[test]
+    fn per_property_lines() {
+        let got = parse_manifest("AIGER\tm.aag\tb0=0 b1=1 j0=0\nAIGER\tl.aag\tj0=0\n").unwrap();
+        assert_eq!(got[0].expected, Expected::Sat);
+        assert_eq!(got[1].expected, Expected::Unsat);
+        let props = got[0].properties.as_ref().unwrap();
+        assert_eq!(props.len(), 3);
+        assert_eq!((props[1].name.as_str(), props[1].fails), ("b1", true));
+        assert_eq!(format_properties(props), "b0=0 b1=1 j0=0");
     }
 
     #[test]
@@ -133,6 +213,13 @@ mod tests {
         let e = parse_manifest("# c\nLIA\ta.smt2\tmaybe\n").unwrap_err();
         assert_eq!(e.line, 2);
         assert_eq!(e.kind, ManifestErrorKind::BadExpected("maybe".into()));
+
+        let e = parse_manifest("AIGER\ta.aag\tb0=1 b0=0\n").unwrap_err();
+        assert_eq!(e.kind, ManifestErrorKind::BadExpected("b0=1 b0=0".into()));
+        let e = parse_manifest("AIGER\ta.aag\tb0=2\n").unwrap_err();
+        assert_eq!(e.kind, ManifestErrorKind::BadExpected("b0=2".into()));
+        let e = parse_manifest("AIGER\ta.aag\tx0=1\n").unwrap_err();
+        assert_eq!(e.kind, ManifestErrorKind::BadExpected("x0=1".into()));
 
         let e = parse_manifest("LIA\t \tsat\n").unwrap_err();
         assert_eq!((e.line, e.kind), (1, ManifestErrorKind::EmptyField("path")));

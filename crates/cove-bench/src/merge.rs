@@ -58,6 +58,7 @@ fn side_from_json(v: &Value) -> anyhow::Result<SideResult> {
             peak_bytes: (num("peak_mb")? * 1024.0 * 1024.0).round() as u64,
             exit_code: v["exit_code"].as_i64().map(|c| c as i32),
             signal: v["signal"].as_i64().map(|c| c as i32),
+            property_answers: Vec::new(),
         },
         verdict,
     })
@@ -76,6 +77,13 @@ fn instance_from_json(v: &Value) -> anyhow::Result<InstanceResult> {
             track: s("track")?,
             path: s("path")?,
             expected,
+            properties: match v["properties"].as_str() {
+                None => None,
+                Some(p) => Some(
+                    crate::manifest::parse_properties(p)
+                        .with_context(|| format!("bad `properties` `{p}`"))?,
+                ),
+            },
         },
         cove: side_from_json(&v["cove"]).context("`cove`")?,
         reference: match &v["ref"] {
@@ -251,6 +259,7 @@ mod tests {
                 track: "T".into(),
                 path: path.into(),
                 expected: Expected::Sat,
+                properties: None,
             },
             cove: SideResult {
                 run: RunResult {
@@ -260,6 +269,7 @@ mod tests {
                     peak_bytes: 3 * 1024 * 1024,
                     exit_code: Some(0),
                     signal: None,
+                    property_answers: Vec::new(),
                 },
                 verdict,
             },

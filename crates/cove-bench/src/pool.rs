@@ -6,7 +6,7 @@
 //! whatever the scheduling. Wrong answers are reported as soon as they happen.
 
 use super::BenchArgs;
-use super::answer::{Verdict, judge};
+use super::answer::{Verdict, judge_instance};
 use super::command::CommandTemplate;
 use super::manifest::Instance;
 use super::runner::{ExitPolicy, Limits, run_limited};
@@ -76,7 +76,13 @@ pub fn execute(
                         }
                     };
                     let run = run_limited(&template.instantiate(&path), limits, policy);
-                    let verdict = judge(&run.outcome, inst.expected, run.wall_secs, args.timeout);
+                    let verdict = judge_instance(
+                        &run.outcome,
+                        &run.property_answers,
+                        inst,
+                        run.wall_secs,
+                        args.timeout,
+                    );
                     let name = if s == 0 { "cove" } else { ref_label };
                     if verdict == Verdict::Solved {
                         solved[s].fetch_add(1, Ordering::Relaxed);
@@ -88,7 +94,10 @@ pub fn execute(
                                 "WRONG: {name} answered {} on {} (expected {})",
                                 run.outcome.word(),
                                 inst.path,
-                                inst.expected
+                                inst.properties.as_deref().map_or_else(
+                                    || inst.expected.to_string(),
+                                    crate::manifest::format_properties
+                                )
                             )
                         });
                     }

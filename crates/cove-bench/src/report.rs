@@ -214,7 +214,10 @@ pub fn render_csv(results: &[InstanceResult]) -> String {
         let mut fields = vec![
             r.instance.track.clone(),
             r.instance.path.clone(),
-            r.instance.expected.to_string(),
+            r.instance.properties.as_deref().map_or_else(
+                || r.instance.expected.to_string(),
+                crate::manifest::format_properties,
+            ),
         ];
         fields.extend(side_cells(Some(&r.cove)));
         fields.extend(side_cells(r.reference.as_ref()));
@@ -276,6 +279,7 @@ pub fn render_json(
                 "track": r.instance.track,
                 "path": r.instance.path,
                 "expected": r.instance.expected,
+                "properties": r.instance.properties.as_deref().map(crate::manifest::format_properties),
                 "cove": side_json(&r.cove),
                 "ref": r.reference.as_ref().map(side_json),
             })

@@ -20,7 +20,7 @@
 //! Standard output and error are drained by reader threads (a solver printing a large model
 //! must never block on a full pipe and time out spuriously); only a bounded prefix is kept.
 
-use super::answer::{Outcome, parse_answer};
+use super::answer::{Outcome, parse_answer, parse_property_answers};
 use super::command::MemLimiter;
 use nix::errno::Errno;
 use nix::sys::signal::{Signal, killpg};
@@ -78,6 +78,9 @@ pub struct RunResult {
     pub exit_code: Option<i32>,
     /// Terminating signal, if any.
     pub signal: Option<i32>,
+    /// Per-property answers read from HWMCC witness output
+    /// ([`crate::answer::parse_property_answers`]); empty otherwise or when killed.
+    pub property_answers: Vec<(String, u8)>,
 }
 
 impl RunResult {
@@ -89,6 +92,7 @@ impl RunResult {
             peak_bytes: 0,
             exit_code: None,
             signal: None,
+            property_answers: Vec::new(),
         }
     }
 
@@ -245,6 +249,11 @@ pub fn run_limited(argv: &[String], limits: &Limits, policy: ExitPolicy) -> RunR
             policy,
         )
     };
+    let property_answers = if killed {
+        Vec::new()
+    } else {
+        parse_property_answers(&stdout)
+    };
     RunResult {
         outcome,
         wall_secs,
@@ -252,6 +261,7 @@ pub fn run_limited(argv: &[String], limits: &Limits, policy: ExitPolicy) -> RunR
         peak_bytes,
         exit_code,
         signal,
+        property_answers,
     }
 }
 

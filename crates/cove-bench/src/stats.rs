@@ -181,6 +181,7 @@ mod tests {
                 peak_bytes: 0,
                 exit_code: Some(0),
                 signal: None,
+                property_answers: Vec::new(),
             },
             verdict,
         }
@@ -191,6 +192,7 @@ mod tests {
             track: track.into(),
             path: path.into(),
             expected,
+            properties: None,
         }
     }
 

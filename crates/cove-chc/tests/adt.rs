@@ -205,3 +205,75 @@ fn recursive_peano_lists_with_chain_predicates() {
     assert!(matches!(r, ChcResult::Unsat(_)), "{r:?}");
     assert_eq!(v, Validation::Valid);
 }
+
+/// An array of records of which a step changes one field only (the Solidity shape of
+/// `mapping(k => struct)`): the invariant relates one flattened component array of the two
+/// states as a whole, which translates back as a pointwise equality over the index.
+const ARRAY_OF_RECORDS: &str = "(set-logic HORN)
+(declare-datatypes ((Rec 0)) (((R (arr (Array Int Int)) (len Int)))))
+(declare-datatypes ((St 0)) (((mkS (recs (Array Int Rec)) (n Int)))))
+(declare-fun P (St St) Bool)
+(assert (forall ((s St)) (P s s)))
+(assert (forall ((s St) (s0 St) (t St) (k Int))
+  (=> (and (P s s0)
+           (= t (mkS (store (recs s) k (R (arr (select (recs s) k)) (+ (len (select (recs s) k)) 1))) (+ (n s) 1))))
+      (P t s0))))
+(assert (forall ((s St) (s0 St) (j Int) (i Int))
+  (=> (and (P s s0) (not (= (select (arr (select (recs s) j)) i) (select (arr (select (recs s0) j)) i)))) false)))
+(check-sat)
+";
+
+#[test]
+fn array_of_records_related_as_a_whole_is_safe_and_certified() {
+    let (r, v) = run(ARRAY_OF_RECORDS);
+    let ChcResult::Sat(inv) = &r else {
+        panic!("{r:?}")
+    };
+    assert_eq!(v, Validation::Valid);
+    assert_eq!(inv.defs.len(), 1);
+    // The same system with a step that also changes the arrays: a counterexample.
+    let src = ARRAY_OF_RECORDS.replace(
+        "(R (arr (select (recs s) k))",
+        "(R (store (arr (select (recs s) k)) 0 7)",
+    );
+    let (r, v) = run(&src);
+    assert!(matches!(r, ChcResult::Unsat(_)), "{r:?}");
+    assert_eq!(v, Validation::Valid);
+}
+
+/// The checker decides pointwise equalities of arrays of records (`forall` over the index of
+/// an equality of one field): exactly the flat array equality.
+#[test]
+fn checker_decides_pointwise_array_equalities() {
+    let mut store = TermStore::new();
+    let qs = parse_queries(ARRAY_OF_RECORDS.as_bytes(), &mut store, &Control::default()).unwrap();
+    let sys = &qs[0].system;
+    let p = sys.preds[0];
+    let st = store.func(p).args[0];
+    let s = store.var("s", st);
+    let s0 = store.var("s0", st);
+    let pointwise = |store: &mut TermStore, field: u32| {
+        let i = store.var("i", Sort::Int);
+        let it = store.mk_var(i);
+        let mut sides = vec![];
+        for v in [s, s0] {
+            let vt = store.mk_var(v);
+            let recs = store.mk_sel(vt, 0, 0);
+            let el = store.mk_select(recs, it);
+            sides.push(store.mk_sel(el, 0, field));
+        }
+        let eq = store.mk_eq(sides[0], sides[1]);
+        store.mk_quant(true, &[i], eq)
+    };
+    let good = pointwise(&mut store, 0);
+    let mut inv = Invariants::default();
+    inv.define(p, vec![s, s0], good);
+    let ctl = Control::default();
+    cert::check_invariants(&mut store, sys, &inv, &ctl).expect("valid invariant");
+    // The lengths change: relating them pointwise is not inductive.
+    let bad = pointwise(&mut store, 1);
+    let mut inv = Invariants::default();
+    inv.define(p, vec![s, s0], bad);
+    let e = cert::check_invariants(&mut store, sys, &inv, &ctl).unwrap_err();
+    assert!(e.is_invalid(), "{e}");
+}

@@ -206,3 +206,45 @@ fn spacer_with_bit_vector_intervals_answers_with_certificates() {
         assert_eq!(r.verdict(), want);
     }
 }
+
+/// reve `027b-horn` (CHC-COMP 2025 BV, `tests/data/bv-reve-027b.smt2`): without the relational
+/// step Spacer blocks `x₃ ≥s k ∧ x₀ <s k` once per constant `k`; with it the cube becomes
+/// `x₃ ≠ x₀` and the run ends `sat` with a certified invariant (without it: `unknown` after
+/// 20 s of the CLI's `--engine spacer`).
+#[test]
+fn spacer_relational_bit_vector_lemmas_prove_reve_027b() {
+    use cove_chc::Engine;
+    use cove_chc::engines::spacer::{Spacer, SpacerConfig};
+    let path = format!(
+        "{}/tests/data/bv-reve-027b.smt2",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let src = std::fs::read(&path).unwrap();
+    let run = |cfg: SpacerConfig| -> (&'static str, u64) {
+        let mut store = TermStore::new();
+        let sys = parse_chc(&src, &mut store).expect("parses");
+        let ctl = Control::default().with_work_budget(BUDGET_027B);
+        let mut spacer = Spacer::new(cfg);
+        let r = spacer.solve(&mut store, &sys, &ctl);
+        match &r {
+            ChcResult::Sat(inv) => check_invariants(&mut store, &sys, inv, &Control::default())
+                .unwrap_or_else(|e| panic!("bad invariant: {e}")),
+            ChcResult::Unsat(d) => {
+                check_derivation(&store, &sys, d).unwrap_or_else(|e| panic!("bad derivation: {e}"))
+            }
+            ChcResult::Unknown(_) => {}
+        }
+        let n = spacer
+            .stats()
+            .into_iter()
+            .find(|(k, _)| k == "bv-relation-lemmas")
+            .map_or(0, |(_, v)| v.parse().unwrap());
+        (r.verdict(), n)
+    };
+    let (v, n) = run(SpacerConfig::default());
+    assert_eq!(v, "sat");
+    assert!(n > 0, "the relational step did not fire");
+}
+
+/// Work units for [`spacer_relational_bit_vector_lemmas_prove_reve_027b`].
+const BUDGET_027B: u64 = 40_000_000;

@@ -30,6 +30,8 @@ pub(super) struct GenParams {
     pub join: bool,
     /// Try predicted lemmas before MIC (see [`Ic3::predict`]).
     pub predict: bool,
+    /// Try the parent lemma's literals last in MIC (see [`Ic3::parent_lemma`]).
+    pub parent: bool,
 }
 
 /// Candidates tried per predicted generalization.
@@ -43,6 +45,7 @@ impl Default for GenParams {
             max_fails: usize::MAX,
             join: false,
             predict: true,
+            parent: true,
         }
     }
 }
@@ -104,6 +107,13 @@ impl Ic3<'_> {
         order.sort_by(|a, b| {
             self.activity[(*a >> 1) as usize].total_cmp(&self.activity[(*b >> 1) as usize])
         });
+        if depth == 1
+            && let Some(parent) = &self.parent
+        {
+            // The parent lemma's literals last: MIC drops the others first, and tends to a
+            // lemma close to the one that blocked this obligation one level lower.
+            order.sort_by_key(|l| parent.binary_search(l).is_ok());
+        }
         let mut fails = 0;
         for lit in order {
             if cube.len() <= 1 {

@@ -143,6 +143,8 @@ pub(crate) struct Ic3<'a> {
     queries: u64,
     stats: Ic3Stats,
     params: generalize::GenParams,
+    /// The parent lemma of the cube MIC is shrinking (see [`Ic3::parent_lemma`]).
+    parent: Option<Cube>,
     /// Obligations queued so far (the newest of a level is taken first).
     ticks: usize,
     /// A frame was opened and its propagation has not finished (it was stopped): a resumed
@@ -326,6 +328,7 @@ impl<'a> Ic3<'a> {
             queries: 0,
             stats: Ic3Stats::default(),
             params: generalize::GenParams::default(),
+            parent: None,
             ticks: 0,
             propagating: false,
             active: Duration::ZERO,
@@ -593,7 +596,12 @@ impl<'a> Ic3<'a> {
                 self.stats.mic_in += core.len() as u64;
                 let g = match self.predict(&core, level - 1)? {
                     Some(g) => g,
-                    None => self.mic(core, level - 1, 1)?,
+                    None => {
+                        self.parent = self.parent_lemma(&cube, level - 1);
+                        let g = self.mic(core, level - 1, 1);
+                        self.parent = None;
+                        g?
+                    }
                 };
                 self.stats.mic_out += g.len() as u64;
                 self.stats.mic_q += self.queries - q0;
@@ -606,6 +614,19 @@ impl<'a> Ic3<'a> {
             }
         }
         Ok(None)
+    }
+
+    /// The parent lemma of an obligation `cube` blocked relative to `F_level` (rIC3's
+    /// `--ic3-parent-lemma`): a lemma of level exactly `level` that excludes `cube`, i.e. the
+    /// lemma that blocked the obligation one level lower before it was moved up.
+    fn parent_lemma(&self, cube: &Cube, level: usize) -> Option<Cube> {
+        if !self.params.parent || level == 0 {
+            return None;
+        }
+        self.frames[level]
+            .iter()
+            .find(|d| subsumes(&d.cube, cube))
+            .map(|d| d.cube.clone())
     }
 
     /// The highest level `j ≥ level` whose frame `F_j` excludes `cube` syntactically (a
@@ -1017,6 +1038,7 @@ mod tests {
             max_fails: 3,
             join: true,
             predict: false,
+            parent: false,
         };
         for src in [SHIFT, include_str!("../../tests/data/mod6_safe.aag")] {
             let a = aig(src);

@@ -28,7 +28,13 @@ pub(crate) fn solve(
             );
         }
     };
-    let mut out = super::solve_system(store, &flat.system, cfg, ctl);
+    // The answer is checked once, against the original system (below): checking the flat
+    // answer as well would double the cost of the check for nothing it adds.
+    let flat_cfg = SolveConfig {
+        validate: false,
+        ..cfg.clone()
+    };
+    let mut out = super::solve_system(store, &flat.system, &flat_cfg, ctl);
     let back = match &out.answer {
         ChcResult::Sat(inv) => {
             adt::back_invariants(&mut out.store, sys, &flat, inv).map(ChcResult::Sat)
@@ -41,6 +47,18 @@ pub(crate) fn solve(
     let answer = match back {
         Ok(a) => a,
         Err(why) => {
+            if ctl.verbosity > 0 {
+                eprintln!("datatypes: the witness does not translate back: {why}");
+                if let ChcResult::Sat(inv) = &out.answer {
+                    for (p, d) in &inv.defs {
+                        eprintln!(
+                            "  {}: {}",
+                            out.store.func(*p).name,
+                            out.store.display(d.body)
+                        );
+                    }
+                }
+            }
             out.answer = ChcResult::Unknown(UnknownReason::Incomplete(format!(
                 "datatypes: the witness does not translate back: {why}"
             )));

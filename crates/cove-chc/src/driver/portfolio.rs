@@ -95,7 +95,12 @@ pub(crate) fn run(
         }
         // The quantifier elimination of an inlined predicate's invariant can exceed its
         // budget: then the input system itself is solved with the time that is left.
-        Err(_) if ctl.should_stop().is_none() => {
+        Err(e) if ctl.should_stop().is_none() => {
+            if ctl.verbosity > 0 {
+                eprintln!(
+                    "portfolio: the witness does not translate back ({e}): Spacer on the input system"
+                );
+            }
             let mut st = out.store;
             let spec = EngineSpec::single(SpacerConfig::default());
             let plain = SolveConfig {

@@ -25,6 +25,10 @@
 //!    work harder), `t mod k = r` for the congruences all states keep (`t` a parameter, or a
 //!    sum or difference of two; `k` 2 or a divisor of the clauses' `mod`/`div` terms that
 //!    divides every difference of `t`'s values).
+//!    And when a predicate's runs reach few states (at most `MAX_EXPLICIT`), the candidate
+//!    "the state is one of these": a deterministic loop over a finite domain (counters
+//!    modulo a constant, `ite` resets) whose runs closed their cycles has exactly those
+//!    states, which is inductive whatever the phases' shape, where no cell's facts are.
 //! 4. **Houdini** (`engines::abs::invs::houdini`) keeps the maximal inductive subset; if it
 //!    excludes every query it is the answer's invariant, checked by the driver's
 //!    independent checker like every other answer.
@@ -63,6 +67,9 @@ const MAX_COEFF: i128 = 1_000_000;
 const MAX_CONST: i128 = 1_000_000_000;
 /// At most this many candidates per predicate.
 const MAX_CANDIDATES: usize = 600;
+/// A predicate whose runs reach at most this many states also gets the candidate "one of
+/// these states" (see [`candidates`]).
+const MAX_EXPLICIT: usize = 128;
 
 /// Options of the phase-partitioned Houdini (none yet).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -1102,6 +1109,26 @@ fn candidates(
             }
         }
     }
+    let small = |v: &i128| i64::try_from(*v).is_ok();
+    if states.len() <= MAX_EXPLICIT && states.iter().all(|st| st.iter().all(small)) {
+        let points: Vec<TermId> = states
+            .iter()
+            .map(|st| {
+                let eqs: Vec<TermId> = xs
+                    .iter()
+                    .zip(st)
+                    .map(|(&x, &v)| {
+                        let c = store.mk_int(v as i64);
+                        store.mk_eq(x, c)
+                    })
+                    .collect();
+                store.mk_and(&eqs)
+            })
+            .collect();
+        // First, so the truncation below never drops it.
+        let exact = store.mk_or(&points);
+        out.insert(0, exact);
+    }
     let mut seen = FxHashSet::default();
     out.retain(|t| seen.insert(*t) && store.as_bool(*t).is_none());
     out.truncate(MAX_CANDIDATES);
@@ -1170,6 +1197,31 @@ mod tests {
     #[test]
     fn never_proves_rounds_at_a_half() {
         assert!(!matches!(solve(&rounds(1010)), ChcResult::Sat(_)));
+    }
+
+    /// aeval's `s_split_25` shape: `a` counts up and `b` down modulo 10, `c` counts the
+    /// steps since they last met (every 5 steps), so `c <= 5` — true of the 10 reachable
+    /// states, but not expressible as per-phase equations or bounds over `a = b`.
+    fn meeting(bound: i64) -> String {
+        format!(
+            "(set-logic HORN)(declare-fun inv (Int Int Int) Bool)
+            (assert (forall ((a Int) (b Int) (c Int)) (=> (and (= a 0) (= b 10) (= c 0)) (inv a b c))))
+            (assert (forall ((a Int) (b Int) (c Int) (d Int) (e Int) (f Int))
+              (=> (and (inv a b c) (= e (mod (+ 9 b) 10)) (= f (ite (= a b) 0 (+ 1 c)))
+                       (= d (mod (+ 1 a) 10)))
+                  (inv d e f))))
+            (assert (forall ((a Int) (b Int) (c Int)) (=> (and (inv a b c) (> c {bound})) false)))"
+        )
+    }
+
+    #[test]
+    fn proves_a_finite_cycle_by_its_states() {
+        assert!(matches!(solve(&meeting(5)), ChcResult::Sat(_)));
+    }
+
+    #[test]
+    fn never_proves_a_finite_cycle_that_reaches_the_query() {
+        assert!(!matches!(solve(&meeting(4)), ChcResult::Sat(_)));
     }
 
     #[test]

@@ -150,6 +150,10 @@ pub struct Flattener {
     pub side: Vec<TermId>,
     /// Original predicate -> flat predicate.
     pub preds: FxHashMap<FuncId, FuncId>,
+    /// Variables bound by a quantifier of the translated term (their values vary inside the
+    /// quantifier, so a wrong-constructor selector applied to a term mentioning them is
+    /// unconstrained per value of them: a fresh array read at them).
+    bound: Vec<VarId>,
 }
 
 /// A translation failure.
@@ -170,6 +174,7 @@ impl Flattener {
             fresh: vec![],
             side: vec![],
             preds: FxHashMap::default(),
+            bound: vec![],
         }
     }
 
@@ -224,10 +229,17 @@ impl Flattener {
                 continue;
             }
             if !done {
-                if let Op::Forall(_) | Op::Exists(_) = store.op(t)
+                if let Op::Forall(vs) | Op::Exists(vs) = store.op(t)
                     && term_mentions_dt(store, t)
                 {
-                    return Err("quantifier over datatypes".into());
+                    // Only universal quantifiers over non-datatype variables whose body
+                    // is an extensional array equality are translated (`extensional`).
+                    if matches!(store.op(t), Op::Exists(_))
+                        || vs.iter().any(|&v| dt::mentions_dt(store.var_sort(v)))
+                    {
+                        return Err("quantifier over datatypes".into());
+                    }
+                    self.bound.extend(vs.iter().copied());
                 }
                 stack.push((t, true));
                 for &a in store.args(t) {
@@ -294,14 +306,38 @@ impl Flattener {
                     let lay = layout(sort).ok_or("recursive datatype")?;
                     let mut out = vec![];
                     let mut wrong = vec![];
+                    // Bound variables the selector's argument depends on: the unspecified
+                    // value is then one per value of them (a fresh array read at them).
+                    let dep: Vec<VarId> = if self.bound.is_empty() {
+                        vec![]
+                    } else {
+                        let fv = cove_logic::subst::free_vars(store, t);
+                        self.bound
+                            .iter()
+                            .copied()
+                            .filter(|v| fv.contains(v))
+                            .collect()
+                    };
                     for comp in &lay {
-                        let w = store.fresh_var("sel", comp.sort);
+                        let mut s = comp.sort;
+                        for &b in dep.iter().rev() {
+                            s = Sort::array(store.var_sort(b), s);
+                        }
+                        let w = store.fresh_var("sel", s);
                         self.fresh.push(w);
                         wrong.push(w);
                     }
-                    self.range_side(store, sort, &lay, &wrong);
+                    // (No tag-range side conditions for the per-value arrays: leaving out a
+                    // conjunct only weakens the flat query, which keeps the check sound.)
+                    if dep.is_empty() {
+                        self.range_side(store, sort, &lay, &wrong);
+                    }
                     for (m, w) in mine.into_iter().zip(wrong) {
-                        let w = store.mk_var(w);
+                        let mut w = store.mk_var(w);
+                        for &b in &dep {
+                            let bt = store.mk_var(b);
+                            w = store.mk_select(w, bt);
+                        }
                         out.push(store.mk_ite(is, m, w));
                     }
                     out
@@ -390,7 +426,20 @@ impl Flattener {
                 let flat: Vec<TermId> = (0..args.len()).flat_map(|i| a(self, i)).collect();
                 vec![store.mk_app(g, &flat)]
             }
-            Op::Forall(_) | Op::Exists(_) => {
+            Op::Forall(vs) => {
+                // Over datatypes: universal, over non-datatype variables (checked on the way
+                // down). Substituting an invariant can leave a body without the bound
+                // variables (`(forall ((i Int)) true)`), which `extensional` also removes.
+                let body = self.one(args[0]);
+                match extensional(store, &vs, body) {
+                    Some(e) => vec![e],
+                    None if term_mentions_dt(store, t) => {
+                        return Err("quantifier over datatypes".into());
+                    }
+                    None => vec![t],
+                }
+            }
+            Op::Exists(_) => {
                 // No datatypes inside (checked on the way down): unchanged.
                 vec![t]
             }
@@ -406,6 +455,74 @@ impl Flattener {
                 }
             }
         })
+    }
+}
+
+/// `(forall (vs) body)` as an equality of flat arrays, when `body` is the pointwise equality
+/// of two arrays at the bound variables: `(forall ((i I)) (= p q))` is `(= P Q)` for the
+/// arrays `P`, `Q` with `P[i] = p`, `Q[i] = q` for every `i` (extensionality; exact). Several
+/// bound variables are peeled innermost first (curried arrays).
+fn extensional(store: &mut TermStore, vs: &[VarId], body: TermId) -> Option<TermId> {
+    let mut body = body;
+    for &v in vs.iter().rev() {
+        // A body without the variable (`true` after substituting an invariant): itself.
+        if !cove_logic::subst::free_vars(store, body).contains(&v) {
+            continue;
+        }
+        if !matches!(store.op(body), Op::Eq) || store.args(body).len() != 2 {
+            return None;
+        }
+        let (p, q) = (store.args(body)[0], store.args(body)[1]);
+        if store.sort(p) != store.sort(q) {
+            return None;
+        }
+        let isort = store.var_sort(v);
+        let pa = abstract_index(store, p, v, isort)?;
+        let qa = abstract_index(store, q, v, isort)?;
+        body = store.mk_eq(pa, qa);
+    }
+    Some(body)
+}
+
+/// An array term `A` (free of `v`) with `A[v] = t` for every value of `v`: reads at `v` of
+/// arrays free of `v`, terms free of `v` (constant arrays), `ite`s over conditions free of
+/// `v` and `(ite (= v j) x rest)` (a `store`). `None` for anything else.
+fn abstract_index(store: &mut TermStore, t: TermId, v: VarId, isort: Sort) -> Option<TermId> {
+    let mentions =
+        |store: &TermStore, t: TermId| cove_logic::subst::free_vars(store, t).contains(&v);
+    if !mentions(store, t) {
+        let s = Sort::array(isort, store.sort(t));
+        return Some(store.mk_const_array(s, t));
+    }
+    let args = store.args(t).to_vec();
+    match store.op(t) {
+        Op::Select if matches!(store.op(args[1]), Op::Var(w) if *w == v) => {
+            (!mentions(store, args[0])).then_some(args[0])
+        }
+        Op::Ite => {
+            let c = args[0];
+            if !mentions(store, c) {
+                let a = abstract_index(store, args[1], v, isort)?;
+                let b = abstract_index(store, args[2], v, isort)?;
+                return Some(store.mk_ite(c, a, b));
+            }
+            // (ite (= v j) x rest) with j and x free of v: (store rest j x).
+            if !matches!(store.op(c), Op::Eq) || mentions(store, args[1]) {
+                return None;
+            }
+            let (l, r) = (store.args(c)[0], store.args(c)[1]);
+            let is_v = |t: TermId| matches!(store.op(t), Op::Var(w) if *w == v);
+            let j = if is_v(l) && !mentions(store, r) {
+                r
+            } else if is_v(r) && !mentions(store, l) {
+                l
+            } else {
+                return None;
+            };
+            let rest = abstract_index(store, args[2], v, isort)?;
+            Some(store.mk_store(rest, j, args[1]))
+        }
+        _ => None,
     }
 }
 
@@ -668,19 +785,103 @@ pub fn back_invariants(
     Ok(out)
 }
 
+/// A flat term during back-translation: an original term, or a flat array that has no
+/// original counterpart yet (a component of a flattened array of datatypes, possibly under
+/// `store`/`ite`), read pointwise ([`lazy_apply`]) until its elements are original terms.
+#[derive(Clone)]
+enum R {
+    T(TermId),
+    /// Original array term, the element path, indices so far.
+    Arr(TermId, Vec<Step>, Vec<TermId>),
+    /// `(store a j v)` of a lazy array.
+    Store(Box<R>, TermId, Box<R>),
+    /// `(ite c a b)` of lazy arrays.
+    Ite(TermId, Box<R>, Box<R>),
+}
+
+/// The flat index sort of a lazy array, when it has exactly one index component.
+fn lazy_index_sort(store: &TermStore, r: &R) -> Option<Sort> {
+    match r {
+        R::T(t) => store.sort(*t).index_sort(),
+        R::Arr(arr, _, idx) => {
+            let isort = store.sort(*arr).index_sort()?;
+            (idx.is_empty() && !dt::mentions_dt(isort)).then_some(isort)
+        }
+        R::Store(a, _, _) => lazy_index_sort(store, a),
+        R::Ite(_, a, b) => lazy_index_sort(store, a).or_else(|| lazy_index_sort(store, b)),
+    }
+}
+
+fn lazy_ite(store: &mut TermStore, c: TermId, a: R, b: R) -> R {
+    match (a, b) {
+        (R::T(x), R::T(y)) => R::T(store.mk_ite(c, x, y)),
+        (a, b) => R::Ite(c, Box::new(a), Box::new(b)),
+    }
+}
+
+/// The element of lazy array `r` at flat index `i` (a `select` of the flat array).
+fn lazy_apply(store: &mut TermStore, r: &R, i: TermId) -> Result<R, FlatError> {
+    Ok(match r {
+        R::T(t) => R::T(store.mk_select(*t, i)),
+        R::Arr(arr, rest, idx) => {
+            let mut idx = idx.clone();
+            idx.push(i);
+            let isort = store
+                .sort(*arr)
+                .index_sort()
+                .ok_or("select of a non-array")?;
+            let want = layout(isort).ok_or("recursive datatype")?.len();
+            if idx.len() == want {
+                let i = rebuild(store, isort, &idx)?;
+                let el = store.mk_select(*arr, i);
+                match rest.iter().position(|s| *s == Step::Elem) {
+                    None => R::T(project(store, el, rest)?),
+                    Some(e) => {
+                        let a2 = project(store, el, &rest[..e])?;
+                        R::Arr(a2, rest[e + 1..].to_vec(), vec![])
+                    }
+                }
+            } else {
+                R::Arr(*arr, rest.clone(), idx)
+            }
+        }
+        R::Store(a, j, v) => {
+            let x = lazy_apply(store, a, i)?;
+            let c = store.mk_eq(i, *j);
+            lazy_ite(store, c, (**v).clone(), x)
+        }
+        R::Ite(c, a, b) => {
+            let x = lazy_apply(store, a, i)?;
+            let y = lazy_apply(store, b, i)?;
+            lazy_ite(store, *c, x, y)
+        }
+    })
+}
+
+/// Equality of two flat terms: `(= a b)` for original terms; for lazy arrays the pointwise
+/// equality `(forall ((i I)) (= a[i] b[i]))` (extensionality; `flatten_formula` turns it
+/// back into the flat array equality, see [`extensional`]).
+fn lazy_eq(store: &mut TermStore, a: &R, b: &R) -> Result<TermId, FlatError> {
+    if let (R::T(x), R::T(y)) = (a, b) {
+        return Ok(store.mk_eq(*x, *y));
+    }
+    let isort = lazy_index_sort(store, a)
+        .or_else(|| lazy_index_sort(store, b))
+        .ok_or("a flattened array of datatypes with a datatype index used as a whole")?;
+    let i = store.fresh_var("i", isort);
+    let it = store.mk_var(i);
+    let x = lazy_apply(store, a, it)?;
+    let y = lazy_apply(store, b, it)?;
+    let body = lazy_eq(store, &x, &y)?;
+    Ok(store.mk_quant(true, &[i], body))
+}
+
 /// Rewrites a flat invariant body over original parameters (explicit post-order).
 fn back_term(
     store: &mut TermStore,
     root: TermId,
     owner: &FxHashMap<VarId, (VarId, Comp)>,
 ) -> Result<TermId, FlatError> {
-    // A flat array component still waiting for its index components.
-    #[derive(Clone)]
-    enum R {
-        T(TermId),
-        /// Original array term, the element path, index sorts, indices so far.
-        Arr(TermId, Vec<Step>, Vec<TermId>),
-    }
     let mut memo: FxHashMap<TermId, R> = FxHashMap::default();
     let mut stack = vec![(root, false)];
     while let Some((t, done)) = stack.pop() {
@@ -696,6 +897,7 @@ fn back_term(
         }
         let op = store.op(t).clone();
         let args = store.args(t).to_vec();
+        let lazy = args.iter().any(|a| !matches!(memo[a], R::T(_)));
         let r = match op {
             Op::Var(v) => match owner.get(&v) {
                 None => R::T(t),
@@ -710,33 +912,38 @@ fn back_term(
                     }
                 }
             },
-            Op::Select => match memo[&args[0]].clone() {
-                R::Arr(arr, rest, mut idx) => {
-                    let R::T(i) = memo[&args[1]].clone() else {
-                        return Err("array-valued index".into());
-                    };
-                    idx.push(i);
-                    let isort = store.sort(arr).index_sort().expect("array");
-                    let want = layout(isort).ok_or("recursive datatype")?.len();
-                    if idx.len() == want {
-                        let i = rebuild(store, isort, &idx)?;
-                        let el = store.mk_select(arr, i);
-                        match rest.iter().position(|s| *s == Step::Elem) {
-                            None => R::T(project(store, el, &rest)?),
-                            Some(e) => {
-                                let a2 = project(store, el, &rest[..e])?;
-                                R::Arr(a2, rest[e + 1..].to_vec(), vec![])
-                            }
-                        }
-                    } else {
-                        R::Arr(arr, rest, idx)
-                    }
-                }
-                R::T(_) => {
-                    let ts = terms(&memo, &args)?;
-                    R::T(store.mk_raw(op, &ts, store.sort(t)))
-                }
-            },
+            Op::Select if lazy => {
+                let R::T(i) = memo[&args[1]].clone() else {
+                    return Err("array-valued index".into());
+                };
+                lazy_apply(store, &memo[&args[0]].clone(), i)?
+            }
+            Op::Store if lazy => {
+                let R::T(j) = memo[&args[1]].clone() else {
+                    return Err("array-valued index".into());
+                };
+                R::Store(
+                    Box::new(memo[&args[0]].clone()),
+                    j,
+                    Box::new(memo[&args[2]].clone()),
+                )
+            }
+            Op::Ite if lazy => {
+                let R::T(c) = memo[&args[0]].clone() else {
+                    return Err("array-valued condition".into());
+                };
+                let (a, b) = (memo[&args[1]].clone(), memo[&args[2]].clone());
+                lazy_ite(store, c, a, b)
+            }
+            Op::Eq if lazy && args.len() == 2 => {
+                let (a, b) = (memo[&args[0]].clone(), memo[&args[1]].clone());
+                R::T(lazy_eq(store, &a, &b)?)
+            }
+            Op::Distinct if lazy && args.len() == 2 => {
+                let (a, b) = (memo[&args[0]].clone(), memo[&args[1]].clone());
+                let e = lazy_eq(store, &a, &b)?;
+                R::T(store.mk_not(e))
+            }
             _ => {
                 let ts = terms(&memo, &args)?;
                 if ts == args {
@@ -752,13 +959,13 @@ fn back_term(
         args.iter()
             .map(|a| match &memo[a] {
                 R::T(t) => Ok(*t),
-                R::Arr(..) => Err("a flattened array of datatypes used as a whole".to_string()),
+                _ => Err("a flattened array of datatypes used as a whole".to_string()),
             })
             .collect()
     }
     match &memo[&root] {
         R::T(t) => Ok(*t),
-        R::Arr(..) => Err("array-valued invariant".into()),
+        _ => Err("array-valued invariant".into()),
     }
 }
 

@@ -65,6 +65,13 @@ impl Run<'_> {
             }
             i += 1;
         }
+        if self.cfg.bv_relations
+            && cube.len() > 1
+            && let Some(c) = self.relate_bv(store, p, &cube, b)?
+        {
+            self.bump("bv-relation-lemmas");
+            cube = c;
+        }
         if self.cfg.weaken {
             self.weaken(store, p, cube, b)
         } else {
@@ -273,6 +280,99 @@ impl Run<'_> {
                 }
             }
             return Ok(Some(best.1));
+        }
+        Ok(None)
+    }
+
+    /// Word-level relational generalization of a blocked bit-vector cube: the literals over
+    /// two variables `x`, `y` of the same width (and no other) are replaced by one relation
+    /// `R(x, y)` — `x ≠ y`, `x >s y`, `y >s x`, `x >u y`, `y >u x`, tried in that order (the
+    /// strongest lemma first) — that they imply. The cube `x ≥s k ∧ y <s k`, which a counting
+    /// loop otherwise blocks once per constant `k` (reve `027b-horn`), becomes `x ≠ y`, and
+    /// the lemma `x = y` covers every `k` at once. The implication is checked (so the new cube
+    /// still contains the blocked states) and so is blockedness: only which valid lemma is
+    /// learned changes.
+    fn relate_bv(
+        &mut self,
+        store: &mut TermStore,
+        p: PIdx,
+        cube: &[TermId],
+        b: usize,
+    ) -> Result<Option<Vec<TermId>>, UnknownReason> {
+        use cove_logic::BvOp;
+        const MAX_PAIRS: usize = 6;
+        let params: FxHashSet<cove_logic::VarId> = self.preds[p]
+            .params
+            .iter()
+            .copied()
+            .filter(|&v| store.var_sort(v).is_bv())
+            .collect();
+        if params.len() < 2 {
+            return Ok(None);
+        }
+        // The bit-vector parameters of each literal.
+        let vars: Vec<Vec<cove_logic::VarId>> = cube
+            .iter()
+            .map(|&l| {
+                cove_logic::free_vars(store, l)
+                    .into_iter()
+                    .filter(|v| params.contains(v))
+                    .collect()
+            })
+            .collect();
+        let mut pairs: Vec<(cove_logic::VarId, cove_logic::VarId)> = Vec::new();
+        for i in 0..cube.len() {
+            for j in 0..cube.len() {
+                if i == j || vars[i].len() != 1 || vars[j].len() != 1 {
+                    continue;
+                }
+                let (x, y) = (vars[i][0], vars[j][0]);
+                if x < y
+                    && store.var_sort(x) == store.var_sort(y)
+                    && !pairs.contains(&(x, y))
+                    && pairs.len() < MAX_PAIRS
+                {
+                    pairs.push((x, y));
+                }
+            }
+        }
+        for (x, y) in pairs {
+            if self.ctl.should_stop().is_some() {
+                return Ok(None);
+            }
+            let inside = |vs: &Vec<cove_logic::VarId>| {
+                !vs.is_empty() && vs.iter().all(|&v| v == x || v == y)
+            };
+            let sub: Vec<TermId> = (0..cube.len())
+                .filter(|&i| inside(&vars[i]))
+                .map(|i| cube[i])
+                .collect();
+            let rest: Vec<TermId> = (0..cube.len())
+                .filter(|&i| !inside(&vars[i]))
+                .map(|i| cube[i])
+                .collect();
+            if sub.len() < 2 {
+                continue;
+            }
+            let sub_and = store.mk_and(&sub);
+            let (tx, ty) = (store.mk_var(x), store.mk_var(y));
+            let eq = store.mk_eq(tx, ty);
+            let mut rels = vec![store.mk_not(eq)];
+            for op in [BvOp::Slt, BvOp::Ult] {
+                rels.push(store.mk_bv_sorted(op.clone(), &[ty, tx], Sort::Bool));
+                rels.push(store.mk_bv_sorted(op, &[tx, ty], Sort::Bool));
+            }
+            for r in rels {
+                let imp = store.mk_implies(sub_and, r);
+                if cove_smt::is_valid(store, imp) != cove_smt::SmtResult::Unsat {
+                    continue;
+                }
+                let mut cand = rest.clone();
+                cand.push(r);
+                if self.blocked(store, p, &cand, b)? {
+                    return Ok(Some(cand));
+                }
+            }
         }
         Ok(None)
     }

@@ -63,6 +63,10 @@ pub struct SpacerConfig {
     /// (`t ≤s k'`, `t ≥u k'`, ...; `generalize.rs`). Off by default: measured neutral on the
     /// 59 BV files of `chc-bv-adt.tsv` (same files solved, small slow-downs on easy ones).
     pub bv_intervals: bool,
+    /// Replace the literals of a blocked cube over two bit-vector variables by one relation
+    /// between them that they imply (`x ≠ y`, `x <s y`, ...; `generalize.rs`), so that a
+    /// family of lemmas differing in one constant becomes one relational lemma.
+    pub bv_relations: bool,
     /// Replace blocked cubes by the negation of Farkas interpolants before dropping literals
     /// (relational lemmas such as `x - y <= 0` instead of one lemma per value).
     pub farkas: bool,
@@ -132,6 +136,7 @@ impl Default for SpacerConfig {
             inductive_generalization: true,
             weaken: true,
             bv_intervals: false,
+            bv_relations: true,
             farkas: true,
             global: true,
             subsume: true,
