@@ -51,7 +51,7 @@ const BASE_CONFLICTS: u64 = 10_000;
 /// step queries get at most as much time as the base case (BMC) has had, and a conflict
 /// budget, so a hard step case never stalls the search for deep counterexamples. One thread
 /// instead of two (k-induction's base case was a second BMC) frees one for a second IC3.
-/// Deep probes ([`Jump`]) get as much time as the base case, whose queries yield the thread
+/// Deep probes (`bmc::Jump`) get as much time as the base case, whose queries yield the thread
 /// after `BASE_CONFLICTS` conflicts (doubled each time): a design whose depths just short of
 /// the first failure are hard to refute still gets its queries far past it.
 pub fn kind_bmc(aig: &Aig, ctl: &Control) -> EngineResult {
