@@ -837,9 +837,8 @@ fn salted(sort: Sort, salt: u64) -> Value {
             // A constructor with an arithmetic field carries the salt directly (its datatype
             // fields get the sort's base value: the value stays two levels deep instead of a
             // chain as long as the salt).
-            if let Some(c) = def.ctors.iter().position(|c| {
-                c.fields.iter().any(|f| f.1.is_arith()) && c.fields.iter().all(|f| !is_dt(f.1))
-            }) {
+            // Constructor `c` with its arithmetic fields salted, the others at their defaults.
+            let salted_ctor = |c: usize| {
                 let fields = def.ctors[c]
                     .fields
                     .iter()
@@ -851,33 +850,23 @@ fn salted(sort: Sort, salt: u64) -> Value {
                         }
                     })
                     .collect();
-                return Value::Dt(Box::new(DtValue {
+                Value::Dt(Box::new(DtValue {
                     sort,
                     ctor: c as u32,
                     fields,
-                }));
+                }))
+            };
+            if let Some(c) = def.ctors.iter().position(|c| {
+                c.fields.iter().any(|f| f.1.is_arith()) && c.fields.iter().all(|f| !is_dt(f.1))
+            }) {
+                return salted_ctor(c);
             }
             if let Some(c) = def
                 .ctors
                 .iter()
                 .position(|c| c.fields.iter().any(|f| f.1.is_arith()))
             {
-                let fields = def.ctors[c]
-                    .fields
-                    .iter()
-                    .map(|f| {
-                        if f.1.is_arith() {
-                            salted(f.1, salt)
-                        } else {
-                            Value::default_of(f.1)
-                        }
-                    })
-                    .collect();
-                return Value::Dt(Box::new(DtValue {
-                    sort,
-                    ctor: c as u32,
-                    fields,
-                }));
+                return salted_ctor(c);
             }
             // Otherwise a chain through a directly recursive constructor, as long as the salt.
             let base = Value::default_of(sort);
