@@ -195,14 +195,7 @@ fn spacer_with_bit_vector_intervals_answers_with_certificates() {
         let ctl = Control::default().with_work_budget(20_000_000);
         let mut engine = EngineConfig::Spacer(cfg.clone()).create();
         let r = engine.solve(&mut store, &sys, &ctl);
-        match &r {
-            ChcResult::Sat(inv) => check_invariants(&mut store, &sys, inv, &Control::default())
-                .unwrap_or_else(|e| panic!("bad invariant: {e}")),
-            ChcResult::Unsat(d) => {
-                check_derivation(&store, &sys, d).unwrap_or_else(|e| panic!("bad derivation: {e}"))
-            }
-            ChcResult::Unknown(_) => {}
-        }
+        check_answer(&mut store, &sys, &r);
         assert_eq!(r.verdict(), want);
     }
 }
@@ -226,14 +219,7 @@ fn spacer_relational_bit_vector_lemmas_prove_reve_027b() {
         let ctl = Control::default().with_work_budget(BUDGET_027B);
         let mut spacer = Spacer::new(cfg);
         let r = spacer.solve(&mut store, &sys, &ctl);
-        match &r {
-            ChcResult::Sat(inv) => check_invariants(&mut store, &sys, inv, &Control::default())
-                .unwrap_or_else(|e| panic!("bad invariant: {e}")),
-            ChcResult::Unsat(d) => {
-                check_derivation(&store, &sys, d).unwrap_or_else(|e| panic!("bad derivation: {e}"))
-            }
-            ChcResult::Unknown(_) => {}
-        }
+        check_answer(&mut store, &sys, &r);
         let n = spacer
             .stats()
             .into_iter()
@@ -248,3 +234,15 @@ fn spacer_relational_bit_vector_lemmas_prove_reve_027b() {
 
 /// Work units for [`spacer_relational_bit_vector_lemmas_prove_reve_027b`].
 const BUDGET_027B: u64 = 40_000_000;
+
+/// Checks a `sat` answer's invariants or an `unsat` answer's derivation independently.
+fn check_answer(store: &mut TermStore, sys: &cove_chc::ChcSystem, r: &ChcResult) {
+    match r {
+        ChcResult::Sat(inv) => check_invariants(store, sys, inv, &Control::default())
+            .unwrap_or_else(|e| panic!("bad invariant: {e}")),
+        ChcResult::Unsat(d) => {
+            check_derivation(store, sys, d).unwrap_or_else(|e| panic!("bad derivation: {e}"))
+        }
+        ChcResult::Unknown(_) => {}
+    }
+}
