@@ -43,6 +43,8 @@ pub struct MeasureSystem {
     pub preds: FxHashMap<FuncId, FuncId>,
     /// The size measure of every abstracted sort.
     pub size: FxHashMap<Sort, FuncId>,
+    /// The constructor-index measure of every abstracted sort that is not Peano.
+    pub tag: FxHashMap<Sort, FuncId>,
     /// The measures' definitions.
     pub measures: Vec<Measure>,
 }
@@ -111,6 +113,12 @@ fn is_peano(d: Sort) -> bool {
             == 1
 }
 
+/// Whether a value of `d` is abstracted by its constructor index as well as its size (the
+/// size of a Peano number determines its constructor).
+fn has_tag(d: Sort) -> bool {
+    abstracted(d) && !is_peano(d)
+}
+
 /// Whether a sort may occur in the abstract system: not abstracted, and not containing an
 /// abstracted sort (a record of lists, an array of trees are refused).
 fn check_sort(s: Sort) -> Result<(), MeasureError> {
@@ -147,11 +155,13 @@ fn fresh_func(
     }
 }
 
+type MeasureFuncs = (FxHashMap<Sort, FuncId>, FxHashMap<Sort, FuncId>, Vec<Measure>);
+
 /// Declares the size measure of every abstracted sort reachable from `sorts`.
 fn declare_measures(
     store: &mut TermStore,
     sorts: &[Sort],
-) -> Result<(FxHashMap<Sort, FuncId>, Vec<Measure>), MeasureError> {
+) -> Result<MeasureFuncs, MeasureError> {
     let mut all: Vec<Sort> = vec![];
     for &s in sorts {
         for r in reachable(s) {
@@ -198,12 +208,35 @@ fn declare_measures(
             lower: Some(1),
         });
     }
-    Ok((size, measures))
+    let mut tag = FxHashMap::default();
+    for &d in &all {
+        if !has_tag(d) {
+            continue;
+        }
+        let name = format!("tag_{}", dt::name(d));
+        let f = fresh_func(store, &name, &[d], Sort::Int)?;
+        tag.insert(d, f);
+        let n = dt::def(d).ok_or("undefined datatype")?.ctors.len();
+        let x = store.fresh_var("x", d);
+        let xt = store.mk_var(x);
+        let mut body = store.mk_int(n as i64 - 1);
+        for c in (0..n - 1).rev() {
+            let is = store.mk_test(xt, c as u32);
+            let ci = store.mk_int(c as i64);
+            body = store.mk_ite(is, ci, body);
+        }
+        measures.push(Measure {
+            func: f,
+            param: x,
+            body,
+            lower: Some(0),
+        });
+    }
+    Ok((size, tag, measures))
 }
 
 /// The abstraction of one clause.
-struct Abs<'a> {
-    size: &'a FxHashMap<Sort, FuncId>,
+struct Abs {
     /// Original variable of an abstracted sort -> its size variable.
     vars: FxHashMap<VarId, VarId>,
     /// Fresh variables (sizes of opaque terms, tags, opaque values).
@@ -239,7 +272,7 @@ fn mentions_abstracted(store: &TermStore, t: TermId) -> bool {
     false
 }
 
-impl Abs<'_> {
+impl Abs {
     fn fresh(&mut self, store: &mut TermStore, name: &str, sort: Sort) -> TermId {
         let v = store.fresh_var(name, sort);
         self.fresh.push(v);
@@ -328,6 +361,15 @@ impl Abs<'_> {
         Ok(g)
     }
 
+    /// The tag of `t`: the constructor's index for a constructor term.
+    fn tag_of(&mut self, store: &mut TermStore, t: TermId, depth: usize) -> Result<TermId, MeasureError> {
+        if let Op::Dt(DtOp::Ctor(c)) = store.op(t) {
+            let c = *c as i64;
+            return Ok(store.mk_int(c));
+        }
+        self.tag(store, t, depth + 1)
+    }
+
     /// `tag(x) = ctor → size(x) = 1 + Σ size(sel(x))`.
     fn unfold(&mut self, store: &mut TermStore, x: TermId, ctor: u32, depth: usize) -> Result<(), MeasureError> {
         if depth > MAX_DEPTH {
@@ -391,7 +433,7 @@ impl Abs<'_> {
                         store.mk_gt(sx, one)
                     });
                 }
-                let g = self.tag(store, x, depth + 1)?;
+                let g = self.tag_of(store, x, depth + 1)?;
                 let ci = store.mk_int(ctor as i64);
                 Ok(store.mk_eq(g, ci))
             }
@@ -492,14 +534,10 @@ impl Abs<'_> {
                     let a = self.size(store, args[0], depth + 1)?;
                     let b = self.size(store, args[1], depth + 1)?;
                     let mut parts = vec![store.mk_eq(a, b)];
-                    // Constructor terms fix the tag of the other side, if it has one.
-                    for (x, y) in [(args[0], args[1]), (args[1], args[0])] {
-                        if let Op::Dt(DtOp::Ctor(c)) = store.op(y)
-                            && let Some(&g) = self.tags.get(&x)
-                        {
-                            let ci = store.mk_int(*c as i64);
-                            parts.push(store.mk_eq(g, ci));
-                        }
+                    if has_tag(d) {
+                        let ga = self.tag_of(store, args[0], depth + 1)?;
+                        let gb = self.tag_of(store, args[1], depth + 1)?;
+                        parts.push(store.mk_eq(ga, gb));
                     }
                     Ok(store.mk_and(&parts))
                 } else {
@@ -515,11 +553,16 @@ impl Abs<'_> {
         }
     }
 
-    fn arg(&mut self, store: &mut TermStore, t: TermId) -> Result<TermId, MeasureError> {
-        if abstracted(store.sort(t)) {
-            self.size(store, t, 0)
+    fn arg(&mut self, store: &mut TermStore, t: TermId) -> Result<Vec<TermId>, MeasureError> {
+        let d = store.sort(t);
+        if abstracted(d) {
+            let mut out = vec![self.size(store, t, 0)?];
+            if has_tag(d) {
+                out.push(self.tag_of(store, t, 0)?);
+            }
+            Ok(out)
         } else {
-            self.plain(store, t, 0)
+            Ok(vec![self.plain(store, t, 0)?])
         }
     }
 }
@@ -545,16 +588,22 @@ pub fn abstract_system(
     for &s in &sorts {
         check_sort(s)?;
     }
-    let (size, measures) = declare_measures(store, &sorts)?;
+    let (size, tag, measures) = declare_measures(store, &sorts)?;
     let mut preds = FxHashMap::default();
     let mut new_preds = vec![];
     for &p in &sys.preds {
         let d = store.func(p).clone();
-        let args: Vec<Sort> = d
-            .args
-            .iter()
-            .map(|&s| if abstracted(s) { Sort::Int } else { s })
-            .collect();
+        let mut args: Vec<Sort> = vec![];
+        for &s in d.args.iter() {
+            if abstracted(s) {
+                args.push(Sort::Int);
+                if has_tag(s) {
+                    args.push(Sort::Int);
+                }
+            } else {
+                args.push(s);
+            }
+        }
         let g = fresh_func(store, &format!("{}#size", d.name), &args, Sort::Bool)?;
         preds.insert(p, g);
         new_preds.push(g);
@@ -562,7 +611,6 @@ pub fn abstract_system(
     let mut clauses = vec![];
     for c in &sys.clauses {
         let mut a = Abs {
-            size: &size,
             vars: FxHashMap::default(),
             fresh: vec![],
             side: vec![],
@@ -583,11 +631,10 @@ pub fn abstract_system(
                 vars.push(v);
             }
         }
-        let _ = a.size;
         let app = |a: &mut Abs, store: &mut TermStore, x: &PredApp| -> Result<PredApp, MeasureError> {
             let mut args = vec![];
             for &t in &x.args {
-                args.push(a.arg(store, t)?);
+                args.extend(a.arg(store, t)?);
             }
             Ok(PredApp {
                 pred: preds[&x.pred],
@@ -622,6 +669,7 @@ pub fn abstract_system(
         },
         preds,
         size,
+        tag,
         measures,
     })
 }
@@ -639,21 +687,30 @@ pub fn back_invariants(
         let g = ms.preds[&p];
         let def = inv.defs.get(&g).ok_or("missing invariant")?;
         let decl = store.func(p).clone();
-        if def.params.len() != decl.args.len() {
-            return Err("arity".into());
-        }
         let mut params = vec![];
         let mut map = FxHashMap::default();
+        let mut k = 0;
         for (i, &s) in decl.args.iter().enumerate() {
             let v = store.fresh_var(&format!("x{i}"), s);
             params.push(v);
             let vt = store.mk_var(v);
-            let img = if abstracted(s) {
-                store.mk_app(ms.size[&s], &[vt])
+            let mut imgs = vec![];
+            if abstracted(s) {
+                imgs.push(store.mk_app(ms.size[&s], &[vt]));
+                if has_tag(s) {
+                    imgs.push(store.mk_app(ms.tag[&s], &[vt]));
+                }
             } else {
-                vt
-            };
-            map.insert(def.params[i], img);
+                imgs.push(vt);
+            }
+            for img in imgs {
+                let p = *def.params.get(k).ok_or("arity")?;
+                map.insert(p, img);
+                k += 1;
+            }
+        }
+        if k != def.params.len() {
+            return Err("arity".into());
         }
         let body = cove_logic::subst::substitute(store, def.body, &map);
         out.define(p, params, body);
