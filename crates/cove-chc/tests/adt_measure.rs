@@ -48,6 +48,16 @@ const LIST_LEN: &str = "(set-logic HORN)
 (check-sat)
 ";
 
+/// A non-empty list has a positive length: needs the constructor of the list as well.
+const LIST_LEN_CONS: &str = "(set-logic HORN)
+(declare-datatypes ((L 0)) (((nil) (cons (hd Int) (tl L)))))
+(declare-fun len (L Int) Bool)
+(assert (forall ((l L) (n Int)) (=> (and ((_ is nil) l) (= n 0)) (len l n))))
+(assert (forall ((l L) (n Int)) (=> (and ((_ is cons) l) (len (tl l) n)) (len l (+ n 1)))))
+(assert (forall ((l L) (n Int)) (=> (and (len l n) ((_ is cons) l) (< n 1)) false)))
+(check-sat)
+";
+
 #[test]
 fn tree_size_is_proven_by_sizes() {
     let (r, v, text) = run(TREE_SIZE);
@@ -58,10 +68,13 @@ fn tree_size_is_proven_by_sizes() {
 
 #[test]
 fn list_length_with_selectors_is_proven_by_sizes() {
-    let (r, v, text) = run(LIST_LEN);
+    let (r, v, _) = run(LIST_LEN);
     assert!(matches!(r, ChcResult::Sat(_)), "{r:?}");
     assert_eq!(v, Validation::Valid);
-    assert!(text.contains("define-fun-rec size_L"), "{text}");
+    let (r, v, text) = run(LIST_LEN_CONS);
+    assert!(matches!(r, ChcResult::Sat(_)), "{r:?}");
+    assert_eq!(v, Validation::Valid);
+    assert!(text.contains("define-funs-rec") && text.contains("tag_L"), "{text}");
 }
 
 /// `len(l, n) := n = size(l) - k` with the measure `size`, checked directly.
