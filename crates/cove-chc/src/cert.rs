@@ -130,13 +130,12 @@ pub fn check_invariants(
         parts.push(store.mk_not(head));
         let mut query = store.mk_and(&parts);
         if !measures.is_empty() {
-            let parts =
-                crate::cert_measure::reduce(store, query, &measures).map_err(|e| {
-                    CertError::Undecided(format!(
-                        "cannot decide {} with measures: {e}",
-                        clause_name(sys, i)
-                    ))
-                })?;
+            let parts = crate::cert_measure::reduce(store, query, &measures).map_err(|e| {
+                CertError::Undecided(format!(
+                    "cannot decide {} with measures: {e}",
+                    clause_name(sys, i)
+                ))
+            })?;
             check_parts(store, sys, i, &parts, false, ctl)?;
             continue;
         }

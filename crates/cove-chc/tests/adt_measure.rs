@@ -74,7 +74,10 @@ fn list_length_with_selectors_is_proven_by_sizes() {
     let (r, v, text) = run(LIST_LEN_CONS);
     assert!(matches!(r, ChcResult::Sat(_)), "{r:?}");
     assert_eq!(v, Validation::Valid);
-    assert!(text.contains("define-funs-rec") && text.contains("tag_L"), "{text}");
+    assert!(
+        text.contains("define-funs-rec") && text.contains("tag_L"),
+        "{text}"
+    );
 }
 
 /// `len(l, n) := n = size(l) - k` with the measure `size`, checked directly.

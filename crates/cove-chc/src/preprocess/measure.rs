@@ -125,10 +125,12 @@ fn check_sort(s: Sort) -> Result<(), MeasureError> {
     if abstracted(s) {
         return Ok(());
     }
-    if reachable(s).into_iter().any(abstracted) || s.array_parts().is_some_and(|_| {
-        let (i, e) = s.array_parts().expect("array");
-        reachable(i).into_iter().chain(reachable(e)).any(abstracted)
-    }) {
+    if reachable(s).into_iter().any(abstracted)
+        || s.array_parts().is_some_and(|_| {
+            let (i, e) = s.array_parts().expect("array");
+            reachable(i).into_iter().chain(reachable(e)).any(abstracted)
+        })
+    {
         return Err(format!("sort {s} contains a recursive datatype"));
     }
     Ok(())
@@ -155,13 +157,14 @@ fn fresh_func(
     }
 }
 
-type MeasureFuncs = (FxHashMap<Sort, FuncId>, FxHashMap<Sort, FuncId>, Vec<Measure>);
+type MeasureFuncs = (
+    FxHashMap<Sort, FuncId>,
+    FxHashMap<Sort, FuncId>,
+    Vec<Measure>,
+);
 
 /// Declares the size measure of every abstracted sort reachable from `sorts`.
-fn declare_measures(
-    store: &mut TermStore,
-    sorts: &[Sort],
-) -> Result<MeasureFuncs, MeasureError> {
+fn declare_measures(store: &mut TermStore, sorts: &[Sort]) -> Result<MeasureFuncs, MeasureError> {
     let mut all: Vec<Sort> = vec![];
     for &s in sorts {
         for r in reachable(s) {
@@ -292,7 +295,12 @@ impl Abs {
     }
 
     /// The size of `t` (of an abstracted sort).
-    fn size(&mut self, store: &mut TermStore, t: TermId, depth: usize) -> Result<TermId, MeasureError> {
+    fn size(
+        &mut self,
+        store: &mut TermStore,
+        t: TermId,
+        depth: usize,
+    ) -> Result<TermId, MeasureError> {
         if depth > MAX_DEPTH {
             return Err("term too deep".into());
         }
@@ -336,7 +344,12 @@ impl Abs {
     }
 
     /// The tag of `x` (an abstracted term), with the facts relating it to the size.
-    fn tag(&mut self, store: &mut TermStore, x: TermId, depth: usize) -> Result<TermId, MeasureError> {
+    fn tag(
+        &mut self,
+        store: &mut TermStore,
+        x: TermId,
+        depth: usize,
+    ) -> Result<TermId, MeasureError> {
         if let Some(&g) = self.tags.get(&x) {
             return Ok(g);
         }
@@ -368,7 +381,12 @@ impl Abs {
     }
 
     /// The tag of `t`: the constructor's index for a constructor term.
-    fn tag_of(&mut self, store: &mut TermStore, t: TermId, depth: usize) -> Result<TermId, MeasureError> {
+    fn tag_of(
+        &mut self,
+        store: &mut TermStore,
+        t: TermId,
+        depth: usize,
+    ) -> Result<TermId, MeasureError> {
         if let Op::Dt(DtOp::Ctor(c)) = store.op(t) {
             let c = *c as i64;
             return Ok(store.mk_int(c));
@@ -377,7 +395,13 @@ impl Abs {
     }
 
     /// `tag(x) = ctor → size(x) = 1 + Σ size(sel(x))`.
-    fn unfold(&mut self, store: &mut TermStore, x: TermId, ctor: u32, depth: usize) -> Result<(), MeasureError> {
+    fn unfold(
+        &mut self,
+        store: &mut TermStore,
+        x: TermId,
+        ctor: u32,
+        depth: usize,
+    ) -> Result<(), MeasureError> {
         if depth > MAX_DEPTH {
             return Err("term too deep".into());
         }
@@ -414,7 +438,12 @@ impl Abs {
 
     /// A term of a sort that is not abstracted, translated exactly (opaque parts become
     /// fresh variables of the witness assignment).
-    fn plain(&mut self, store: &mut TermStore, t: TermId, depth: usize) -> Result<TermId, MeasureError> {
+    fn plain(
+        &mut self,
+        store: &mut TermStore,
+        t: TermId,
+        depth: usize,
+    ) -> Result<TermId, MeasureError> {
         if depth > MAX_DEPTH {
             return Err("term too deep".into());
         }
@@ -483,7 +512,12 @@ impl Abs {
         }
     }
 
-    fn opaque_value(&mut self, store: &mut TermStore, t: TermId, sort: Sort) -> Result<TermId, MeasureError> {
+    fn opaque_value(
+        &mut self,
+        store: &mut TermStore,
+        t: TermId,
+        sort: Sort,
+    ) -> Result<TermId, MeasureError> {
         if let Some(&w) = self.opaque.get(&t) {
             return Ok(w);
         }
@@ -495,7 +529,13 @@ impl Abs {
 
     /// A Boolean constraint at polarity `pos` (true: implied by the original under the
     /// witness assignment; false: implies it).
-    fn formula(&mut self, store: &mut TermStore, t: TermId, pos: bool, depth: usize) -> Result<TermId, MeasureError> {
+    fn formula(
+        &mut self,
+        store: &mut TermStore,
+        t: TermId,
+        pos: bool,
+        depth: usize,
+    ) -> Result<TermId, MeasureError> {
         if depth > MAX_DEPTH {
             return Err("term too deep".into());
         }
@@ -588,7 +628,10 @@ pub fn abstract_system(
     }
     sorts.sort_by_key(|s| format!("{s}"));
     sorts.dedup();
-    if !sorts.iter().any(|&s| reachable(s).into_iter().any(abstracted)) {
+    if !sorts
+        .iter()
+        .any(|&s| reachable(s).into_iter().any(abstracted))
+    {
         return Err("no recursive datatype".into());
     }
     for &s in &sorts {
@@ -637,16 +680,17 @@ pub fn abstract_system(
                 vars.push(v);
             }
         }
-        let app = |a: &mut Abs, store: &mut TermStore, x: &PredApp| -> Result<PredApp, MeasureError> {
-            let mut args = vec![];
-            for &t in &x.args {
-                args.extend(a.arg(store, t)?);
-            }
-            Ok(PredApp {
-                pred: preds[&x.pred],
-                args,
-            })
-        };
+        let app =
+            |a: &mut Abs, store: &mut TermStore, x: &PredApp| -> Result<PredApp, MeasureError> {
+                let mut args = vec![];
+                for &t in &x.args {
+                    args.extend(a.arg(store, t)?);
+                }
+                Ok(PredApp {
+                    pred: preds[&x.pred],
+                    args,
+                })
+            };
         let mut body = vec![];
         for b in &c.body {
             body.push(app(&mut a, store, b)?);
