@@ -65,6 +65,15 @@ pub fn check_measures(
         if decl.args.len() != 1 || decl.args[0] != sort || decl.ret != Sort::Int {
             return Err(format!("measure '{}' has the wrong signature", decl.name));
         }
+        if cove_logic::free_vars(store, m.body)
+            .iter()
+            .any(|&v| v != m.param)
+        {
+            return Err(format!(
+                "measure '{}' mentions a variable other than its parameter",
+                decl.name
+            ));
+        }
         let def = cove_logic::dt::def(sort)
             .ok_or_else(|| format!("measure '{}' is not over a datatype", decl.name))?;
         let n = def.ctors.len();

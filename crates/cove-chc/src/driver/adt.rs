@@ -92,7 +92,13 @@ fn recursive(store: TermStore, sys: &ChcSystem, cfg: &SolveConfig, ctl: &Control
         return bmc(store, sys, cfg, ctl);
     };
     let bctl = ctl.child();
-    let mctl = ctl.child();
+    // The abstract systems that have invariants over sizes had them within 2 s of CPU on
+    // ADT-LIA; the rest would only take CPU from BMC until the deadline, so the measure
+    // route gets 40% of the time (its check of a found answer still gets the grace period).
+    let mctl = match ctl.remaining() {
+        Some(left) => ctl.child_with_budget(left.mul_f64(0.4)),
+        None => ctl.child(),
+    };
     let (b, m) = std::thread::scope(|scope| {
         let h = std::thread::Builder::new()
             .stack_size(256 << 20)
