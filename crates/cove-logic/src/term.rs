@@ -601,8 +601,9 @@ impl TermStore {
         self.intern(Op::Select, Box::new([a, i]), elem)
     }
 
-    /// True for numerals and Boolean constants (distinct such terms denote distinct values).
-    fn is_value_const(&self, t: TermId) -> bool {
+    /// True for numerals, Boolean and bit-vector literals (distinct such terms denote
+    /// distinct values).
+    pub fn is_value_const(&self, t: TermId) -> bool {
         matches!(
             self.op(t),
             Op::Num(_) | Op::Bool(_) | Op::Bv(crate::bv::BvOp::Lit(_))

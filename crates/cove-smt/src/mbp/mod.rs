@@ -46,6 +46,7 @@
 //!   value of the kept variables (so also `∃kept·ψ ⇒ ∃x̄·φ`), and the caller decides what to
 //!   do with them (substituting their model values is sound but loses the finite image).
 
+mod ackermann;
 mod bv;
 mod constraint;
 mod eliminate;

@@ -35,7 +35,8 @@ pub const QE_DEFAULT_LIMIT: usize = 10_000;
 
 /// Exact quantifier elimination: a quantifier-free formula equivalent to `∃vars·phi`, over
 /// the free variables of `phi` minus `vars`, computed with Cove's SMT solver (one
-/// incremental solver; each round blocks the last projection). Fails when some variable
+/// incremental solver; each round blocks the last projection). Array variables that are only
+/// read are first replaced by their reads (exact: [`super::ackermann`]). Fails when some variable
 /// cannot be eliminated by MBP ([`QeError::NotEliminable`]), when the solver answers
 /// `unknown`, or after [`QE_DEFAULT_LIMIT`] disjuncts. Unlimited in time: callers inside a
 /// run use [`qe_under`].
@@ -52,6 +53,8 @@ pub fn qe_under(
     limit: usize,
     ctl: &Control,
 ) -> Result<TermId, QeError> {
+    let (phi, vars) = super::ackermann::eliminate_read_only_arrays(store, phi, vars);
+    let vars = vars.as_slice();
     let mut solver = SmtSolver::new();
     solver.set_limits(Limits::of(ctl));
     solver.assert(store, phi);

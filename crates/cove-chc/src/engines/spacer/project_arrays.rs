@@ -238,7 +238,7 @@ fn eliminate_reads(
         classes.insert(key, (i, xt));
         map.insert(r, xt);
     }
-    let g = replace_terms(store, f, &map);
+    let g = cove_logic::subst::replace_subterms(store, f, &map);
     let mut parts = store.conjuncts(g);
     parts.extend(extra);
     Some((store.mk_and(&parts), fresh))
@@ -381,36 +381,6 @@ fn abstract_arrays(
             stack.extend(store.args(u).iter().copied());
         }
     }
-    Some(replace_terms(store, t, &map))
+    Some(cove_logic::subst::replace_subterms(store, t, &map))
 }
 
-/// `t` with the subterms in `map` replaced.
-fn replace_terms(store: &mut TermStore, t: TermId, map: &FxHashMap<TermId, TermId>) -> TermId {
-    let mut all = Vec::new();
-    let mut stack = vec![t];
-    let mut seen = FxHashSet::default();
-    while let Some(u) = stack.pop() {
-        if seen.insert(u) {
-            all.push(u);
-            if !map.contains_key(&u) {
-                stack.extend(store.args(u).iter().copied());
-            }
-        }
-    }
-    all.sort_unstable();
-    let mut new: FxHashMap<TermId, TermId> = FxHashMap::default();
-    for u in all {
-        let r = if let Some(&r) = map.get(&u) {
-            r
-        } else if store.args(u).is_empty() {
-            u
-        } else {
-            let args: Vec<TermId> = store.args(u).iter().map(|a| new[a]).collect();
-            let op = store.op(u).clone();
-            let sort = store.sort(u);
-            cove_logic::subst::rebuild(store, &op, &args, sort)
-        };
-        new.insert(u, r);
-    }
-    new[&t]
-}
