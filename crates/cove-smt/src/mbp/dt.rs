@@ -18,9 +18,9 @@
 //! Every expansion goes down one constructor of a finite model value, so the process ends;
 //! a budget bounds it anyway ([`MbpError::GaveUp`] beyond it).
 //!
-//! Finally equalities `t = C(a₁, …, aₙ)` of a non-constructor `t` are split into the tester
-//! `(_ is C) t` and the field equalities `selᵢ(t) = aᵢ`, and disequalities into the one
-//! literal that the model makes true (a different constructor or a different field): the
+//! Before and after every step, equalities `t = C(a₁, …, aₙ)` of a non-constructor `t` are
+//! split into the tester `(_ is C) t` and the field equalities `selᵢ(t) = aᵢ`, and
+//! disequalities into the one literal that the model makes true (a different constructor or a different field): the
 //! result is a cube of testers, selector chains, datatype (dis)equalities and arithmetic,
 //! whose literals lemma generalisation can drop one at a time, and in which the arithmetic
 //! fields of kept datatype terms are ordinary atoms (`head(l) = y` lets `y` be eliminated).
@@ -69,7 +69,9 @@ pub(super) fn project(
     vars: &[VarId],
 ) -> Result<DtProjected, MbpError> {
     let mut m = model.clone();
-    let mut lits = lits;
+    // Split first: `l = cons(x, nil)` with `l` kept becomes `head(l) = x ∧ …`, a definition
+    // of `x` (instead of an expansion of `x` by its value).
+    let mut lits = split_equalities(store, &m, &lits)?;
     let mut todo: Vec<VarId> = vars.to_vec();
     let mut fresh = Vec::new();
     let mut budget = EXPANSIONS;
@@ -138,7 +140,6 @@ pub(super) fn project(
         map.insert(x, c);
         lits = renormalize(store, &m, &lits, &map)?;
     }
-    let lits = split_equalities(store, &m, &lits)?;
     Ok(DtProjected {
         lits,
         model: m,
@@ -157,7 +158,8 @@ fn renormalize(
     let f = store.mk_and(lits);
     let f = substitute(store, f, map);
     let f = simplify(store, f);
-    implicant(store, m, f)
+    let lits = implicant(store, m, f)?;
+    split_equalities(store, m, &lits)
 }
 
 /// The first literal `x = t` (either side) with `x` in `todo` and not in `t`.
