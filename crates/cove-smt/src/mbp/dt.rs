@@ -76,10 +76,7 @@ pub(super) fn project(
     let mut fresh = Vec::new();
     let mut budget = EXPANSIONS;
     loop {
-        let present: FxHashSet<VarId> = lits
-            .iter()
-            .flat_map(|&l| free_vars(store, l))
-            .collect();
+        let present: FxHashSet<VarId> = lits.iter().flat_map(|&l| free_vars(store, l)).collect();
         todo.retain(|v| present.contains(v));
         if todo.is_empty() {
             break;
@@ -110,10 +107,7 @@ pub(super) fn project(
             return Err(MbpError::NotAModel);
         };
         let def = ldt::def(sort).ok_or(MbpError::GaveUp("undefined datatype"))?;
-        let ctor = def
-            .ctors
-            .get(d.ctor as usize)
-            .ok_or(MbpError::NotAModel)?;
+        let ctor = def.ctors.get(d.ctor as usize).ok_or(MbpError::NotAModel)?;
         let mut args = Vec::with_capacity(ctor.fields.len());
         for ((_, fs), fv) in ctor.fields.iter().zip(d.fields.iter()) {
             match *fs {
@@ -202,9 +196,9 @@ fn only_diseqs(store: &TermStore, lits: &[TermId], x: VarId) -> bool {
             return false;
         }
         let args = store.args(e);
-        [(args[0], args[1]), (args[1], args[0])].iter().any(|&(a, b)| {
-            store.as_var(a) == Some(x) && !free_vars(store, b).contains(&x)
-        })
+        [(args[0], args[1]), (args[1], args[0])]
+            .iter()
+            .any(|&(a, b)| store.as_var(a) == Some(x) && !free_vars(store, b).contains(&x))
     })
 }
 
