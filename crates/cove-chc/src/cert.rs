@@ -143,23 +143,30 @@ pub fn check_invariants(
         // term to simplification, `(forall ((i Int)) true)`, goes the same way.)
         let over_dt = crate::preprocess::adt::term_mentions_dt(store, query)
             || mentions_quantifier(store, query);
+        let mut flat = over_dt;
         if over_dt {
             // Datatypes: decided on the flattened query, whose unsatisfiability implies the
-            // original's (see `preprocess::adt`); a query that cannot be flattened is
-            // undecided.
-            query = crate::preprocess::adt::flatten_formula(store, query).map_err(|e| {
-                CertError::Undecided(format!(
-                    "cannot decide {} over datatypes: {e}",
-                    clause_name(sys, i)
-                ))
-            })?;
+            // original's (see `preprocess::adt`). A quantifier-free query that cannot be
+            // flattened (recursive datatypes: lists, trees, Peano numbers) goes to the SMT
+            // core's datatype theory as it is (`cove_smt::dt`: its `unsat` holds in every
+            // datatype model); one with a quantifier is undecided.
+            match crate::preprocess::adt::flatten_formula(store, query) {
+                Ok(q) => query = q,
+                Err(e) if mentions_quantifier(store, query) => {
+                    return Err(CertError::Undecided(format!(
+                        "cannot decide {} over datatypes: {e}",
+                        clause_name(sys, i)
+                    )));
+                }
+                Err(_) => flat = false,
+            }
         }
         // Flattened datatype queries are full of component copies (`a_i = b_i` for every
         // field of a record that is passed on): variables defined by equalities are
         // eliminated first (`cove_smt::solve_eqs`; the query implies the reduced one, so an
         // unsatisfiable reduced query proves the clause; a model of it only serves the
         // error message). Solidity's nested mappings took over 20 s without it, 0.1 s with.
-        let parts = if over_dt {
+        let parts = if flat {
             cove_smt::solve_eqs(
                 store,
                 &[query],

@@ -1,6 +1,7 @@
 //! CHC over algebraic datatypes: records and enumerations are flattened, answers are
 //! translated back and checked against the original system; over recursive datatypes,
-//! counterexamples are found by BMC and checked by evaluation.
+//! BMC and Spacer run side by side, counterexamples are checked by evaluation and
+//! invariants by the SMT core's datatype theory.
 
 use cove_chc::driver::{SolveConfig, Validation, solve};
 use cove_chc::frontend::parse_queries;
@@ -106,14 +107,41 @@ fn recursive_datatypes_get_checked_counterexamples() {
     let (r, v) = run(src);
     assert!(matches!(r, ChcResult::Unsat(_)), "{r:?}");
     assert_eq!(v, Validation::Valid);
-    // Only positive heads: safe, and without invariants over lists there is no `sat` yet.
+    // Only positive heads: safe, and Spacer (with the datatype-aware projection) finds an
+    // invariant over a tester and a selector, which the checker accepts.
     let safe = src.replace(
         "(l L) (x Int)) (=> (P l)",
         "(l L) (x Int)) (=> (and (P l) (> x 0))",
     );
-    // (BMC now goes on unrolling it without model failures: a smaller budget ends it.)
-    let (r, _) = run_with(&safe, 10_000);
-    assert!(matches!(r, ChcResult::Unknown(_)), "{r:?}");
+    let (r, v) = run(&safe);
+    assert!(matches!(r, ChcResult::Sat(_)), "{r:?}");
+    assert_eq!(v, Validation::Valid);
+}
+
+/// Nonlinear clauses over Peano numbers and trees (the shape of `tree_size`): the invariant
+/// `lt(a, b) ⇒ ¬(_ is Z) b` is over a tester; Spacer finds it and the checker decides it with
+/// the SMT core's datatype theory (recursive datatypes are not flattened).
+#[test]
+fn recursive_nonlinear_system_gets_a_certified_invariant() {
+    let src = "(set-logic HORN)
+(declare-datatypes ((N 0)) (((Z) (S (p N)))))
+(declare-datatypes ((T 0)) (((node (d N) (l T) (r T)) (leaf))))
+(declare-fun add (N N N) Bool)
+(declare-fun lt (N N) Bool)
+(declare-fun size (T N) Bool)
+(assert (forall ((a N)) (add a Z a)))
+(assert (forall ((a N) (b N) (c N)) (=> (add a b c) (add (S a) (S b) c))))
+(assert (forall ((b N)) (lt Z (S b))))
+(assert (forall ((a N) (b N)) (=> (lt a b) (lt (S a) (S b)))))
+(assert (size leaf Z))
+(assert (forall ((x N) (l T) (r T) (m N) (n N) (k N))
+  (=> (and (size l m) (size r n) (add k m n)) (size (node x l r) k))))
+(assert (forall ((t T) (n N)) (=> (and (size t n) (lt n Z)) false)))
+(check-sat)
+";
+    let (r, v) = run(src);
+    assert!(matches!(r, ChcResult::Sat(_)), "{r:?}");
+    assert_eq!(v, Validation::Valid);
 }
 
 /// The checker decides invariants over datatypes: a hand-written correct invariant is

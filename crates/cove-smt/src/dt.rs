@@ -564,8 +564,11 @@ impl SmtSolver {
         if out.is_empty() {
             // Fresh values of classes without selector terms are drawn from a range that may
             // hit a value the candidate fixes (a Peano chain): then from a farther one.
-            for offset in [0, 200, 3000] {
-                self.dt_build_values(store, &vval, &tval, &selv, offset);
+            // Last, the fields the candidate leaves unvalued get distinct salted values
+            // instead of their sort's default: two classes built on one constructor whose
+            // only difference is such a field would otherwise get one value.
+            for (offset, salt_missing) in [(0, false), (200, false), (3000, false), (5000, true)] {
+                self.dt_build_values(store, &vval, &tval, &selv, offset, salt_missing);
                 if self.dt.model_failure.is_none() {
                     break;
                 }
@@ -582,7 +585,9 @@ impl SmtSolver {
         tval: &[Option<Value>],
         selv: &[SelValues],
         offset: u64,
+        salt_missing: bool,
     ) {
+        let mut missing_salt: u64 = offset + 100_000;
         self.dt.values.clear();
         self.dt.wrong_sel.clear();
         self.dt.model_failure = None;
@@ -613,6 +618,8 @@ impl SmtSolver {
         }
         // Per class: constructor and fields (None for classes of shallow terms only).
         let mut shape: Vec<(Sort, u32, Option<Vec<Field>>)> = Vec::with_capacity(classes.len());
+        // Whether the class's constructor is fixed by the candidate.
+        let mut tag_known: Vec<bool> = Vec::with_capacity(classes.len());
         for members in &classes {
             let i0 = members[0];
             let sort = self.dt.terms[i0].sort;
@@ -634,6 +641,7 @@ impl SmtSolver {
                     })
                     .unwrap_or(0) as u32;
                 shape.push((sort, open, None));
+                tag_known.push(false);
                 continue;
             };
             let tag = tag as u32;
@@ -647,15 +655,20 @@ impl SmtSolver {
                         if is_dt(store.sort(s)) {
                             Field::Class(class_of[self.dt.idx[&s]])
                         } else {
-                            Field::Val(
-                                x.1.clone()
-                                    .unwrap_or_else(|| Value::default_of(store.sort(s))),
-                            )
+                            Field::Val(x.1.clone().unwrap_or_else(|| {
+                                if salt_missing {
+                                    missing_salt += 1;
+                                    salted(store.sort(s), missing_salt)
+                                } else {
+                                    Value::default_of(store.sort(s))
+                                }
+                            }))
                         }
                     })
                     .collect()
             });
             shape.push((sort, tag, fields));
+            tag_known.push(true);
         }
         // Values bottom-up (iterative; a cycle fails the construction).
         let nc = classes.len();
@@ -708,6 +721,7 @@ impl SmtSolver {
         let mut val: Vec<Option<Value>> = vec![None; nc];
         let mut state = vec![0u8; nc];
         let mut salt: u64 = offset;
+        let mut used: FxHashSet<Value> = FxHashSet::default();
         for root in 0..nc {
             if val[root].is_some() {
                 continue;
@@ -728,7 +742,27 @@ impl SmtSolver {
                         // `chain(s + 2)`). (Spacing by the number of classes made the chains
                         // reach the length cap on large unrollings, where they all collided.)
                         salt += spacing;
-                        val[c] = Some(free_value(*sort, *tag, salt));
+                        let mut v = free_value(*sort, *tag, salt);
+                        if used.contains(&v) {
+                            // A finite part of the sort (nullary constructors, enumerations):
+                            // another value of the class's constructor (of any constructor
+                            // when the candidate leaves it open) that no class has yet.
+                            let tags: Vec<u32> = if tag_known[c] {
+                                vec![*tag]
+                            } else {
+                                let n = ldt::def(*sort).map_or(1, |d| d.ctors.len()) as u32;
+                                (0..n).collect()
+                            };
+                            if let Some(alt) = tags
+                                .into_iter()
+                                .flat_map(|k| small_values(*sort, k, salt))
+                                .find(|a| !used.contains(a))
+                            {
+                                v = alt;
+                            }
+                        }
+                        used.insert(v.clone());
+                        val[c] = Some(v);
                         stack.pop();
                     }
                     Some(fs) => {
@@ -747,11 +781,13 @@ impl SmtSolver {
                                     Field::Class(k) => val[*k].clone().expect("built"),
                                 })
                                 .collect();
-                            val[c] = Some(Value::Dt(Box::new(DtValue {
+                            let v = Value::Dt(Box::new(DtValue {
                                 sort: *sort,
                                 ctor: *tag,
                                 fields: vals,
-                            })));
+                            }));
+                            used.insert(v.clone());
+                            val[c] = Some(v);
                             stack.pop();
                         } else {
                             if state[c] == 1 {
@@ -824,6 +860,67 @@ fn free_value(sort: Sort, tag: u32, salt: u64) -> Value {
         ctor: tag,
         fields,
     }))
+}
+
+/// Up to 64 values of `sort` with constructor `tag`: arithmetic fields salted, datatype
+/// fields ranging over their sort's nullary constructors, Boolean fields over both values
+/// (the alternatives for a free class whose first value another class has).
+fn small_values(sort: Sort, tag: u32, salt: u64) -> Vec<Value> {
+    let Some(def) = ldt::def(sort) else {
+        return vec![];
+    };
+    let Some(ctor) = def.ctors.get(tag as usize) else {
+        return vec![];
+    };
+    let mut out: Vec<Vec<Value>> = vec![vec![]];
+    for f in &ctor.fields {
+        let choices: Vec<Value> = match f.1 {
+            Sort::Bool => vec![Value::Bool(false), Value::Bool(true)],
+            Sort::Dt(_) => {
+                let nullary: Vec<Value> = ldt::def(f.1)
+                    .map(|d| {
+                        (0..d.ctors.len() as u32)
+                            .filter(|&k| d.ctors[k as usize].fields.is_empty())
+                            .map(|k| {
+                                Value::Dt(Box::new(DtValue {
+                                    sort: f.1,
+                                    ctor: k,
+                                    fields: vec![],
+                                }))
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                if nullary.is_empty() {
+                    vec![salted(f.1, salt)]
+                } else {
+                    nullary
+                }
+            }
+            s => vec![salted(s, salt)],
+        };
+        let mut next = Vec::new();
+        for prefix in &out {
+            for ch in &choices {
+                if next.len() >= 64 {
+                    break;
+                }
+                let mut p = prefix.clone();
+                p.push(ch.clone());
+                next.push(p);
+            }
+        }
+        out = next;
+    }
+    out.into_iter()
+        .map(|fields| {
+            Value::Dt(Box::new(DtValue {
+                sort,
+                ctor: tag,
+                fields,
+            }))
+        })
+        .collect()
 }
 
 /// A value of `sort` that depends on `salt` when the sort is infinite.

@@ -19,14 +19,7 @@ pub(crate) fn solve(
 ) -> Outcome {
     let flat = match adt::flatten_system(&mut store, sys) {
         Ok(f) => f,
-        Err(_) if cfg.validate => return recursive(store, sys, cfg, ctl),
-        Err(why) => {
-            return Outcome::unknown(
-                store,
-                UnknownReason::Unsupported(format!("datatypes: {why}")),
-                Phase::Preprocessing,
-            );
-        }
+        Err(_) => return recursive(store, sys, cfg, ctl),
     };
     // The answer is checked once, against the original system (below): checking the flat
     // answer as well would double the cost of the check for nothing it adds.
@@ -79,21 +72,24 @@ pub(crate) fn solve(
 }
 
 /// Systems the flattening refuses (recursive datatypes: lists, trees, Peano numbers): BMC
-/// over the original system, whose SMT queries the datatype theory of `cove-smt` decides.
-/// Only counterexamples come out (BMC never answers `sat`), and each is checked by exact
-/// evaluation over datatype values before it is reported.
+/// and Spacer over the original system ([`direct`]) and, in the portfolio, the measure
+/// abstraction beside them.
 fn recursive(store: TermStore, sys: &ChcSystem, cfg: &SolveConfig, ctl: &Control) -> Outcome {
-    // Beside BMC, the measure abstraction ([`crate::preprocess::measure`]) asks whether the
-    // system over sizes is safe: a cheap question, whose answer (translated back with the
-    // sizes as `define-fun-rec` measures) is the only `sat` route for recursive data. The
-    // two race on threads; the first checked answer stops the other.
+    if !matches!(cfg.engine, super::EngineChoice::Portfolio) {
+        return direct(store, sys, cfg, ctl);
+    }
+    // Beside BMC and Spacer, the measure abstraction ([`crate::preprocess::measure`]) asks
+    // whether the system over sizes is safe: a cheap question, whose answer (translated back
+    // with the sizes as `define-fun-rec` measures) proves what needs sizes rather than
+    // constructor shapes. The two routes race on threads; the first checked answer stops
+    // the other.
     let mut mstore = store.clone();
     let Ok(ms) = measure::abstract_system(&mut mstore, sys) else {
-        return bmc(store, sys, cfg, ctl);
+        return direct(store, sys, cfg, ctl);
     };
     let bctl = ctl.child();
     // The abstract systems that have invariants over sizes had them within 2 s of CPU on
-    // ADT-LIA; the rest would only take CPU from BMC until the deadline, so the measure
+    // ADT-LIA; the rest would only take CPU from BMC and Spacer until the deadline, so the measure
     // route gets 40% of the time (its check of a found answer still gets the grace period).
     let mctl = match ctl.remaining() {
         Some(left) => ctl.child_with_budget(left.mul_f64(0.4)),
@@ -109,7 +105,7 @@ fn recursive(store: TermStore, sys: &ChcSystem, cfg: &SolveConfig, ctl: &Control
                 }
                 o
             });
-        let b = bmc(store, sys, cfg, &bctl);
+        let b = direct(store, sys, cfg, &bctl);
         if !matches!(b.answer, ChcResult::Unknown(_)) {
             mctl.stop();
         }
@@ -170,18 +166,37 @@ fn by_measures(
     out
 }
 
-/// BMC over the original system (see [`recursive`]).
-fn bmc(mut store: TermStore, sys: &ChcSystem, cfg: &SolveConfig, ctl: &Control) -> Outcome {
-    let engine = crate::engines::EngineConfig::parse("bmc").expect("bmc engine");
-    let spec = super::EngineSpec::single(engine);
-    let mut c = cfg.clone();
+/// BMC and Spacer over the original system, whose SMT queries the datatype theory of `cove-smt`
+/// decides, side by side (the portfolio's race; one after the other on one thread). BMC
+/// finds the counterexamples; Spacer, with the datatype-aware model-based projection of
+/// `cove_smt::mbp`, finds invariants over testers, selector chains, datatype equalities and
+/// arithmetic, and the counterexamples of nonlinear systems whose derivations combine
+/// separately derived facts of one predicate. Each answer is translated back and checked
+/// against the original system (invariants by the SMT core's datatype theory,
+/// counterexamples by evaluation over datatype values) before it is reported.
+fn direct(mut store: TermStore, sys: &ChcSystem, cfg: &SolveConfig, ctl: &Control) -> Outcome {
+    let c = cfg.clone();
     // Preprocessing (simplification, slicing, inlining of single-definition predicates,
     // unused arguments) works on datatype terms as on any other: it shortens the
     // derivations BMC has to unroll (the chains `f -> f.0` of the RustHorn and ringen
-    // encodings halve the depth). The counterexample is translated back and checked by
-    // evaluation against the original system below, and a panic in a pass is caught by
-    // `run_guarded`.
-    c.validate = true;
-    let r = run::run_guarded(&mut store, sys, &spec, &c, ctl);
-    r.into_outcome(store)
+    // encodings halve the depth). The answer is translated back and checked against the
+    // original system (unless checking is turned off, for measuring), and a panic in a
+    // pass is caught by `run_guarded`.
+    let specs: Vec<super::EngineSpec> = match &cfg.engine {
+        super::EngineChoice::One(e) => vec![super::EngineSpec::single(e.clone())],
+        super::EngineChoice::Portfolio => {
+            let bmc = crate::engines::EngineConfig::parse("bmc").expect("bmc engine");
+            let spacer = crate::engines::spacer::SpacerConfig::default();
+            let mut bmc = super::EngineSpec::single(bmc);
+            if c.thread_count() < 2 {
+                bmc = bmc.with_share(0.5);
+            }
+            vec![bmc, super::EngineSpec::single(spacer)]
+        }
+    };
+    if specs.len() == 1 {
+        let r = run::run_guarded(&mut store, sys, &specs[0], &c, ctl);
+        return r.into_outcome(store);
+    }
+    super::portfolio::race(store, sys, None, &specs, &c, ctl)
 }

@@ -120,7 +120,7 @@ pub(crate) fn run(
 
 /// `sys` strengthened with its inductive bounds, the back-translator, and the store that
 /// holds both (an extension of the race's store: every id of it means the same there).
-struct Strong {
+pub(crate) struct Strong {
     sys: ChcSystem,
     back: Bounds,
     store: TermStore,
@@ -129,7 +129,7 @@ struct Strong {
 /// Runs `specs` on `sys` on up to `cfg.thread_count()` threads; the first answer wins. The
 /// entries that take bounds solve `strong` (`sys` strengthened) when it is given; every
 /// witness in the outcome is stated over `sys`.
-fn race(
+pub(crate) fn race(
     store: TermStore,
     sys: &ChcSystem,
     strong: Option<&Strong>,

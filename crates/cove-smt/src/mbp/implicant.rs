@@ -10,7 +10,8 @@
 //!   model satisfies (`¬(a = b)` is `a < b` or `a > b`; `¬(a ≤ b)` is `a > b`).
 //!
 //! Literals are therefore Boolean variables, uninterpreted applications (possibly negated),
-//! `is_int` atoms (possibly negated) and arithmetic comparisons `=, <, ≤, >, ≥` free of `ite`.
+//! `is_int` atoms (possibly negated), arithmetic comparisons `=, <, ≤, >, ≥` free of `ite`,
+//! and datatype atoms (testers, Boolean fields, (dis)equalities of datatype terms).
 //! Every literal is built from subterms of `φ`, so a fixed `φ` has finitely many implicants.
 
 use super::MbpError;
@@ -298,6 +299,41 @@ impl Implicant<'_> {
                 // Bit-vector atoms are literals here (projected word-level, see `mbp::bv`).
                 let lit = if pol { t } else { store.mk_not(t) };
                 self.push(store, lit);
+            }
+            Op::Eq | Op::Distinct if matches!(store.sort(args[0]), Sort::Dt(_)) => {
+                // Datatype (dis)equalities are atoms here (projected by `mbp::dt`):
+                // `distinct` becomes the pairwise disequalities, or the one equal pair the
+                // model has when it is false.
+                if store.op(t) == &Op::Eq {
+                    let lit = if pol { t } else { store.mk_not(t) };
+                    self.push(store, lit);
+                } else {
+                    let mut vals = Vec::with_capacity(args.len());
+                    for &a in &args {
+                        vals.push(self.value(store, a)?);
+                    }
+                    let mut equal = None;
+                    for i in 0..args.len() {
+                        for j in i + 1..args.len() {
+                            let e = store.mk_eq(args[i], args[j]);
+                            if pol {
+                                let lit = store.mk_not(e);
+                                self.push(store, lit);
+                            } else if equal.is_none() && vals[i] == vals[j] {
+                                equal = Some(e);
+                            }
+                        }
+                    }
+                    if !pol {
+                        let e = equal.ok_or(MbpError::NotAModel)?;
+                        self.push(store, e);
+                    }
+                }
+            }
+            Op::Dt(_) => {
+                // Testers and Boolean fields are atoms.
+                work.push(Task::Atom(t, pol));
+                self.push_resolves(store, t, true, work);
             }
             Op::Eq if store.sort(args[0]).is_array() => {
                 // Array equalities are atoms here (projected by the array MBP).

@@ -49,6 +49,7 @@
 mod ackermann;
 mod bv;
 mod constraint;
+mod dt;
 mod eliminate;
 mod implicant;
 mod qe;
@@ -89,6 +90,9 @@ pub enum MbpError {
     /// `φ` contains a quantifier.
     #[error("model-based projection needs a quantifier-free formula")]
     Quantifier,
+    /// The projection gave up (a resource bound or a construct it does not handle).
+    #[error("model-based projection gave up: {0}")]
+    GaveUp(&'static str),
 }
 
 /// Model-based projection of `vars` out of `phi` under `model`.
@@ -157,6 +161,30 @@ fn project(
     }
 
     let mut lits = implicant(store, model, phi)?;
+    // Datatype variables first (`dt.rs`): their expansion can introduce arithmetic and
+    // bit-vector field variables, eliminated below with the others (over the model extended
+    // with their values).
+    let datatypes: Vec<VarId> = arith
+        .iter()
+        .copied()
+        .filter(|v| matches!(store.var_sort(*v), Sort::Dt(_)))
+        .collect();
+    let mut arith: Vec<VarId> = arith
+        .into_iter()
+        .filter(|v| !matches!(store.var_sort(*v), Sort::Dt(_)))
+        .collect();
+    let extended;
+    let mut fresh = Vec::new();
+    let model = if !datatypes.is_empty() || dt::mentions_dt(store, &lits) {
+        let r = dt::project(store, model, lits, &datatypes)?;
+        lits = r.lits;
+        fresh = r.fresh;
+        arith.extend(fresh.iter().copied());
+        extended = r.model;
+        &extended
+    } else {
+        model
+    };
     let words: Vec<VarId> = arith
         .iter()
         .copied()
@@ -169,7 +197,20 @@ fn project(
     if !words.is_empty() {
         lits = bv::project(store, model, &lits, &words)?;
     }
-    let formula = eliminate::project_cube(store, model, &lits, &arith)?;
+    let mut formula = eliminate::project_cube(store, model, &lits, &arith)?;
+    if !fresh.is_empty() {
+        // Fresh field variables the arithmetic could not eliminate get their model values.
+        let remaining = cove_logic::free_vars(store, formula);
+        let mut map = FxHashMap::default();
+        for &y in fresh.iter().filter(|y| remaining.binary_search(y).is_ok()) {
+            let v = model_value(store, model, y)?;
+            let t = v.to_term(store, store.var_sort(y));
+            map.insert(y, t);
+        }
+        if !map.is_empty() {
+            formula = substitute(store, formula, &map);
+        }
+    }
     let formula = simplify(store, formula);
     // Conjuncts in id order, so equal cubes are equal terms whatever the literal order.
     let mut conjuncts = store.conjuncts(formula);
@@ -178,7 +219,8 @@ fn project(
     let remaining = cove_logic::free_vars(store, formula);
     let kept = arith
         .into_iter()
-        .filter(|v| remaining.binary_search(v).is_ok())
+        .chain(datatypes)
+        .filter(|v| remaining.binary_search(v).is_ok() && !fresh.contains(v))
         .collect();
     Ok(MbpResult { formula, kept })
 }

@@ -457,3 +457,103 @@ fn implicant_of_a_very_deep_formula_runs_on_a_small_stack() {
         .join()
         .unwrap();
 }
+
+/// `List = nil | cons(head: Int, tail: List)`, declared once per test.
+fn int_list() -> Sort {
+    use cove_logic::dt::{Ctor, define, reserve};
+    let l = reserve(&["MbpList"])[0];
+    define(
+        l,
+        vec![
+            Ctor {
+                name: "nil".into(),
+                fields: vec![],
+            },
+            Ctor {
+                name: "cons".into(),
+                fields: vec![("head".into(), Sort::Int), ("tail".into(), l)],
+            },
+        ],
+    );
+    l
+}
+
+fn list_value(l: Sort, xs: &[i64]) -> Value {
+    let mut v = Value::Dt(Box::new(cove_logic::DtValue {
+        sort: l,
+        ctor: 0,
+        fields: vec![],
+    }));
+    for &x in xs.iter().rev() {
+        v = Value::Dt(Box::new(cove_logic::DtValue {
+            sort: l,
+            ctor: 1,
+            fields: vec![Value::Num(Rational::int(x)), v],
+        }));
+    }
+    v
+}
+
+#[test]
+fn datatype_variable_defined_by_a_constructor_term() {
+    // ∃c. a = cons(c, nil) ∧ b ≠ c projects to is-cons(a) ∧ is-nil(tail(a)) ∧ b ≠ head(a):
+    // `c` is read off the kept list through its selector, not guessed from the model.
+    let l = int_list();
+    let mut s = TermStore::new();
+    let (av, a) = var(&mut s, "a", l);
+    let (bv, b) = var(&mut s, "b", Sort::Int);
+    let (cv, c) = var(&mut s, "c", Sort::Int);
+    let nil = s.mk_ctor(l, 0, &[]).unwrap();
+    let cons = s.mk_ctor(l, 1, &[c, nil]).unwrap();
+    let e = s.mk_eq(a, cons);
+    let d = s.mk_eq(b, c);
+    let nd = s.mk_not(d);
+    let phi = s.mk_and(&[e, nd]);
+    let mut m = model(&[(bv, 1), (cv, 2)]);
+    m.set(av, list_value(l, &[2]));
+    let r = mbp_cube(&mut s, &m, phi, &[cv]).unwrap();
+    assert!(r.kept.is_empty());
+    assert!(!cove_logic::free_vars(&s, r.formula).contains(&cv));
+    assert_eq!(m.eval(&s, r.formula).unwrap(), Value::Bool(true));
+    // The projection implies ∃c·φ: here it is exactly φ with c = head(a).
+    let head = s.mk_sel(a, 1, 0);
+    let mut map = FxHashMap::default();
+    map.insert(cv, head);
+    let phi_head = substitute(&mut s, phi, &map);
+    for (xs, bval) in [(vec![2], 1), (vec![2], 2), (vec![], 0), (vec![1, 2], 5)] {
+        let mut m2 = model(&[(bv, bval)]);
+        m2.set(av, list_value(l, &xs));
+        let got = m2.eval(&s, r.formula).unwrap();
+        let want = match m2.eval(&s, phi_head) {
+            Ok(v) => v,
+            Err(_) => Value::Bool(false),
+        };
+        assert_eq!(got, want, "a = {xs:?}, b = {bval}");
+    }
+}
+
+#[test]
+fn datatype_variable_expanded_by_its_constructor() {
+    // ∃x. is-cons(x) ∧ head(x) > 3 ∧ y = tail(x): x expands to cons(h, t) by its model
+    // value; h is eliminated by arithmetic, t is defined by y. The result says nothing about
+    // the eliminated list and holds in the model.
+    let l = int_list();
+    let mut s = TermStore::new();
+    let (xv, x) = var(&mut s, "x", l);
+    let (yv, y) = var(&mut s, "y", l);
+    let isc = s.mk_test(x, 1);
+    let h = s.mk_sel(x, 1, 0);
+    let three = s.mk_int(3);
+    let gt = s.mk_gt(h, three);
+    let t = s.mk_sel(x, 1, 1);
+    let e = s.mk_eq(y, t);
+    let phi = s.mk_and(&[isc, gt, e]);
+    let mut m = Model::new();
+    m.set(xv, list_value(l, &[5, 7]));
+    m.set(yv, list_value(l, &[7]));
+    let r = mbp_cube(&mut s, &m, phi, &[xv]).unwrap();
+    assert!(r.kept.is_empty());
+    let fv = cove_logic::free_vars(&s, r.formula);
+    assert!(fv.iter().all(|&v| v == yv), "{}", s.display(r.formula));
+    assert_eq!(m.eval(&s, r.formula).unwrap(), Value::Bool(true));
+}
