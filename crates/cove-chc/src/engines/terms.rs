@@ -721,6 +721,55 @@ mod tests {
         assert!(!matches!(solve(&wrap(1)), ChcResult::Sat(_)));
     }
 
+    /// Two threads of a lock protocol in the thread-modular style: `Inv(lock, pc₁, pc₂)`,
+    /// only the first slot steps (acquire at 0 if the lock is free, 1 → 2, release at 2),
+    /// a clause swaps the slots, and the error location is a predicate without arguments.
+    /// With `check_lock` false the acquire ignores the lock and both threads reach 1.
+    fn mutex(check_lock: bool) -> String {
+        let free = if check_lock { "0" } else { "l" };
+        format!(
+            "(set-logic HORN)(declare-fun Inv (Int Int Int) Bool)(declare-fun Err () Bool)
+            (assert (Inv 0 0 0))
+            (assert (forall ((l Int) (q Int)) (=> (Inv {free} 0 q) (Inv 1 1 q))))
+            (assert (forall ((l Int) (q Int)) (=> (Inv l 1 q) (Inv l 2 q))))
+            (assert (forall ((l Int) (q Int)) (=> (Inv l 2 q) (Inv 0 0 q))))
+            (assert (forall ((l Int) (p Int) (q Int)) (=> (Inv l p q) (Inv l q p))))
+            (assert (forall ((l Int)) (=> (Inv l 1 1) Err)))
+            (assert (=> Err false))"
+        )
+    }
+
+    fn solve_budgeted(src: &str, config: TermsConfig) -> ChcResult {
+        let mut store = TermStore::new();
+        let sys = crate::frontend::parse_chc(src.as_bytes(), &mut store).expect("parses");
+        let ctl = Control::default().with_work_budget(20_000_000);
+        let r = config.create().solve(&mut store, &sys, &ctl);
+        if let ChcResult::Sat(inv) = &r {
+            crate::cert::check_invariants(&mut store, &sys, inv, &ctl).expect("valid invariants");
+        }
+        r
+    }
+
+    #[test]
+    fn location_guards_prove_a_thread_modular_mutex() {
+        let only_locations = TermsConfig {
+            base: false,
+            locations: true,
+        };
+        assert!(matches!(
+            solve_budgeted(&mutex(true), only_locations),
+            ChcResult::Sat(_)
+        ));
+    }
+
+    #[test]
+    fn location_guards_never_prove_a_mutex_without_the_lock() {
+        assert!(!matches!(
+            solve_budgeted(&mutex(false), TermsConfig::default()),
+            ChcResult::Sat(_)
+        ));
+    }
+
     #[test]
     fn guarded_candidates_do_not_prove_a_reachable_state() {
         // y = 5, f = 0, x = 0 is reachable.
