@@ -172,7 +172,7 @@ pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
             // (multi-phase loops, whose invariants are disjunctions over the phases; cheap
             // when the runs give nothing).
             if shape == Shape::Linear {
-                v.push(EngineSpec::single(TermsConfig::default()).with_share(0.1));
+                v.push(EngineSpec::single(TermsConfig::without_locations()).with_share(0.1));
                 v.push(EngineSpec::single(PhasesConfig::default()).with_share(0.2));
             }
             v.extend([
@@ -198,9 +198,24 @@ pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
             // slowed spacer-abs on a tree counterexample (corpus fib: 1.8 s to over 10 s).
             vec![
                 EngineSpec::spacer("spacer", |_| {}),
-                EngineSpec::single(TermsConfig::default())
+                EngineSpec::single(TermsConfig::without_locations())
                     .with_share(0.1)
                     .with_bounds(false),
+                // Then the same candidates guarded by the values of program counters: the
+                // thread-modular encodings (ultimate's `LIA-NonLin`, one `Inv` over both
+                // threads' locations, a clause that swaps the threads' slots) need
+                // invariants `pc = k → φ`, clauses Spacer's cubes reach only one location
+                // at a time (docs/decisions.md#terms-location-guards).
+                EngineSpec {
+                    label: "terms-locations".into(),
+                    engine: TermsConfig {
+                        base: false,
+                        locations: true,
+                    }
+                    .into(),
+                    share: Some(0.3),
+                    bounds: false,
+                },
                 EngineSpec::single(AbsConfig::default())
                     .with_share(0.5)
                     .with_bounds(false),

@@ -55,24 +55,56 @@ const MAX_MODULI: usize = 3;
 const MAX_CONGRUENCES: usize = 48;
 /// At most this many fact clauses are asked for initial values.
 const MAX_FACTS: usize = 16;
+/// A parameter compared by equation with at least this many constants is a location.
+const MIN_LOCATIONS: usize = 3;
+/// At most this many location-guarded candidates per predicate.
+const MAX_LOCATION_CANDIDATES: usize = 6000;
 /// At most this many clauses: Houdini checks every clause per round.
 const MAX_CLAUSES: usize = 200;
 
-/// Options of the Houdini over the clauses' terms (none yet).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct TermsConfig {}
+/// Options of the Houdini over the clauses' terms: which candidate rounds run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TermsConfig {
+    /// The atoms guarded by the queries' atoms, then with the congruences.
+    pub base: bool,
+    /// The atoms guarded by the values of location-like parameters (many more candidates).
+    pub locations: bool,
+}
+
+impl Default for TermsConfig {
+    fn default() -> TermsConfig {
+        TermsConfig {
+            base: true,
+            locations: true,
+        }
+    }
+}
+
+impl TermsConfig {
+    /// The base rounds only (the portfolio's short first entry).
+    pub fn without_locations() -> TermsConfig {
+        TermsConfig {
+            base: true,
+            locations: false,
+        }
+    }
+}
 
 impl BuildEngine for TermsConfig {
     const NAME: &'static str = "terms";
 
     fn create(&self) -> Box<dyn Engine> {
-        Box::new(TermHoudini::default())
+        Box::new(TermHoudini {
+            config: self.clone(),
+            stats: Stats::default(),
+        })
     }
 }
 
 /// The engine (`--engine terms`).
 #[derive(Default)]
 pub struct TermHoudini {
+    config: TermsConfig,
     stats: Stats,
 }
 
@@ -93,13 +125,31 @@ impl Engine for TermHoudini {
         // solver, so they come in a second round, only when the first one fails; the second
         // round starts again from the whole language, since the candidates the first one
         // dropped may be inductive relative to a congruence.
+        // A third round guards the atoms by the values of location-like parameters (see
+        // [`location_guards`]): the invariants of programs with a program counter (threads
+        // of a thread-modular encoding, `pc = 7 → x ≠ 0`), many more candidates, so last.
         let base = InvMap::new(store, sys);
         let lang = language(store, sys, &base.params, ctl);
-        for congruences in [false, true] {
+        for round in [Round::Base, Round::Congruences, Round::Locations] {
+            let run = match round {
+                Round::Base | Round::Congruences => self.config.base,
+                Round::Locations => self.config.locations,
+            };
+            if !run {
+                continue;
+            }
             let mut map = base.clone();
-            let added = fill(store, &lang, &mut map, congruences);
-            if congruences && added == 0 {
-                break;
+            let added = fill(store, &lang, &mut map, round);
+            if round != Round::Base && added == 0 {
+                continue;
+            }
+            // A predicate without arguments (an error location, `CHC_COMP_FALSE`, whose
+            // query is `CHC_COMP_FALSE → false`) has one candidate: that it never holds.
+            for &p in &sys.preds {
+                if map.params[&p].is_empty() {
+                    let f = store.mk_false();
+                    map.sets.insert(p, vec![f]);
+                }
             }
             match self.round(store, sys, map, ctl) {
                 Ok(Some(inv)) => return ChcResult::Sat(inv),
@@ -142,6 +192,13 @@ impl TermHoudini {
             }
         }
         houdini(store, sys, &mut map, ctl)?;
+        if ctl.verbosity > 1 {
+            for set in map.sets.values() {
+                for &f in set {
+                    eprintln!("terms: inductive {}", store.display(f));
+                }
+            }
+        }
         self.stats
             .push(("terms-inductive".into(), map.size().to_string()));
         if ctl.verbosity > 0 {
@@ -331,6 +388,25 @@ fn language(
                     }
                 }
             }
+            // One variable given for two arguments: `P(a, v, v)` says `x_1 = x_2` where
+            // the clause applies (a thread reading a shared variable into its local).
+            for i in 0..app.args.len() {
+                for j in i + 1..app.args.len() {
+                    if app.args[i] == app.args[j]
+                        && store.as_var(app.args[i]).is_some()
+                        && store.sort(app.args[i]).is_arith()
+                    {
+                        let xi = store.mk_var(params[i]);
+                        let xj = store.mk_var(params[j]);
+                        let eq = store.mk_eq(xi, xj);
+                        if c.head.is_none() {
+                            push_both(store, &mut l.guards, eq);
+                        } else {
+                            push_both(store, &mut l.atoms, eq);
+                        }
+                    }
+                }
+            }
         }
     }
     // The divisors the clauses compute with, for congruences.
@@ -392,22 +468,84 @@ fn language(
         l.guards.truncate(MAX_GUARDS);
         l.congruences.truncate(MAX_CONGRUENCES);
     }
+    // Closed under the clauses that only permute a predicate's arguments (`P(x, y, z) →
+    // P(x, z, y)`: the symmetry of a thread-modular encoding, which swaps the threads'
+    // slots): a candidate is inductive only together with its permuted copies. (After the
+    // budgets: the copies of the atoms kept.)
+    for (p, perm) in permutations(store, sys) {
+        let Some(l) = lang.get_mut(&p) else { continue };
+        let ps = &params[&p];
+        let m: FxHashMap<VarId, TermId> = perm
+            .iter()
+            .enumerate()
+            .map(|(i, &j)| (ps[i], store.mk_var(ps[j])))
+            .collect();
+        for list in [&mut l.atoms, &mut l.guards] {
+            let n = list.len();
+            for k in 0..n {
+                let t = substitute(store, list[k], &m);
+                list.push(t);
+            }
+            dedup(list);
+        }
+    }
     lang
 }
 
-/// Fills `map` with the candidates of `lang` (congruences only `with_congruences`); returns
-/// how many congruence atoms took part.
+/// The candidate rounds of the engine.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Round {
+    /// Atoms, and atoms guarded by the queries' atoms.
+    Base,
+    /// The base candidates with the congruence atoms.
+    Congruences,
+    /// The base candidates and the atoms guarded by location values.
+    Locations,
+}
+
+/// Per predicate, the argument permutations of the clauses `P(x̄) ∧ φ → P(x̄ ∘ π)` whose
+/// head's arguments are the body's argument variables in another order: `perm[i] = j` when
+/// the head's `i`-th argument is the body's `j`-th.
+fn permutations(store: &TermStore, sys: &ChcSystem) -> Vec<(FuncId, Vec<usize>)> {
+    let mut out: Vec<(FuncId, Vec<usize>)> = Vec::new();
+    for c in &sys.clauses {
+        let (Some(h), [b]) = (&c.head, c.body.as_slice()) else {
+            continue;
+        };
+        if h.pred != b.pred || h.args == b.args {
+            continue;
+        }
+        let mut perm = Vec::with_capacity(h.args.len());
+        for a in &h.args {
+            match b.args.iter().position(|x| x == a) {
+                Some(j) if store.as_var(*a).is_some() && !perm.contains(&j) => perm.push(j),
+                _ => break,
+            }
+        }
+        let distinct = {
+            let mut seen = FxHashSet::default();
+            b.args.iter().all(|a| seen.insert(*a))
+        };
+        if perm.len() == h.args.len() && distinct && !out.contains(&(h.pred, perm.clone())) {
+            out.push((h.pred, perm));
+        }
+    }
+    out
+}
+
+/// Fills `map` with the candidates of `lang` for `round`; returns how many candidates the
+/// round adds to the base round's (congruence atoms, location-guarded atoms).
 fn fill(
     store: &mut TermStore,
     lang: &FxHashMap<FuncId, Lang>,
     map: &mut InvMap,
-    with_congruences: bool,
+    round: Round,
 ) -> usize {
-    let mut n_congr = 0;
+    let mut added = 0;
     for (&p, l) in lang {
         let mut atoms = l.atoms.clone();
-        if with_congruences {
-            n_congr += l.congruences.len();
+        if round == Round::Congruences {
+            added += l.congruences.len();
             atoms.extend(&l.congruences);
         }
         let mut set = atoms.clone();
@@ -422,13 +560,57 @@ fn fill(
                 }
             }
         }
+        if round == Round::Locations {
+            let before = set.len();
+            for (x, g) in location_guards(store, &l.atoms) {
+                for &a in &consequents {
+                    if set.len() - before >= MAX_LOCATION_CANDIDATES {
+                        break;
+                    }
+                    if !free_vars(store, a).contains(&x) {
+                        set.push(store.mk_implies(g, a));
+                    }
+                }
+            }
+            added += set.len() - before;
+        }
         dedup(&mut set);
         set.retain(|&f| store.as_bool(f).is_none());
         if !set.is_empty() {
             map.sets.insert(p, set);
         }
     }
-    n_congr
+    added
+}
+
+/// The equations `x = k` among `atoms` of the parameters `x` that are compared by equation
+/// with at least [`MIN_LOCATIONS`] constants: program counters, whose values select what
+/// holds of the other variables (`pc = 7 → x ≠ 0`, `pc₁ = 3 → pc₂ ≠ 5` between threads).
+fn location_guards(store: &TermStore, atoms: &[TermId]) -> Vec<(VarId, TermId)> {
+    let mut by_var: Vec<(VarId, Vec<TermId>)> = Vec::new();
+    for &a in atoms {
+        if !matches!(store.op(a), Op::Eq) {
+            continue;
+        }
+        let args = store.args(a);
+        if args.len() != 2 {
+            continue;
+        }
+        let x = match (store.as_var(args[0]), store.as_var(args[1])) {
+            (Some(x), None) if store.as_num(args[1]).is_some() => x,
+            (None, Some(x)) if store.as_num(args[0]).is_some() => x,
+            _ => continue,
+        };
+        match by_var.iter_mut().find(|(y, _)| *y == x) {
+            Some((_, eqs)) => eqs.push(a),
+            None => by_var.push((x, vec![a])),
+        }
+    }
+    by_var
+        .into_iter()
+        .filter(|(_, eqs)| eqs.len() >= MIN_LOCATIONS)
+        .flat_map(|(x, eqs)| eqs.into_iter().map(move |g| (x, g)))
+        .collect()
 }
 
 /// `t mod k = v mod k` for each divisor `k`: the residue `t` has at the facts' value `v`.
@@ -537,6 +719,55 @@ mod tests {
     fn congruence_candidates_do_not_prove_an_unsafe_wrap() {
         // Wrapping to 1 after (2, 2) reaches (0, 1).
         assert!(!matches!(solve(&wrap(1)), ChcResult::Sat(_)));
+    }
+
+    /// Two threads of a lock protocol in the thread-modular style: `Inv(lock, pc₁, pc₂)`,
+    /// only the first slot steps (acquire at 0 if the lock is free, 1 → 2, release at 2),
+    /// a clause swaps the slots, and the error location is a predicate without arguments.
+    /// With `check_lock` false the acquire ignores the lock and both threads reach 1.
+    fn mutex(check_lock: bool) -> String {
+        let free = if check_lock { "0" } else { "l" };
+        format!(
+            "(set-logic HORN)(declare-fun Inv (Int Int Int) Bool)(declare-fun Err () Bool)
+            (assert (Inv 0 0 0))
+            (assert (forall ((l Int) (q Int)) (=> (Inv {free} 0 q) (Inv 1 1 q))))
+            (assert (forall ((l Int) (q Int)) (=> (Inv l 1 q) (Inv l 2 q))))
+            (assert (forall ((l Int) (q Int)) (=> (Inv l 2 q) (Inv 0 0 q))))
+            (assert (forall ((l Int) (p Int) (q Int)) (=> (Inv l p q) (Inv l q p))))
+            (assert (forall ((l Int)) (=> (Inv l 1 1) Err)))
+            (assert (=> Err false))"
+        )
+    }
+
+    fn solve_budgeted(src: &str, config: TermsConfig) -> ChcResult {
+        let mut store = TermStore::new();
+        let sys = crate::frontend::parse_chc(src.as_bytes(), &mut store).expect("parses");
+        let ctl = Control::default().with_work_budget(20_000_000);
+        let r = config.create().solve(&mut store, &sys, &ctl);
+        if let ChcResult::Sat(inv) = &r {
+            crate::cert::check_invariants(&mut store, &sys, inv, &ctl).expect("valid invariants");
+        }
+        r
+    }
+
+    #[test]
+    fn location_guards_prove_a_thread_modular_mutex() {
+        let only_locations = TermsConfig {
+            base: false,
+            locations: true,
+        };
+        assert!(matches!(
+            solve_budgeted(&mutex(true), only_locations),
+            ChcResult::Sat(_)
+        ));
+    }
+
+    #[test]
+    fn location_guards_never_prove_a_mutex_without_the_lock() {
+        assert!(!matches!(
+            solve_budgeted(&mutex(false), TermsConfig::default()),
+            ChcResult::Sat(_)
+        ));
     }
 
     #[test]
