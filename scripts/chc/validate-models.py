@@ -4,7 +4,8 @@ checks the model track.
 
 For each instance of a manifest (`track<TAB>path<TAB>expected`), run
 `cove solve --model --timeout T FILE`; for every `sat` answer, check that the output is
-exactly `sat` followed by one `define-fun` per predicate declared in the input file, then
+exactly `sat` followed by one `define-fun` per predicate declared in the input file (after
+the `define-fun-rec`/`define-funs-rec` measures the definitions apply, if any), then
 build the competition's validation script
 
     (set-logic ALL)
@@ -199,6 +200,10 @@ def check_model(input_text, cove_stdout, solver, solver_timeout):
     defined = []
     for m in model_cmds:
         cmd, name = head_and_name(m)
+        if cmd in ("define-fun-rec", "define-funs-rec"):
+            # Measures over recursive datatypes (sizes, constructor indices) that the
+            # predicates' definitions apply: not predicates themselves.
+            continue
         if cmd != "define-fun":
             return "malformed", f"not a define-fun: {m[:60]}"
         defined.append(unquote(name))

@@ -59,6 +59,14 @@ pub fn check_invariants(
     inv: &Invariants,
     ctl: &Control,
 ) -> Result<(), CertError> {
+    // Measures (`define-fun-rec`) the definitions may apply: checked first (shape and lower
+    // bounds), then every clause that mentions one is decided by `cert_measure::reduce`.
+    let measures = if inv.measures.is_empty() {
+        Default::default()
+    } else {
+        crate::cert_measure::check_measures(store, &inv.measures, &sys.preds, ctl)
+            .map_err(CertError::Invalid)?
+    };
     for &p in &sys.preds {
         let Some(def) = inv.defs.get(&p) else {
             return Err(CertError::Invalid(format!(
@@ -98,7 +106,7 @@ pub fn check_invariants(
                 store.var_name(v)
             )));
         }
-        if cove_logic::subst::has_app(store, def.body) {
+        if crate::cert_measure::mentions_other_app(store, def.body, &measures) {
             return Err(CertError::Invalid(format!(
                 "definition of '{}' mentions a predicate",
                 decl.name
@@ -121,6 +129,16 @@ pub fn check_invariants(
         };
         parts.push(store.mk_not(head));
         let mut query = store.mk_and(&parts);
+        if !measures.is_empty() {
+            let parts = crate::cert_measure::reduce(store, query, &measures).map_err(|e| {
+                CertError::Undecided(format!(
+                    "cannot decide {} with measures: {e}",
+                    clause_name(sys, i)
+                ))
+            })?;
+            check_parts(store, sys, i, &parts, false, ctl)?;
+            continue;
+        }
         // (A quantifier of a translated-back invariant whose body lost every datatype
         // term to simplification, `(forall ((i Int)) true)`, goes the same way.)
         let over_dt = crate::preprocess::adt::term_mentions_dt(store, query)
@@ -152,36 +170,53 @@ pub fn check_invariants(
         } else {
             vec![query]
         };
-        let mut solver = SmtSolver::new();
-        solver.set_limits(cove_smt::Limits::of(ctl));
-        for &a in &parts {
-            solver.assert(store, a);
-        }
-        match solver.check(store) {
-            SmtResult::Unsat => {}
-            SmtResult::Sat => {
-                let m = solver.model(store);
-                let mut vals: Vec<String> = c
-                    .vars
-                    .iter()
-                    .filter_map(|v| m.get(*v).map(|x| format!("{}={}", store.var_name(*v), x)))
-                    .collect();
-                vals.sort();
-                return Err(CertError::Invalid(format!(
-                    "{} is not valid under the invariants; counterexample: {}",
-                    clause_name(sys, i),
-                    vals.join(" ")
-                )));
-            }
-            SmtResult::Unknown(r) => {
-                return Err(CertError::Undecided(format!(
-                    "could not decide validity of {}: {r:?}",
-                    clause_name(sys, i)
-                )));
-            }
-        }
+        check_parts(store, sys, i, &parts, true, ctl)?;
     }
     Ok(())
+}
+
+/// Decides that the conjunction `parts` (the negated clause `i`) is unsatisfiable. With
+/// `complete` off (the measure reduction, which keeps only some facts about the measures) a
+/// model is no counterexample: the clause is then undecided, not refuted.
+fn check_parts(
+    store: &mut TermStore,
+    sys: &ChcSystem,
+    i: usize,
+    parts: &[TermId],
+    complete: bool,
+    ctl: &Control,
+) -> Result<(), CertError> {
+    let c = &sys.clauses[i];
+    let mut solver = SmtSolver::new();
+    solver.set_limits(cove_smt::Limits::of(ctl));
+    for &a in parts {
+        solver.assert(store, a);
+    }
+    match solver.check(store) {
+        SmtResult::Unsat => Ok(()),
+        SmtResult::Sat if !complete => Err(CertError::Undecided(format!(
+            "{} is not proven under the invariants and measures",
+            clause_name(sys, i)
+        ))),
+        SmtResult::Sat => {
+            let m = solver.model(store);
+            let mut vals: Vec<String> = c
+                .vars
+                .iter()
+                .filter_map(|v| m.get(*v).map(|x| format!("{}={}", store.var_name(*v), x)))
+                .collect();
+            vals.sort();
+            Err(CertError::Invalid(format!(
+                "{} is not valid under the invariants; counterexample: {}",
+                clause_name(sys, i),
+                vals.join(" ")
+            )))
+        }
+        SmtResult::Unknown(r) => Err(CertError::Undecided(format!(
+            "could not decide validity of {}: {r:?}",
+            clause_name(sys, i)
+        ))),
+    }
 }
 
 /// Whether `t` has a quantifier anywhere (iteratively over the DAG).

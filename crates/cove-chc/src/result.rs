@@ -12,6 +12,25 @@ use rustc_hash::FxHashMap;
 pub struct Invariants {
     /// `P(params) := body` for every predicate.
     pub defs: FxHashMap<FuncId, FuncInterp>,
+    /// Recursive Int-valued functions over datatypes (measures such as the size of a list)
+    /// that the definitions may apply, printed as `define-fun-rec` before them. The checker
+    /// accepts only structurally recursive ones ([`crate::cert`]).
+    pub measures: Vec<Measure>,
+}
+
+/// A measure: `func(param) := body`, one `ite` case per constructor of the parameter's
+/// datatype, recursive calls only on selectors of the case's constructor; `lower` is a
+/// claimed lower bound of every value (checked by structural induction).
+#[derive(Clone, Debug)]
+pub struct Measure {
+    /// The function symbol (one datatype argument, `Int` result).
+    pub func: FuncId,
+    /// The parameter.
+    pub param: VarId,
+    /// The body.
+    pub body: TermId,
+    /// A lower bound of every value, if claimed.
+    pub lower: Option<i64>,
 }
 
 impl Invariants {

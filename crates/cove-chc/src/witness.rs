@@ -25,6 +25,37 @@ use std::fmt::Write;
 /// Prints invariants as `define-fun` commands, sorted by predicate name.
 pub fn print_invariants(store: &TermStore, inv: &Invariants) -> String {
     let mut out = String::new();
+    // Measures first (the definitions apply them), as one `define-funs-rec` when several
+    // call each other, else one `define-fun-rec` each.
+    let rec = |m: &crate::result::Measure| {
+        let names: rustc_hash::FxHashMap<VarId, String> =
+            [(m.param, "x".to_string())].into_iter().collect();
+        let mut body = String::new();
+        write_term_renamed(&mut body, store, m.body, &names);
+        let decl = store.func(m.func);
+        (
+            format!(
+                "({} (({} {})) Int)",
+                symbol(&decl.name),
+                "x",
+                store.var_sort(m.param)
+            ),
+            body,
+        )
+    };
+    if inv.measures.len() == 1 {
+        let (head, body) = rec(&inv.measures[0]);
+        let head = &head[1..head.len() - 1];
+        let _ = writeln!(out, "(define-fun-rec {head} {body})");
+    } else if inv.measures.len() > 1 {
+        let (heads, bodies): (Vec<String>, Vec<String>) = inv.measures.iter().map(rec).unzip();
+        let _ = writeln!(
+            out,
+            "(define-funs-rec ({}) ({}))",
+            heads.join(" "),
+            bodies.join(" ")
+        );
+    }
     for (f, def) in inv.sorted(store) {
         let decl = store.func(f);
         // Parameters are printed as x0, x1, … (the engines' internal names carry `!N`

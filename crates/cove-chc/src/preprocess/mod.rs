@@ -28,6 +28,7 @@ pub mod adt;
 pub mod args;
 pub mod bounds;
 pub mod inline;
+pub mod measure;
 pub mod reach;
 pub mod simp;
 pub(crate) mod util;
