@@ -9,7 +9,13 @@
 //! drop may succeed on the next try — and otherwise (with `join`) the cube is joined with the
 //! CTG. Recursion is bounded by [`GenParams::max_depth`], not by the input.
 //!
-//! The defaults are ABC's: every literal is tried once, no CTG, no join. On the quick subset
+//! With `dynamic` (rIC3's `--ic3-dynamic`; off by default: docs/decisions.md#ic3-dynamic-and-ctp)
+//! CTGs are chosen per obligation: a cube blocked for an obligation whose successors the
+//! search keeps returning to gets CTGs (blocked with a small recursive query budget,
+//! `ctg_limit`) and joins; every other cube gets ABC's plain MIC. Without it the fields are
+//! used as given.
+//!
+//! The fixed defaults are ABC's: every literal is tried once, no CTG, no join. On the quick subset
 //! of 2026-11-24 (docs/decisions.md#ic3-generalization-abc-defaults) IC3ref's setting (3 CTGs,
 //! joins, and MIC giving up after 3 consecutive failed drops) took more frames and 1.5–5x the time
 //! on most safe designs (e.g. 125 frames instead of 20 on `analog_estimation_convergence`).
@@ -32,6 +38,13 @@ pub(super) struct GenParams {
     pub predict: bool,
     /// Try the parent lemma's literals last in MIC (see [`Ic3::parent_lemma`]).
     pub parent: bool,
+    /// Queries spent blocking one CTG, its predecessors blocked first when needed (1: the
+    /// CTG alone, one query).
+    pub ctg_limit: usize,
+    /// Choose the CTG settings per obligation by its activity ([`Ic3::dynamic_params`]).
+    pub dynamic: bool,
+    /// Counterexamples to propagation blocked per failed push (0: none).
+    pub ctp: usize,
 }
 
 /// Candidates tried per predicted generalization.
@@ -46,6 +59,9 @@ impl Default for GenParams {
             join: false,
             predict: true,
             parent: true,
+            ctg_limit: 1,
+            dynamic: false,
+            ctp: 0,
         }
     }
 }
@@ -94,6 +110,73 @@ impl Ic3<'_> {
             }
         }
         Ok(None)
+    }
+
+    /// Dynamic generalization (rIC3's `--ic3-dynamic`): the generalization settings for a
+    /// cube blocked for obligation `id`, by the highest activity of its next three
+    /// successors toward the bad states. Obligations the search keeps coming back to get
+    /// counterexamples to generalization (more and deeper as the activity grows, with joins),
+    /// the others plain MIC: CTGs cost queries that pay off only where the plain lemmas
+    /// failed to keep the search away.
+    pub(super) fn dynamic_params(&self, id: usize) -> GenParams {
+        let mut p = self.params;
+        let mut act = None::<f64>;
+        let mut cur = self.obligations[id].parent;
+        for _ in 0..3 {
+            let Some(n) = cur else { break };
+            act = Some(act.map_or(self.obligations[n].act, |a| a.max(self.obligations[n].act)));
+            cur = self.obligations[n].parent;
+        }
+        let act = act.unwrap_or(0.0);
+        const CTG: f64 = 10.0;
+        const EXTRA: f64 = 40.0;
+        (p.max_ctgs, p.ctg_limit, p.join) = if act >= EXTRA {
+            (
+                5,
+                ((act - EXTRA).powf(0.3) * 2.0 + 5.0).round() as usize,
+                true,
+            )
+        } else if act >= CTG {
+            ((act - CTG) as usize / 10 + 2, 1, true)
+        } else {
+            (0, 1, false)
+        };
+        p.max_depth = 1;
+        p
+    }
+
+    /// Tries to block `cube` relative to `F_level` (lemma at `level + 1` or higher), first
+    /// blocking its predecessors one level lower when it is not, spending at most `budget`
+    /// queries over the whole recursion (which is therefore at most `budget` deep).
+    fn block_ctg(
+        &mut self,
+        level: usize,
+        cube: Cube,
+        budget: &mut usize,
+        depth: usize,
+    ) -> Result<bool, UnknownReason> {
+        if *budget == 0 || self.meets_init(&cube) {
+            return Ok(false);
+        }
+        *budget -= 1;
+        loop {
+            match self.consecution(level, &cube)? {
+                Cons::Blocked(core) => {
+                    let (g, j) = self.push_forward(core, level + 1)?;
+                    let g = self.mic(g, j - 1, depth + 1)?;
+                    self.add_lemma(g, j);
+                    return Ok(true);
+                }
+                Cons::Pred(st, _) => {
+                    if *budget == 0 || level == 0 {
+                        return Ok(false);
+                    }
+                    if !self.block_ctg(level - 1, super::full_cube(&st), budget, depth)? {
+                        return Ok(false);
+                    }
+                }
+            }
+        }
     }
 
     /// Shrinks `cube` (blocked relative to `F_level`) to a smaller blocked cube.
@@ -163,17 +246,12 @@ impl Ic3<'_> {
             if depth > self.params.max_depth {
                 return Ok(false);
             }
-            let ctg = super::full_cube(&state);
-            if ctgs < self.params.max_ctgs
-                && level > 0
-                && !self.meets_init(&ctg)
-                && let Cons::Blocked(core) = self.consecution(level - 1, &ctg)?
-            {
-                ctgs += 1;
-                let (g, j) = self.push_forward(core, level)?;
-                let g = self.mic(g, j - 1, depth + 1)?;
-                self.add_lemma(g, j);
-                continue;
+            if ctgs < self.params.max_ctgs && level > 0 {
+                let mut budget = self.params.ctg_limit.max(1);
+                if self.block_ctg(level - 1, super::full_cube(&state), &mut budget, depth)? {
+                    ctgs += 1;
+                    continue;
+                }
             }
             if !self.params.join {
                 return Ok(false);

@@ -16,7 +16,10 @@
 //! assumptions and no temporary clause (`F_i` already implies `¬c`); the core becomes the
 //! pushed lemma. When a push fails, the predecessor state is kept with the lemma; the next
 //! propagation skips the query while no lemma added since at a level `≥ i` excludes that
-//! state (the query would find it again). Latches and inputs become decision variables of a
+//! state (the query would find it again). Optionally (`GenParams::ctp`, off by default:
+//! docs/decisions.md#ic3-dynamic-and-ctp) the predecessor, a counterexample to propagation, is
+//! first blocked in `F_i` when it is inductive relative to `F_{i-1}` and the push retried
+//! (rIC3's `--ic3-ctp`). Latches and inputs become decision variables of a
 //! frame solver only once a clause mentions them, so models of queries about a small cone
 //! do not assign the whole design.
 //!
@@ -113,6 +116,9 @@ struct Obligation {
     /// Inputs that lead from every state of `cube` to the parent's cube (or to a bad state).
     inputs: Vec<bool>,
     parent: Option<usize>,
+    /// How often the obligation was worked on, decayed by 0.6 per level it moved up
+    /// (dynamic generalization, [`Ic3::dynamic_params`]).
+    act: f64,
 }
 
 /// Result of a relative-induction query.
@@ -201,6 +207,9 @@ struct Ic3Stats {
     /// Predicted lemmas tried, and those that held (MIC skipped).
     predict_q: u64,
     predicted: u64,
+    /// Counterexamples to propagation tried, and those blocked.
+    ctp_q: u64,
+    ctp_blocked: u64,
     /// Relative-induction and pushing queries, and the unit propagations they made (over
     /// the whole run: the solvers' own counters restart when a solver is rebuilt). The
     /// ratio is the cost measure an adaptive domain switch would use
@@ -482,6 +491,7 @@ impl<'a> Ic3<'a> {
             cube,
             inputs,
             parent,
+            act: 0.0,
         });
         if meets_init {
             return Some(self.trace(id));
@@ -576,11 +586,11 @@ impl<'a> Ic3<'a> {
         if let Some(j) = self.blocked_at(level, &cube) {
             self.stats.contained += 1;
             if j < self.k() {
-                let key = self.tick();
-                self.queue.push(Reverse((j + 1, key, id)));
+                self.move_up(id, level, j + 1);
             }
             return Ok(None);
         }
+        self.obligations[id].act += 1.0;
         match self.consecution(level - 1, &cube)? {
             Cons::Pred(st, inp) => {
                 let p = self.lift(&st, &inp, Some(&cube))?;
@@ -598,7 +608,12 @@ impl<'a> Ic3<'a> {
                     Some(g) => g,
                     None => {
                         self.parent = self.parent_lemma(&cube, level - 1);
+                        let saved = self.params;
+                        if self.params.dynamic {
+                            self.params = self.dynamic_params(id);
+                        }
                         let g = self.mic(core, level - 1, 1);
+                        self.params = saved;
                         self.parent = None;
                         g?
                     }
@@ -608,12 +623,23 @@ impl<'a> Ic3<'a> {
                 let (g, j) = self.push_forward(g, level)?;
                 self.add_lemma(g, j);
                 if j < self.k() {
-                    let key = self.tick();
-                    self.queue.push(Reverse((j + 1, key, id)));
+                    self.move_up(id, level, j + 1);
                 }
             }
         }
         Ok(None)
+    }
+
+    /// Queues obligation `id`, worked on at `from`, again at level `to`; its activity decays
+    /// by 0.6 per level (rIC3's `push_to`): an obligation the search keeps returning to at
+    /// one level is active, one that moves up freely is not.
+    fn move_up(&mut self, id: usize, from: usize, to: usize) {
+        let o = &mut self.obligations[id];
+        for _ in from..to {
+            o.act *= 0.6;
+        }
+        let key = self.tick();
+        self.queue.push(Reverse((to, key, id)));
     }
 
     /// The parent lemma of an obligation `cube` blocked relative to `F_level` (rIC3's
@@ -882,7 +908,22 @@ impl<'a> Ic3<'a> {
                         continue;
                     }
                 }
-                match self.push_query(i, &c.cube) {
+                let mut res = self.push_query(i, &c.cube);
+                // Counterexamples to propagation (rIC3's `--ic3-ctp`): the state of `F_i`
+                // that stops the push is blocked in `F_i` when it can be, and the push tried
+                // again.
+                let mut ctps = 0;
+                while self.params.ctp > ctps
+                    && let Ok(Err((st, _))) = &res
+                {
+                    ctps += 1;
+                    match self.block_ctp(i, st) {
+                        Ok(true) => res = self.push_query(i, &c.cube),
+                        Ok(false) => break,
+                        Err(r) => res = Err(r),
+                    }
+                }
+                match res {
                     Err(r) => {
                         self.frames[i].push(c);
                         self.frames[i].extend(lemmas);
@@ -903,6 +944,26 @@ impl<'a> Ic3<'a> {
             }
         }
         Ok(None)
+    }
+
+    /// Blocks predecessor state `st` (a state of `F_level` found by a failed push) in
+    /// `F_level` if it is inductive relative to `F_{level-1}`: the generalized lemma is
+    /// added at `level`. Returns whether it was.
+    fn block_ctp(&mut self, level: usize, st: &[bool]) -> Result<bool, UnknownReason> {
+        let cube = full_cube(st);
+        if self.meets_init(&cube) {
+            return Ok(false);
+        }
+        self.stats.ctp_q += 1;
+        match self.consecution(level - 1, &cube)? {
+            Cons::Pred(..) => Ok(false),
+            Cons::Blocked(core) => {
+                let g = self.mic(core, level - 1, 1)?;
+                self.stats.ctp_blocked += 1;
+                self.add_lemma(g, level);
+                Ok(true)
+            }
+        }
     }
 
     /// The lemmas of levels `≥ level` as clauses over latch variables.
@@ -1039,6 +1100,7 @@ mod tests {
             join: true,
             predict: false,
             parent: false,
+            ..generalize::GenParams::default()
         };
         for src in [SHIFT, include_str!("../../tests/data/mod6_safe.aag")] {
             let a = aig(src);
@@ -1181,6 +1243,109 @@ mod tests {
             bad_index: 0,
         };
         crate::trace_check::check_trace(&bad, &mut t).expect("the trace simulates");
+    }
+
+    /// Every setting of CTGs, CTPs and dynamic generalization proves the safe designs with
+    /// a certified invariant and refutes the unsafe one, within a work budget.
+    #[test]
+    fn ctg_budgets_ctp_and_dynamic_generalization_prove_and_refute() {
+        let base = generalize::GenParams::default();
+        let settings = [
+            base,
+            generalize::GenParams {
+                max_ctgs: 5,
+                ctg_limit: 8,
+                join: true,
+                ..base
+            },
+            generalize::GenParams { ctp: 3, ..base },
+            generalize::GenParams {
+                dynamic: true,
+                ctp: 3,
+                ..base
+            },
+        ];
+        for params in settings {
+            for a in [
+                aig(SHIFT),
+                aig(include_str!("../../tests/data/mod6_safe.aag")),
+                mod12(),
+            ] {
+                let ctl = Control::default().with_work_budget(2_000_000);
+                let mut e = Ic3::new(&a, &ctl);
+                e.params = params;
+                let r = e.run().unwrap_or_else(EngineResult::Unknown);
+                let EngineResult::Safe(Proof::Invariant(inv)) = r else {
+                    panic!("{params:?}: expected an invariant, got {r:?}");
+                };
+                crate::proof_check::check_invariant(&a, &inv, true, &Control::default())
+                    .expect("invariant checks");
+                assert!(params.ctp > 0 || e.stats.ctp_q == 0);
+            }
+            let bad = aig(include_str!("../../tests/data/mod6_unsafe.aag"));
+            let ctl = Control::default().with_work_budget(2_000_000);
+            let mut e = Ic3::new(&bad, &ctl);
+            e.params = params;
+            let EngineResult::Unsafe(raw) = e.run().unwrap_or_else(EngineResult::Unknown) else {
+                panic!("{params:?}: expected a counterexample");
+            };
+            let mut t = crate::Trace {
+                init: raw.init,
+                inputs: raw.inputs,
+                bad_index: 0,
+            };
+            crate::trace_check::check_trace(&bad, &mut t).expect("the trace simulates");
+        }
+    }
+
+    /// Dynamic generalization: no CTG for an obligation whose successors are inactive, a few
+    /// from activity 10, a recursive budget from 40; the successors' activity counts, up to
+    /// three of them, and moving an obligation up decays its activity by 0.6 a level.
+    #[test]
+    fn dynamic_settings_follow_the_successors_activity() {
+        let a = aig(SHIFT);
+        let ctl = Control::default();
+        let mut e = with_frames(&a, &ctl, 4);
+        let ob = |parent, act| Obligation {
+            cube: vec![0],
+            inputs: Vec::new(),
+            parent,
+            act,
+        };
+        // 0 <- 1 <- 2 <- 3 <- 4 <- 5 (5 is the newest, 0 next to the bad states).
+        e.obligations.push(ob(None, 50.0));
+        e.obligations.push(ob(Some(0), 0.0));
+        e.obligations.push(ob(Some(1), 12.0));
+        e.obligations.push(ob(Some(2), 0.0));
+        e.obligations.push(ob(Some(3), 0.0));
+        e.obligations.push(ob(Some(4), 0.0));
+        let p = e.dynamic_params(0);
+        assert_eq!((p.max_ctgs, p.join), (0, false), "no successor");
+        let p = e.dynamic_params(1);
+        assert_eq!(
+            (p.max_ctgs, p.ctg_limit, p.join),
+            (5, 9, true),
+            "activity 50"
+        );
+        let p = e.dynamic_params(3);
+        assert_eq!(
+            (p.max_ctgs, p.ctg_limit),
+            (5, 9),
+            "50 is three successors up"
+        );
+        let p = e.dynamic_params(4);
+        assert_eq!(
+            (p.max_ctgs, p.ctg_limit, p.join),
+            (2, 1, true),
+            "activity 12"
+        );
+        e.obligations[2].act = 0.0;
+        assert_eq!(e.dynamic_params(4).max_ctgs, 0, "50 is four successors up");
+        assert_eq!(e.dynamic_params(5).max_ctgs, 0);
+        e.obligations[0].act = 10.0;
+        e.move_up(0, 1, 3);
+        assert!((e.obligations[0].act - 3.6).abs() < 1e-9);
+        assert_eq!(e.queue.len(), 1);
     }
 
     #[test]
