@@ -245,6 +245,49 @@ pub fn expand_funcs(
     memo[&t]
 }
 
+/// `t` with the subterms in `map` replaced by their images (all at once; the images are not
+/// visited again), folding Boolean structure on the way ([`rebuild`]). Not for terms with
+/// binders: a replaced subterm under a quantifier is replaced whether or not it mentions a
+/// bound variable. Iterative: children are rebuilt before their parents because a term's
+/// id is larger than its arguments' in the hash-consed store.
+pub fn replace_subterms(
+    store: &mut TermStore,
+    t: TermId,
+    map: &FxHashMap<TermId, TermId>,
+) -> TermId {
+    let mut all = Vec::new();
+    let mut stack = vec![t];
+    let mut seen = FxHashSet::default();
+    while let Some(u) = stack.pop() {
+        if seen.insert(u) {
+            all.push(u);
+            if !map.contains_key(&u) {
+                stack.extend(store.args(u).iter().copied());
+            }
+        }
+    }
+    all.sort_unstable();
+    let mut new: FxHashMap<TermId, TermId> = FxHashMap::default();
+    for u in all {
+        let r = if let Some(&r) = map.get(&u) {
+            r
+        } else if store.args(u).is_empty() {
+            u
+        } else {
+            let args: Vec<TermId> = store.args(u).iter().map(|a| new[a]).collect();
+            if args.as_slice() == store.args(u) {
+                u
+            } else {
+                let op = store.op(u).clone();
+                let sort = store.sort(u);
+                rebuild(store, &op, &args, sort)
+            }
+        };
+        new.insert(u, r);
+    }
+    new[&t]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -321,47 +364,4 @@ mod tests {
         let e = expand_funcs(&mut s, app, &defs);
         assert!(!has_app(&s, e));
     }
-}
-
-/// `t` with the subterms in `map` replaced by their images (all at once; the images are not
-/// visited again), folding Boolean structure on the way ([`rebuild`]). Not for terms with
-/// binders: a replaced subterm under a quantifier is replaced whether or not it mentions a
-/// bound variable. Iterative: children are rebuilt before their parents because a term's
-/// id is larger than its arguments' in the hash-consed store.
-pub fn replace_subterms(
-    store: &mut TermStore,
-    t: TermId,
-    map: &FxHashMap<TermId, TermId>,
-) -> TermId {
-    let mut all = Vec::new();
-    let mut stack = vec![t];
-    let mut seen = FxHashSet::default();
-    while let Some(u) = stack.pop() {
-        if seen.insert(u) {
-            all.push(u);
-            if !map.contains_key(&u) {
-                stack.extend(store.args(u).iter().copied());
-            }
-        }
-    }
-    all.sort_unstable();
-    let mut new: FxHashMap<TermId, TermId> = FxHashMap::default();
-    for u in all {
-        let r = if let Some(&r) = map.get(&u) {
-            r
-        } else if store.args(u).is_empty() {
-            u
-        } else {
-            let args: Vec<TermId> = store.args(u).iter().map(|a| new[a]).collect();
-            if args.as_slice() == store.args(u) {
-                u
-            } else {
-                let op = store.op(u).clone();
-                let sort = store.sort(u);
-                rebuild(store, &op, &args, sort)
-            }
-        };
-        new.insert(u, r);
-    }
-    new[&t]
 }

@@ -88,11 +88,7 @@ fn one_round(store: &mut TermStore, phi: TermId, vars: &[VarId]) -> Option<(Term
     }
     // A read-only array that occurs as the whole formula's variable elsewhere is impossible
     // (a Boolean formula is not an array), so `reads` minus `bad` are the qualifying ones.
-    let mut chosen: Vec<VarId> = reads
-        .keys()
-        .copied()
-        .filter(|x| !bad.contains(x))
-        .collect();
+    let mut chosen: Vec<VarId> = reads.keys().copied().filter(|x| !bad.contains(x)).collect();
     if chosen.is_empty() {
         return None;
     }
@@ -163,7 +159,12 @@ mod tests {
         let a = s.var("A", arr);
         let (i, x) = (s.var("i", Sort::Int), s.var("x", Sort::Int));
         let (at, it, xt) = (s.mk_var(a), s.mk_var(i), s.mk_var(x));
-        let (k0, k5, k255, k1) = (int(&mut s, 0), int(&mut s, 5), int(&mut s, 255), int(&mut s, 1));
+        let (k0, k5, k255, k1) = (
+            int(&mut s, 0),
+            int(&mut s, 5),
+            int(&mut s, 255),
+            int(&mut s, 1),
+        );
         let r5 = s.mk_select(at, k5);
         let ri = s.mk_select(at, it);
         let lo = s.mk_le(k0, r5);

@@ -383,4 +383,3 @@ fn abstract_arrays(
     }
     Some(cove_logic::subst::replace_subterms(store, t, &map))
 }
-
