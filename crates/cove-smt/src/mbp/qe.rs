@@ -36,7 +36,7 @@ pub const QE_DEFAULT_LIMIT: usize = 10_000;
 /// Exact quantifier elimination: a quantifier-free formula equivalent to `∃vars·phi`, over
 /// the free variables of `phi` minus `vars`, computed with Cove's SMT solver (one
 /// incremental solver; each round blocks the last projection). Array variables that are only
-/// read are first replaced by their reads (exact: [`super::ackermann`]). Fails when some variable
+/// read are first replaced by their reads (exact, by Ackermann's reduction). Fails when some variable
 /// cannot be eliminated by MBP ([`QeError::NotEliminable`]), when the solver answers
 /// `unknown`, or after [`QE_DEFAULT_LIMIT`] disjuncts. Unlimited in time: callers inside a
 /// run use [`qe_under`].
