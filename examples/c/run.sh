@@ -6,10 +6,11 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
 cargo build --release -q -p cove-capi
-out="$root/target/c-example"
+target="${CARGO_TARGET_DIR:-$root/target}"
+out="$target/c-example"
 mkdir -p "$out"
 inc="$root/crates/cove-capi/include"
-lib="$root/target/release"
+lib="$target/release"
 
 # Against the shared library (rpath so it runs without installing it) ...
 cc -std=c99 -Wall -Wextra -Werror -I"$inc" examples/c/solve.c -L"$lib" -lcove_capi \
