@@ -262,24 +262,6 @@ impl<'a> Ack<'a> {
     }
 }
 
-/// Whether `t` applies one of the measures.
-pub fn mentions_measure(store: &TermStore, t: TermId, ms: &Measures) -> bool {
-    let mut seen = FxHashSet::default();
-    let mut stack = vec![t];
-    while let Some(u) = stack.pop() {
-        if !seen.insert(u) {
-            continue;
-        }
-        if let Op::App(f) = store.op(u)
-            && ms.contains_key(f)
-        {
-            return true;
-        }
-        stack.extend_from_slice(store.args(u));
-    }
-    false
-}
-
 /// Whether `t` applies a function that is not a measure.
 pub fn mentions_other_app(store: &TermStore, t: TermId, ms: &Measures) -> bool {
     let mut seen = FxHashSet::default();
