@@ -195,12 +195,14 @@ impl<'a> Ack<'a> {
         vt
     }
 
-    /// `t` with every measure application replaced (explicit post-order).
+    /// `t` with every measure application replaced (the applications are collected by an
+    /// explicit walk, then replaced at once by [`cove_logic::subst::replace_subterms`]).
     fn replace(&mut self, store: &mut TermStore, root: TermId) -> Result<TermId, String> {
-        let mut memo: FxHashMap<TermId, TermId> = FxHashMap::default();
-        let mut stack = vec![(root, false)];
-        while let Some((t, done)) = stack.pop() {
-            if memo.contains_key(&t) {
+        let mut map: FxHashMap<TermId, TermId> = FxHashMap::default();
+        let mut seen = FxHashSet::default();
+        let mut stack = vec![root];
+        while let Some(t) = stack.pop() {
+            if !seen.insert(t) {
                 continue;
             }
             if let Op::App(f) = store.op(t)
@@ -212,27 +214,12 @@ impl<'a> Ack<'a> {
                     return Err("nested measure application".into());
                 }
                 let v = self.var(store, f, a);
-                memo.insert(t, v);
+                map.insert(t, v);
                 continue;
             }
-            if !done {
-                stack.push((t, true));
-                for &a in store.args(t) {
-                    stack.push((a, false));
-                }
-                continue;
-            }
-            let args: Vec<TermId> = store.args(t).iter().map(|a| memo[a]).collect();
-            let r = if args[..] == store.args(t)[..] {
-                t
-            } else {
-                let op = store.op(t).clone();
-                let sort = store.sort(t);
-                cove_logic::subst::rebuild(store, &op, &args, sort)
-            };
-            memo.insert(t, r);
+            stack.extend_from_slice(store.args(t));
         }
-        Ok(memo[&root])
+        Ok(cove_logic::subst::replace_subterms(store, root, &map))
     }
 
     fn bounds(&self, store: &mut TermStore) -> Vec<TermId> {
