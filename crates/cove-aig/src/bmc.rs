@@ -157,7 +157,11 @@ impl<'a> Bmc<'a> {
             Some(true) => Ok(Step::Found(u.trace(k))),
             Some(false) => {
                 if ctl.verbosity > 0 {
-                    eprintln!("bmc: no counterexample of length {k}");
+                    let st = u.s.stats();
+                    eprintln!(
+                        "bmc: no counterexample of length {k} ({} conflicts, {} propagations in all)",
+                        st.conflicts, st.propagations
+                    );
                 }
                 self.pending = None;
                 self.k += 1;
@@ -234,6 +238,10 @@ const JUMP_CONFLICTS: u64 = 2_000;
 /// Frames beyond plain BMC's depth that a [`Jump`] round goes at most.
 const JUMP_ROUND: usize = 160;
 
+/// Frames beyond plain BMC's depth that the first [`Jump`] round goes (doubled every round up
+/// to `JUMP_ROUND`).
+const JUMP_FIRST_ROUND: usize = 20;
+
 /// Encoded gates (frames times the circuit's and gates) past which a [`Jump`] round ends
 /// and the next starts again from the shallowest target not yet refuted.
 const JUMP_MAX_GATES: usize = 4_000_000;
@@ -244,9 +252,14 @@ const JUMP_MAX_GATES: usize = 4_000_000;
 /// and FIFOs that must fill first, `mann/data-integrity/unsafe/arbitrated_top_*` — have
 /// queries for depths just short of the first failure that are hard to refute, while a
 /// query well past it is satisfiable and easy (ABC's `bmc3 -S 20` on `arbitrated_top_n2`:
-/// frame 20 in 0.4 s, where refuting frames 12–15 alone takes 20 s). A round goes `JUMP_ROUND` frames
-/// beyond plain BMC's depth, or as deep as `JUMP_MAX_GATES` allows, then the next round starts again at the shallowest target not
-/// refuted, with twice the conflicts. A found trace is a counterexample of its target's
+/// frame 20 in 0.4 s, where refuting frames 12–15 alone takes 20 s). The first round goes
+/// `JUMP_FIRST_ROUND` frames beyond plain BMC's depth, each next one twice as far (up to
+/// `JUMP_ROUND`, and no deeper than `JUMP_MAX_GATES` allows) and with twice the conflicts,
+/// starting again at the shallowest target not refuted. Rounds grow in reach rather than all
+/// going `JUMP_ROUND` frames because a probe costs a few thousand conflicts, i.e. seconds, on
+/// designs of a few thousand gates (`telephony.6`, first failure at frame 19: frames 20–30
+/// take 2,000–10,000 conflicts each): sixteen probes at the first budget used to fill the time
+/// before a second, larger try near the front. A found trace is a counterexample of its target's
 /// length (checked like every trace); a refuted target only becomes a fact of this
 /// unrolling, and this unrolling never proves anything.
 pub(crate) struct Jump<'a> {
@@ -257,6 +270,8 @@ pub(crate) struct Jump<'a> {
     /// Targets refuted (their frame holds no bad state).
     refuted: Vec<usize>,
     budget: u64,
+    /// Frames beyond plain BMC's depth that this round goes.
+    reach: usize,
     /// The constraints exclude every trace reaching the last frame built: no more queries.
     pub(crate) done: bool,
 }
@@ -269,6 +284,7 @@ impl<'a> Jump<'a> {
             next: 0,
             refuted: Vec::new(),
             budget: JUMP_CONFLICTS,
+            reach: JUMP_FIRST_ROUND,
             done: false,
         }
     }
@@ -285,11 +301,13 @@ impl<'a> Jump<'a> {
             target += JUMP_STEP;
         }
         if target > min_depth + JUMP_STEP
-            && (target > min_depth + JUMP_ROUND
+            && (target > min_depth + self.reach
                 || (target + 1).saturating_mul(ands) > JUMP_MAX_GATES)
         {
-            // End of the round: start again near the front with more conflicts.
+            // End of the round: start again near the front with more conflicts, and go
+            // twice as far.
             self.budget = self.budget.saturating_mul(2);
+            self.reach = (2 * self.reach).min(JUMP_ROUND);
             target = min_depth + JUMP_STEP;
             while self.refuted.contains(&target) {
                 target += JUMP_STEP;
@@ -410,6 +428,27 @@ mod tests {
         };
         trace_check::check_trace(&aig, &mut t).expect("a real counterexample");
         assert!(t.inputs.len() >= 24, "the counter needs 23 steps");
+    }
+
+    #[test]
+    fn each_jump_round_goes_twice_as_far_as_the_one_before() {
+        // Failure first at 95: round 0 probes 10 and 20, round 1 up to 40, round 2 up to
+        // 80, round 3 reaches 100.
+        let aig = counter(7, 95);
+        let ctl = Control::default();
+        let mut j = Jump::new(&aig, &ctl);
+        let mut probes = 0;
+        let t = loop {
+            probes += 1;
+            assert!(probes <= 10, "no counterexample within ten probes");
+            if let Some(t) = j.probe(0).expect("no stop") {
+                break t;
+            }
+        };
+        assert_eq!(t.inputs.len(), 101);
+        assert_eq!(j.refuted, [10, 20, 30, 40, 50, 60, 70, 80, 90]);
+        assert_eq!(j.budget, 8 * JUMP_CONFLICTS);
+        assert_eq!(j.reach, JUMP_ROUND);
     }
 
     #[test]

@@ -17,7 +17,7 @@ const MAX_LEAVES: usize = 32;
 
 /// How one AIG node is encoded.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum Gate {
+pub(crate) enum Gate {
     /// The node is the conjunction of these literals.
     And(Vec<ALit>),
     /// The node is `¬ite(s, a, b)` for `Ite(s, a, b)`: `¬(s ∧ a) ∧ ¬(¬s ∧ b)`.
@@ -35,7 +35,7 @@ impl Gate {
 }
 
 /// Per-node facts about an AIG needed to pick gate shapes.
-pub(super) struct Shapes {
+pub(crate) struct Shapes {
     /// Per AIG variable: index of its and gate (`u32::MAX` if none).
     and_of: Vec<u32>,
     /// Per AIG variable: whether exactly one reference exists to it.

@@ -35,7 +35,7 @@
 //! obligations are all kept. A schedule uses this to lend IC3's time to another engine
 //! (localization, `loc.rs`) when IC3's frontier stalls (`Stall`) and to take it back.
 
-mod gates;
+pub(crate) mod gates;
 mod generalize;
 mod tsim;
 mod tsolver;
