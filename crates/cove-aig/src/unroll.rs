@@ -313,8 +313,7 @@ impl<'a> Unroll<'a> {
 fn decided(g: &Gate, known: &[Option<Val>]) -> Option<Val> {
     match g {
         Gate::And(_) => known
-            .iter()
-            .any(|k| *k == Some(Val::Const(false)))
+            .contains(&Some(Val::Const(false)))
             .then_some(Val::Const(false)),
         Gate::NegIte(..) => match known[0] {
             Some(Val::Const(true)) => known[1].map(|x| x.neg_if(true)),
