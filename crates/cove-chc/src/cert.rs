@@ -194,12 +194,27 @@ fn check_parts(
     ctl: &Control,
 ) -> Result<(), CertError> {
     let c = &sys.clauses[i];
+    let t0 = std::time::Instant::now();
     let mut solver = SmtSolver::new();
     solver.set_limits(cove_smt::Limits::of(ctl));
     for &a in parts {
         solver.assert(store, a);
     }
-    match solver.check(store) {
+    let res = solver.check(store);
+    if ctl.verbosity > 1 {
+        let st = solver.stats();
+        eprintln!(
+            "cert: {}: {:?} in {:.3} s ({} conflicts, {} decisions, {} array lemmas in {} rounds)",
+            clause_name(sys, i),
+            res,
+            t0.elapsed().as_secs_f64(),
+            st.conflicts,
+            st.decisions,
+            st.array_lemmas,
+            st.array_rounds
+        );
+    }
+    match res {
         SmtResult::Unsat => Ok(()),
         SmtResult::Sat if !complete => Err(CertError::Undecided(format!(
             "{} is not proven under the invariants and measures",

@@ -183,6 +183,16 @@ pub fn parse_model(
     let mut values: Vec<Option<Value>> = vec![None; constants.len()];
     let mut parser =
         Parser::new(body.as_bytes(), store, Dialect::Smt).map_err(|e| e.to_string())?;
+    // The definitions speak of the system's datatypes (parameter sorts, constructors,
+    // selectors), which the witness does not declare again.
+    let dt_sorts: Vec<Sort> = sys
+        .preds
+        .iter()
+        .flat_map(|&p| parser.store_ref().func(p).args.clone())
+        .chain(constants.iter().map(|&k| parser.store_ref().var_sort(k)))
+        .filter(|&s| cove_logic::dt::mentions_dt(s))
+        .collect();
+    parser.import_datatypes(&dt_sorts);
     while let Some((cmd, pos)) = parser.next_command().map_err(|e| e.to_string())? {
         if let Command::DefineFun {
             name,

@@ -305,3 +305,23 @@ fn checker_decides_pointwise_array_equalities() {
     let e = cert::check_invariants(&mut store, sys, &inv, &ctl).unwrap_err();
     assert!(e.is_invalid(), "{e}");
 }
+
+#[test]
+fn witness_over_datatypes_is_read_without_declarations() {
+    // `cove check --witness` on a datatype system: the witness (as `cove solve --model` and
+    // z3 print it) uses the system's sorts, constructors, selectors and testers without
+    // declaring them again.
+    let mut store = TermStore::new();
+    let qs = parse_queries(RECORD_SAFE.as_bytes(), &mut store, &Control::default()).unwrap();
+    let sys = &qs[0].system;
+    let good = "sat\n(define-fun Inv ((x St)) Bool \
+        (and (<= 0 (cnt x)) (<= (cnt x) 1) (=> ((_ is Idle) (mode x)) (= (cnt x) 0))))";
+    let inv = cove_chc::witness::parse_invariants(good.as_bytes(), &mut store, sys)
+        .expect("the witness reads");
+    cert::check_invariants(&mut store, sys, &inv, &Control::default()).expect("valid");
+    let bad = "(define-fun Inv ((x St)) Bool (and (<= 0 (cnt x)) (is-Idle (mode x))))";
+    let inv = cove_chc::witness::parse_invariants(bad.as_bytes(), &mut store, sys)
+        .expect("the witness reads");
+    let e = cert::check_invariants(&mut store, sys, &inv, &Control::default()).unwrap_err();
+    assert!(e.is_invalid(), "{e}");
+}

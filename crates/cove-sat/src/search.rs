@@ -29,6 +29,10 @@ pub enum SolveResult {
     Unknown,
 }
 
+/// How many propagated literals the search lets pass between two polls of the limits when
+/// it makes decisions without conflicts (about a millisecond of propagation).
+const PROPAGATIONS_PER_POLL: u64 = 1 << 16;
+
 /// Limits for one solve call: the run's [`Control`] (deadline, memory, interruption), polled
 /// during the search, and a conflict budget of this call. The default has no limits.
 #[derive(Clone, Debug, Default)]
@@ -116,6 +120,9 @@ impl Solver {
         let start = self.stats.conflicts;
         let mut pending: Option<Conflict> = None;
         let mut decisions_since_check = 0u32;
+        // Propagation is polled too: on a large formula a few hundred decisions without a
+        // conflict can each propagate most of it, and the deadline must hold between them.
+        let mut props_at_check = self.stats.propagations;
         loop {
             let confl = match pending.take() {
                 Some(c) => Some(c),
@@ -151,8 +158,11 @@ impl Solver {
                 debug_assert_eq!(self.check_invariants(), Ok(()));
             }
             decisions_since_check += 1;
-            if decisions_since_check >= 1024 {
+            if decisions_since_check >= 1024
+                || self.stats.propagations - props_at_check >= PROPAGATIONS_PER_POLL
+            {
                 decisions_since_check = 0;
+                props_at_check = self.stats.propagations;
                 limits.control.charge(1);
                 if limits.stopped() {
                     return SolveResult::Unknown;

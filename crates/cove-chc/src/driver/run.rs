@@ -10,7 +10,7 @@ use crate::share::LemmaPool;
 use crate::system::ChcSystem;
 use cove_logic::TermStore;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The result of one engine run, its witness stated over the system it was given.
 pub(crate) struct Run {
@@ -176,7 +176,13 @@ fn run(
 
 /// The grace period the certificate check gets beyond the deadline: an answer found just
 /// before the deadline is still worth checking, and the limit holds within a second.
-const VALIDATION_GRACE: Duration = Duration::from_millis(500);
+///
+/// It ends at a fixed point, the deadline plus the grace, however late the check starts:
+/// an engine that noticed the deadline late, or a back-translation that ran past it, must
+/// not push the check's end towards the CLI's watchdog (deadline + 0.6 s, which ends the
+/// process as "a phase did not stop in time"). A check that starts after that point stops
+/// at its first poll, and the answer is `unknown`.
+const VALIDATION_GRACE: Duration = Duration::from_millis(400);
 
 /// Checks the certificate of `answer` against `sys`; an answer whose certificate is refuted
 /// or cannot be confirmed within the limits becomes `unknown`.
@@ -187,9 +193,7 @@ pub(crate) fn validate(
     ctl: &Control,
 ) -> (ChcResult, Validation, Option<Phase>) {
     let vctl = Control {
-        deadline: ctl
-            .deadline
-            .map(|d| d.max(Instant::now()) + VALIDATION_GRACE),
+        deadline: ctl.deadline.map(|d| d + VALIDATION_GRACE),
         ..ctl.clone()
     };
     let verdict = match &answer {
@@ -220,5 +224,91 @@ pub(crate) fn validate(
                 Some(Phase::Validation),
             )
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::result::Invariants;
+    use std::time::Instant;
+
+    /// `n` pigeons in `n - 1` holes: the invariant `P := ¬distinct(x…)` is valid for the
+    /// fact clause, but proving it is the pigeonhole principle, a long CDCL search.
+    fn pigeons(store: &mut TermStore, n: usize) -> (ChcSystem, Invariants) {
+        let xs: Vec<String> = (0..n).map(|i| format!("x{i}")).collect();
+        let decl = xs.iter().map(|x| format!("({x} Int)")).collect::<String>();
+        let bounds: String = xs
+            .iter()
+            .map(|x| format!("(<= 0 {x}) (<= {x} {})", n - 2))
+            .collect();
+        let args = xs.join(" ");
+        let ints = vec!["Int"; n].join(" ");
+        let src = format!(
+            "(set-logic HORN) (declare-fun P ({ints}) Bool)
+             (assert (forall ({decl}) (=> (and {bounds}) (P {args}))))
+             (assert (forall ({decl}) (=> (and (P {args}) (distinct {args})) false)))"
+        );
+        let sys = crate::frontend::parse_chc(src.as_bytes(), store).expect("parses");
+        let p = sys.preds[0];
+        let vs: Vec<_> = (0..n)
+            .map(|i| store.var(&format!("v{i}"), Sort::Int))
+            .collect();
+        let ts: Vec<_> = vs.iter().map(|&v| store.mk_var(v)).collect();
+        let mut ne = vec![];
+        for i in 0..n {
+            for j in i + 1..n {
+                let e = store.mk_eq(ts[i], ts[j]);
+                ne.push(store.mk_not(e));
+            }
+        }
+        let distinct = store.mk_and(&ne);
+        let body = store.mk_not(distinct);
+        let mut inv = Invariants::default();
+        inv.define(p, vs, body);
+        (sys, inv)
+    }
+
+    use cove_logic::Sort;
+
+    #[test]
+    fn check_stops_on_its_work_budget() {
+        // Bounded by work units (one per conflict of the SAT search), not by the clock.
+        let mut store = TermStore::new();
+        let (sys, inv) = pigeons(&mut store, 4);
+        let ctl = Control::default().with_work_budget(100_000);
+        cert::check_invariants(&mut store, &sys, &inv, &ctl).expect("3 holes: valid");
+        let mut store = TermStore::new();
+        let (sys, inv) = pigeons(&mut store, 9);
+        let ctl = Control::default().with_work_budget(200);
+        let e = cert::check_invariants(&mut store, &sys, &inv, &ctl).unwrap_err();
+        assert!(
+            !e.is_invalid(),
+            "out of budget is undecided, not refuted: {e}"
+        );
+        let used = 200 - ctl.work.as_ref().map_or(0, |w| w.remaining());
+        assert_eq!(used, 200, "the budget was spent, not skipped");
+    }
+
+    #[test]
+    fn late_validation_ends_at_the_deadline_plus_grace() {
+        // The run's deadline passed more than the grace ago (an engine noticed it late): the
+        // check gets no fresh grace period, the answer is `unknown`, in validation.
+        let mut store = TermStore::new();
+        let (sys, inv) = pigeons(&mut store, 9);
+        let past = Instant::now()
+            .checked_sub(Duration::from_secs(5))
+            .expect("clock far enough from its origin");
+        let ctl = Control {
+            deadline: Some(past),
+            ..Control::default()
+        };
+        let (answer, validation, phase) = validate(&mut store, &sys, ChcResult::Sat(inv), &ctl);
+        assert!(
+            matches!(answer, ChcResult::Unknown(UnknownReason::Timeout)),
+            "{answer:?}"
+        );
+        assert!(matches!(validation, Validation::Undecided(_)));
+        assert_eq!(phase, Some(Phase::Validation));
     }
 }

@@ -52,6 +52,46 @@ pub(crate) fn sort_depth(s: Sort) -> usize {
 }
 
 impl<'a> Parser<'a, '_> {
+    /// Makes the datatypes of `sorts` (and every datatype reachable from them through
+    /// fields and array sorts) known by name, with their constructors, selectors and z3-style
+    /// testers, as if their declarations had been read. A witness for a system over datatypes
+    /// (`cove check --witness`) speaks of the system's sorts, which its own text does not
+    /// declare: a redeclaration would make new, distinct sorts. Names already bound are left
+    /// as they are.
+    pub fn import_datatypes(&mut self, sorts: &[Sort]) {
+        let mut stack: Vec<Sort> = sorts.to_vec();
+        let mut seen: Vec<Sort> = vec![];
+        while let Some(s) = stack.pop() {
+            if let Some((i, e)) = s.array_parts() {
+                stack.push(i);
+                stack.push(e);
+                continue;
+            }
+            let Some(d) = crate::dt::def(s) else { continue };
+            if seen.contains(&s) {
+                continue;
+            }
+            seen.push(s);
+            if !self.sorts.contains_key(&*d.name) {
+                self.sorts.insert(d.name.clone(), s);
+                self.undo.push(Undo::Sort(d.name.clone()));
+            }
+            for (ci, c) in d.ctors.iter().enumerate() {
+                let mut symbols = vec![(c.name.to_string(), Global::Ctor(s, ci as u32))];
+                symbols.push((format!("is-{}", c.name), Global::Test(s, ci as u32)));
+                for (fi, (sel, fsort)) in c.fields.iter().enumerate() {
+                    symbols.push((sel.to_string(), Global::Sel(s, ci as u32, fi as u32)));
+                    stack.push(*fsort);
+                }
+                for (name, g) in symbols {
+                    if !self.globals.contains_key(name.as_str()) {
+                        self.bind_global(&name, g);
+                    }
+                }
+            }
+        }
+    }
+
     pub(super) fn cmd_declare_datatypes(
         &mut self,
         top: NodeId,
