@@ -95,13 +95,15 @@ impl Engine for PredAbs {
                 }
             }
         }
-        self.stats.push(("predabs-predicates".into(), n_preds.to_string()));
+        self.stats
+            .push(("predabs-predicates".into(), n_preds.to_string()));
         let states = match fixpoint(store, sys, &map.params, &preds, ctl) {
             Ok(s) => s,
             Err(r) => return ChcResult::Unknown(r),
         };
         let total: usize = states.values().map(Vec::len).sum();
-        self.stats.push(("predabs-states".into(), total.to_string()));
+        self.stats
+            .push(("predabs-states".into(), total.to_string()));
         if ctl.verbosity > 0 {
             eprintln!(
                 "predabs: {n_preds} predicates, {total} abstract states ({:.2?})",
@@ -208,8 +210,7 @@ fn fixpoint(
         let mut changed = false;
         for c in &sys.clauses {
             let Some(h) = &c.head else { continue };
-            if c
-                .body
+            if c.body
                 .iter()
                 .any(|b| states.get(&b.pred).is_none_or(Vec::is_empty))
             {
@@ -222,13 +223,24 @@ fn fixpoint(
             solver.set_limits(cove_smt::Limits::of(ctl));
             solver.assert(store, c.constraint);
             for b in &c.body {
-                let vars =
-                    occurrence_vars(store, &mut solver, &params[&b.pred], &preds[&b.pred], &b.args);
+                let vars = occurrence_vars(
+                    store,
+                    &mut solver,
+                    &params[&b.pred],
+                    &preds[&b.pred],
+                    &b.args,
+                );
                 let list: Vec<&[bool]> = states[&b.pred].iter().map(Vec::as_slice).collect();
                 let d = decision_diagram(store, &vars, &list);
                 solver.assert(store, d);
             }
-            let hv = occurrence_vars(store, &mut solver, &params[&h.pred], &preds[&h.pred], &h.args);
+            let hv = occurrence_vars(
+                store,
+                &mut solver,
+                &params[&h.pred],
+                &preds[&h.pred],
+                &h.args,
+            );
             let known: Vec<&[bool]> = states
                 .get(&h.pred)
                 .unwrap_or(&no_states)
@@ -295,7 +307,9 @@ mod tests {
         let mut store = TermStore::new();
         let sys = crate::frontend::parse_chc(src.as_bytes(), &mut store).expect("parses");
         let ctl = Control::default().with_work_budget(20_000_000);
-        let r = PredAbsConfig::default().create().solve(&mut store, &sys, &ctl);
+        let r = PredAbsConfig::default()
+            .create()
+            .solve(&mut store, &sys, &ctl);
         if let ChcResult::Sat(inv) = &r {
             crate::cert::check_invariants(&mut store, &sys, inv, &ctl).expect("valid invariants");
         }
