@@ -16,6 +16,7 @@ use crate::engines::lawi::LawiConfig;
 use crate::engines::linear_bmc::LinearBmcConfig;
 use crate::engines::pdkind::PdKindConfig;
 use crate::engines::phases::PhasesConfig;
+use crate::engines::predabs::PredAbsConfig;
 use crate::engines::spacer::SpacerConfig;
 use crate::engines::split_tpa::SplitTpaConfig;
 use crate::engines::terms::TermsConfig;
@@ -200,6 +201,14 @@ pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
                 EngineSpec::spacer("spacer", |_| {}),
                 EngineSpec::single(TermsConfig::without_locations())
                     .with_share(0.1)
+                    .with_bounds(false),
+                // Then Boolean predicate abstraction over the same atoms: the invariants of
+                // the thread-modular encodings (ultimate's `LIA-NonLin`, one `Inv` over both
+                // threads' locations, a clause that swaps the threads' slots) are clauses of
+                // three and more literals over locations and a few data atoms, which no
+                // fixed candidate shape covers (docs/decisions.md#predicate-abstraction).
+                EngineSpec::single(PredAbsConfig::default())
+                    .with_share(0.35)
                     .with_bounds(false),
                 // Then the same candidates guarded by the values of program counters: the
                 // thread-modular encodings (ultimate's `LIA-NonLin`, one `Inv` over both

@@ -10,6 +10,7 @@ pub mod lawi;
 pub mod linear_bmc;
 pub mod pdkind;
 pub mod phases;
+pub mod predabs;
 pub mod spacer;
 pub mod split_tpa;
 pub mod terms;
@@ -95,6 +96,8 @@ registry! {
     Terms(terms::TermsConfig),
     /// Houdini over phase-partitioned candidates read off concrete runs.
     Phases(phases::PhasesConfig),
+    /// Boolean predicate abstraction over the clauses' own atoms.
+    PredAbs(predabs::PredAbsConfig),
     /// Bit-vector systems blasted onto the hardware engines' IC3 ([`hw`]).
     Hw(hw::HwConfig),
 }

@@ -129,7 +129,7 @@ impl Engine for TermHoudini {
         // [`location_guards`]): the invariants of programs with a program counter (threads
         // of a thread-modular encoding, `pc = 7 → x ≠ 0`), many more candidates, so last.
         let base = InvMap::new(store, sys);
-        let lang = language(store, sys, &base.params, ctl);
+        let lang = language(store, sys, &base.params, ctl, Shapes::Candidates);
         for round in [Round::Base, Round::Congruences, Round::Locations] {
             let run = match round {
                 Round::Base | Round::Congruences => self.config.base,
@@ -345,6 +345,7 @@ fn language(
     sys: &ChcSystem,
     params: &FxHashMap<FuncId, Vec<VarId>>,
     ctl: &Control,
+    shape: Shapes,
 ) -> FxHashMap<FuncId, Lang> {
     let mut lang: FxHashMap<FuncId, Lang> = FxHashMap::default();
     for c in &sys.clauses {
@@ -365,7 +366,9 @@ fn language(
                         push_both(store, &mut l.guards, t);
                     } else {
                         push_both(store, &mut l.atoms, t);
-                        closed_sides(store, t, &mut l.atoms);
+                        if shape == Shapes::Candidates {
+                            closed_sides(store, t, &mut l.atoms);
+                        }
                     }
                 }
             }
@@ -422,7 +425,10 @@ fn language(
     }
     ks.truncate(MAX_MODULI);
     // Bounds, differences and congruences at the values the facts determine.
-    let init = initial_values(store, sys, MAX_FACTS, ctl);
+    let init = match shape {
+        Shapes::Candidates => initial_values(store, sys, MAX_FACTS, ctl),
+        Shapes::Predicates => FxHashMap::default(),
+    };
     for (&p, states) in &init {
         let params = params[&p].clone();
         if params.len() > MAX_ARITY {
@@ -490,6 +496,53 @@ fn language(
         }
     }
     lang
+}
+
+/// Per predicate, the positive atoms of its `terms` language (atoms and guards, each once,
+/// `not` and two-sided `distinct` read as the comparison they negate): the predicates of
+/// [`crate::engines::predabs`], which combines them by any Boolean structure instead of
+/// the fixed candidate shapes of this engine.
+pub(crate) fn positive_atoms(
+    store: &mut TermStore,
+    sys: &ChcSystem,
+    params: &FxHashMap<FuncId, Vec<VarId>>,
+    ctl: &Control,
+) -> FxHashMap<FuncId, Vec<TermId>> {
+    let lang = language(store, sys, params, ctl, Shapes::Predicates);
+    let mut out = FxHashMap::default();
+    for (p, l) in lang {
+        let mut atoms = Vec::new();
+        for &a in l.guards.iter().chain(&l.atoms) {
+            let mut t = a;
+            if matches!(store.op(t), Op::Not) {
+                t = store.args(t)[0];
+            }
+            if matches!(store.op(t), Op::Distinct | Op::Eq) && store.args(t).len() == 2 {
+                // One orientation (`x = 0`, never also `0 = x`).
+                let (mut x, mut y) = (store.args(t)[0], store.args(t)[1]);
+                if store.as_num(x).is_some() || (store.as_num(y).is_none() && x > y) {
+                    std::mem::swap(&mut x, &mut y);
+                }
+                t = store.mk_eq(x, y);
+            }
+            if store.as_bool(t).is_none() {
+                atoms.push(t);
+            }
+        }
+        dedup(&mut atoms);
+        out.insert(p, atoms);
+    }
+    out
+}
+
+/// What [`language`] is for: the candidates of this engine, or the predicates of
+/// [`crate::engines::predabs`], whose abstract domain grows exponentially with them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Shapes {
+    /// Every atom, with the closed sides of comparisons and the facts' values.
+    Candidates,
+    /// The clauses' comparisons and argument equations only.
+    Predicates,
 }
 
 /// The candidate rounds of the engine.
