@@ -274,7 +274,7 @@ fn fixpoint(
                         states.entry(h.pred).or_default().push(state);
                         total += 1;
                         changed = true;
-                        if ctl.verbosity > 1 && total % 100 == 0 {
+                        if ctl.verbosity > 1 && total.is_multiple_of(100) {
                             eprintln!("predabs: {total} states");
                         }
                         if total > MAX_STATES {
