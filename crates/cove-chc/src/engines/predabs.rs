@@ -19,7 +19,7 @@
 //! occurrence restricted to its symbol's known states and the head excluded from its own;
 //! every model is a new state of the head's symbol (blocked, and the solver asked again).
 //! The state sets enter the solvers as reduced ordered decision diagrams over the
-//! predicates ([`decision_diagram`]), far smaller than the disjunction of the states. When
+//! predicates (`decision_diagram` below), far smaller than the disjunction of the states. When
 //! a pass over the clauses finds no new state, each symbol's diagram is an inductive
 //! invariant. If it excludes the queries it is the answer (checked like every answer by the
 //! driver's independent checker); otherwise the engine answers unknown. The abstraction only ever
