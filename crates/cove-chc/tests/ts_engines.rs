@@ -123,7 +123,8 @@ fn corpus_answers_are_right() {
             "unsat"
         };
         for e in ENGINES {
-            let got = solve(e, &src, true, 5_000).verdict();
+            // Decided corpus files take ≤ 310 units; the rest may end unknown.
+            let got = solve(e, &src, true, 2_000).verdict();
             if got != "unknown" {
                 assert_eq!(got, want, "{e} on {}", path.display());
                 solved += 1;
