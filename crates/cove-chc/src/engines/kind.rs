@@ -1,8 +1,9 @@
 //! k-induction on the transition-system view ([`crate::ts`]), forward and backward.
 //!
 //! Three incremental SMT solvers share one unrolling (as in Golem's `kind`):
-//! - **base** (BMC): `init(0) ∧ T(0..n-1) ∧ bad(n)` — satisfiable means a counterexample of
-//!   length `n`, translated back into a derivation;
+//! - **base** (BMC): `init(0) ∧ ¬bad(0..n-1) ∧ T(0..n-1) ∧ bad(n)` — satisfiable means a
+//!   counterexample of length `n`, translated back into a derivation (the `¬bad` of the
+//!   shorter prefixes is implied: those checks came back unsatisfiable);
 //! - **forward step**: `¬bad(0..n) ∧ T(0..n) ∧ bad(n+1)` — unsatisfiable (with base checked up to
 //!   `n`) means `¬bad` is `(n+1)`-inductive;
 //! - **backward step**: `init(0) ∧ T(0..n) ∧ ¬init(1..n+1)` — unsatisfiable means `¬init` is
@@ -131,21 +132,36 @@ impl TsEngine for KInduction {
             }
             // Base: a counterexample with n steps?
             let bad_n = un.bad(store, n);
-            if check(&mut base, store, &[bad_n], ctl)? {
+            let t0 = std::time::Instant::now();
+            let base_sat = check(&mut base, store, &[bad_n], ctl)?;
+            if ctl.verbosity > 1 {
+                eprintln!("kind: base {n} {:?}", t0.elapsed());
+            }
+            if base_sat {
                 let m = base.model(store);
                 return Ok(TsAnswer::Unsafe(un.trace(store, &m, n)));
             }
+            // No counterexample of length n: every later one of minimal length keeps
+            // ¬bad(n), so the base solver may assume it (it prunes the deeper BMC checks,
+            // which were most of the time on deep counterexamples:
+            // docs/decisions.md#kind-base-assumes-the-property).
+            let not_bad = store.mk_not(bad_n);
+            base.assert(store, not_bad);
             let t_n = un.trans(store, n);
             base.assert(store, t_n);
             if !self.config.induction {
                 continue;
             }
             // Forward step: is ¬bad (n+1)-inductive?
-            let not_bad = store.mk_not(bad_n);
             fwd.assert(store, not_bad);
             fwd.assert(store, t_n);
             let bad_next = un.bad(store, n + 1);
-            if !check(&mut fwd, store, &[bad_next], ctl)? {
+            let t0 = std::time::Instant::now();
+            let fwd_sat = check(&mut fwd, store, &[bad_next], ctl)?;
+            if ctl.verbosity > 1 {
+                eprintln!("kind: fwd {n} {:?}", t0.elapsed());
+            }
+            if !fwd_sat {
                 self.proof = Some(format!("forward, k = {}", n + 1));
                 let p = store.mk_not(ts.bad);
                 return certify(store, ts, p, n + 1, false, ctl);
@@ -156,7 +172,12 @@ impl TsEngine for KInduction {
                 let init_next = un.init(store, n + 1);
                 let not_init = store.mk_not(init_next);
                 bwd.assert(store, not_init);
-                if !check(&mut bwd, store, &[], ctl)? {
+                let t0 = std::time::Instant::now();
+                let bwd_sat = check(&mut bwd, store, &[], ctl)?;
+                if ctl.verbosity > 1 {
+                    eprintln!("kind: bwd {n} {:?}", t0.elapsed());
+                }
+                if !bwd_sat {
                     self.proof = Some(format!("backward, k = {}", n + 1));
                     let p = store.mk_not(ts.init);
                     return certify(store, ts, p, n + 1, true, ctl);
