@@ -8,7 +8,6 @@ use cove_chc::frontend::parse_chc;
 use cove_chc::preprocess::{PreprocessConfig, solve_preprocessed};
 use cove_chc::{ChcResult, Control, UnknownReason};
 use cove_logic::TermStore;
-use std::time::Duration;
 
 mod common;
 
@@ -87,6 +86,22 @@ fn counterexamples_are_derivations() {
         assert_eq!(verdict(e, DEEP), "unsat", "{e}");
         let unsafe_two = TWO_LOOPS.replace("(not (= x y))", "(= x 0) (= y 0) (> x (- 1))");
         assert_eq!(verdict(e, &unsafe_two), "unsat", "{e}");
+    }
+}
+
+/// Unsafe from depth 7 on, with a bad condition over a local variable `z` of the query: the
+/// base check of k-induction assumes the negated bad condition of the frames it has
+/// already checked (docs/decisions.md#kind-base-assumes-the-property), and must still find
+/// the counterexample, at its shortest length, as a derivation the checker accepts.
+const BAD_PERSISTS: &str = "(set-logic HORN) (declare-fun p (Real) Bool)
+  (assert (forall ((x Real)) (=> (= x 0.0) (p x))))
+  (assert (forall ((x Real)) (=> (p x) (p (+ x 1.0)))))
+  (assert (forall ((x Real) (z Real)) (=> (and (p x) (< z x) (> z 6.5)) false)))";
+
+#[test]
+fn counterexamples_past_checked_depths_are_derivations() {
+    for e in ENGINES {
+        assert_eq!(verdict(e, BAD_PERSISTS), "unsat", "{e}");
     }
 }
 
