@@ -5,9 +5,8 @@
 use cove_chc::cert::{check_derivation, check_invariants};
 use cove_chc::engines::EngineConfig;
 use cove_chc::frontend::parse_chc;
-use cove_chc::{ChcResult, Control, UnknownReason};
+use cove_chc::{ChcResult, UnknownReason};
 use cove_logic::TermStore;
-use std::time::{Duration, Instant};
 
 mod common;
 

@@ -8,7 +8,6 @@ use cove_chc::frontend::parse_chc;
 use cove_chc::preprocess::{PreprocessConfig, solve_preprocessed};
 use cove_chc::{ChcResult, Control, UnknownReason};
 use cove_logic::TermStore;
-use std::time::Duration;
 
 mod common;
 
