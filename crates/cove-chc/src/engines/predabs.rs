@@ -632,6 +632,65 @@ mod tests {
         assert!(matches!(solve(&tas(true)), ChcResult::Sat(_)));
     }
 
+    /// [`tas`] with the locations given by equations of the constraint (`(= p 1)`), as
+    /// ultimate writes them, which [`fixed_values`] reads; the clause visits must still
+    /// reach every state (with `check` false the query is reached).
+    fn tas_equations(check: bool) -> String {
+        let enter = if check { "(= l 0)" } else { "true" };
+        format!(
+            "(set-logic HORN)(declare-fun Inv (Int Int Int Int Int) Bool)
+            (assert (forall ((a Int) (b Int) (p Int) (q Int))
+              (=> (and (= p 0) (= q 0)) (Inv 0 p a q b))))
+            (assert (forall ((k Int) (l Int) (q Int) (r Int) (p Int) (p2 Int))
+              (=> (and (Inv k p l q r) (= p 0) (= p2 1)) (Inv 1 p2 k q r))))
+            (assert (forall ((k Int) (l Int) (q Int) (r Int) (p Int) (p2 Int))
+              (=> (and (Inv k p l q r) (= p 1) {enter} (= p2 2)) (Inv k p2 l q r))))
+            (assert (forall ((k Int) (l Int) (q Int) (r Int) (p Int) (p2 Int))
+              (=> (and (Inv k p l q r) (= 1 p) (not {enter}) (= 0 p2)) (Inv k p2 l q r))))
+            (assert (forall ((k Int) (l Int) (q Int) (r Int) (p Int) (k2 Int) (p2 Int))
+              (=> (and (Inv k p l q r) (= p 2) (= p2 0) (= k2 0)) (Inv k2 p2 l q r))))
+            (assert (forall ((k Int) (p Int) (l Int) (q Int) (r Int))
+              (=> (Inv k p l q r) (Inv k q r p l))))
+            (assert (forall ((k Int) (l Int) (r Int) (p Int) (q Int))
+              (=> (and (Inv k p l q r) (= p 2) (= q 2)) false)))"
+        )
+    }
+
+    #[test]
+    fn proves_a_test_and_set_whose_locations_are_equations() {
+        assert!(matches!(solve(&tas_equations(true)), ChcResult::Sat(_)));
+        assert!(!matches!(solve(&tas_equations(false)), ChcResult::Sat(_)));
+    }
+
+    #[test]
+    fn fixed_values_read_the_location_equations() {
+        let mut store = TermStore::new();
+        let src = tas_equations(true);
+        let sys = crate::frontend::parse_chc(src.as_bytes(), &mut store).expect("parses");
+        let map = InvMap::new(&mut store, &sys);
+        let p = sys.preds[0];
+        let params = &map.params[&p];
+        // `Inv`'s second argument at 1 and at 2.
+        let x = store.mk_var(params[1]);
+        let one = store.mk_int(1);
+        let two = store.mk_int(2);
+        let at1 = store.mk_eq(x, one);
+        let at2 = store.mk_eq(x, two);
+        let preds = [at1, at2];
+        let mut seen = 0;
+        for c in &sys.clauses {
+            let Some(h) = &c.head else { continue };
+            let fixed = fixed_values(&mut store, c.constraint, params, &preds, &h.args);
+            if fixed == [Some(false), Some(true)] {
+                seen += 1;
+            }
+        }
+        // The one clause entering location 2.
+        assert_eq!(seen, 1);
+        assert!(agrees(&[false, true], &[None, Some(true)]));
+        assert!(!agrees(&[true, false], &[None, Some(true)]));
+    }
+
     #[test]
     fn never_proves_a_test_and_set_that_ignores_the_lock() {
         assert!(!matches!(solve(&tas(false)), ChcResult::Sat(_)));
