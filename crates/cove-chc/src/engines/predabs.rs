@@ -14,12 +14,15 @@
 //! predicate abstraction, the domain of Eldarica and Ultimate's CEGAR loops, here without
 //! refinement: the predicates are those of the `terms` language).
 //!
-//! The fixpoint is chaotic iteration over the clauses: for each non-query clause, a solver
-//! holds the clause with a Boolean variable per (occurrence, predicate), each body
-//! occurrence restricted to its symbol's known states and the head excluded from its own;
-//! every model is a new state of the head's symbol (blocked, and the solver asked again).
-//! The state sets enter the solvers as reduced ordered decision diagrams over the
-//! predicates (`decision_diagram` below), far smaller than the disjunction of the states. When
+//! The fixpoint is chaotic iteration over the clauses: for each non-query clause, one
+//! solver, kept for the whole run, holds the clause with a Boolean variable per
+//! (occurrence, predicate), each body occurrence restricted to its symbol's known states and
+//! the head excluded from its own; every model is a new state of the head's symbol (blocked,
+//! and the solver asked again). New body states enter the solvers as reduced ordered
+//! decision diagrams over the predicates (`decision_diagram` below), far smaller than the
+//! disjunction of the states, and only those that agree with the location values the
+//! clause's constraint fixes (`fixed_values`: a clause guarded by `pc = 3` reads no state
+//! at another location). When
 //! a pass over the clauses finds no new state, each symbol's diagram is an inductive
 //! invariant. If it excludes the queries it is the answer (checked like every answer by the
 //! driver's independent checker); otherwise the engine answers unknown. The abstraction only ever
