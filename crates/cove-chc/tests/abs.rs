@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-fn solve(engine: &mut SpacerAbs, file: &Path, secs: u64) -> (&'static str, &'static str) {
+fn solve(engine: &mut SpacerAbs, file: &Path, work: u64) -> (&'static str, &'static str) {
     let src = std::fs::read(file).unwrap();
     let text = String::from_utf8_lossy(&src);
     let want = if text.contains("; expect: sat") {
@@ -22,13 +22,11 @@ fn solve(engine: &mut SpacerAbs, file: &Path, secs: u64) -> (&'static str, &'sta
     };
     let mut store = TermStore::new();
     let sys = parse_chc(&src, &mut store).unwrap();
-    let ctl = Control {
-        deadline: Some(Instant::now() + Duration::from_secs(secs)),
-        ..Default::default()
-    };
+    let ctl = common::work_control(work);
     let result = engine.solve(&mut store, &sys, &ctl);
+    common::report_work(&ctl, work, &file.display().to_string(), result.verdict());
     let limits = Control {
-        deadline: Some(Instant::now() + Duration::from_secs(30)),
+        deadline: Some(Instant::now() + Duration::from_secs(300)),
         ..Default::default()
     };
     match &result {
@@ -60,7 +58,7 @@ fn data(name: &str) -> std::path::PathBuf {
 #[test]
 fn fig33_is_proved_after_two_refinements_without_the_dead_branch_update() {
     let mut e = SpacerAbs::default();
-    let (got, _) = solve(&mut e, &data("abs-fig33.smt2"), 30);
+    let (got, _) = solve(&mut e, &data("abs-fig33.smt2"), 20_000);
     assert_eq!(got, "sat");
     assert!(stat(&e, "abs-refinements") >= 2, "{:?}", e.stats());
     // PBA drops the update of the third branch (`y1 = -y`): the invariants found by
@@ -79,7 +77,7 @@ fn fig33_is_proved_after_two_refinements_without_the_dead_branch_update() {
 fn gcnr_of_the_corpus_is_proved() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus");
     let mut e = SpacerAbs::default();
-    let (got, _) = solve(&mut e, &root.join("thesis-gcnr-safe.smt2"), 30);
+    let (got, _) = solve(&mut e, &root.join("thesis-gcnr-safe.smt2"), 20_000);
     assert_eq!(got, "sat");
 }
 
@@ -89,7 +87,7 @@ fn cegar_refines_until_the_real_counterexample_shows() {
         variant: Variant::CegarOnly,
         ..Default::default()
     });
-    let (got, want) = solve(&mut e, &data("abs-twostage-unsafe.smt2"), 30);
+    let (got, want) = solve(&mut e, &data("abs-twostage-unsafe.smt2"), 20_000);
     assert_eq!(got, want);
     assert!(stat(&e, "abs-refinements") >= 2, "{:?}", e.stats());
 }
@@ -116,7 +114,7 @@ fn corpus_answers_are_right_for_every_variant() {
                 variant: v,
                 ..Default::default()
             });
-            let (got, want) = solve(&mut e, &file, if deep { 1 } else { 5 });
+            let (got, want) = solve(&mut e, &file, if deep { 4_000 } else { 10_000 });
             assert!(
                 got == want || (got == "unknown" && hard),
                 "{} with {v:?}: {got}",
@@ -139,7 +137,7 @@ fn reuse_carries_the_bounded_proof_to_the_next_bound() {
             reuse: true,
             ..Default::default()
         });
-        let (got, want) = solve(&mut e, &file, 30);
+        let (got, want) = solve(&mut e, &file, 20_000);
         assert_eq!(got, want, "{}", file.display());
         if stat(&e, "abs-bound") > 1 {
             assert!(stat(&e, "abs-reused-lemmas") > 0, "{:?}", e.stats());

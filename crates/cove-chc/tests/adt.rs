@@ -190,7 +190,7 @@ fn layout_of_records_enums_and_arrays() {
     let sorts: Vec<Sort> = lay.iter().map(|c| c.sort).collect();
     let ia = Sort::array(Sort::Int, Sort::Int);
     assert_eq!(sorts, vec![Sort::Int, ia, ia, ia]);
-    let flat = adt::flatten_system(&mut store, &qs[0].system).unwrap();
+    let flat = adt::flatten_system(&mut store, &qs[0].system, &Control::default()).unwrap();
     assert!(!adt::system_mentions_dt(&store, &flat.system));
 }
 

@@ -7,7 +7,8 @@ use cove_chc::engines::spacer::{Spacer, SpacerConfig};
 use cove_chc::frontend::parse_chc;
 use cove_chc::{ChcResult, Control, Engine};
 use cove_logic::TermStore;
-use std::time::{Duration, Instant};
+
+mod common;
 
 /// Solves `tests/data/NAME` with `cfg`; returns the checked verdict and the statistic `stat`.
 fn solve(name: &str, cfg: SpacerConfig, stat: &str) -> (&'static str, u64) {
@@ -15,12 +16,11 @@ fn solve(name: &str, cfg: SpacerConfig, stat: &str) -> (&'static str, u64) {
     let src = std::fs::read(&path).unwrap();
     let mut store = TermStore::new();
     let sys = parse_chc(&src, &mut store).unwrap();
-    let ctl = Control {
-        deadline: Some(Instant::now() + Duration::from_secs(20)),
-        ..Default::default()
-    };
+    // The largest of these systems takes ≈ 11,200 units.
+    let ctl = common::work_control(60_000);
     let mut spacer = Spacer::new(cfg);
     let result = spacer.solve(&mut store, &sys, &ctl);
+    common::report_work(&ctl, 60_000, name, result.verdict());
     match &result {
         ChcResult::Sat(inv) => check_invariants(&mut store, &sys, inv, &Control::default())
             .unwrap_or_else(|e| panic!("{name}: invalid invariants: {e}")),

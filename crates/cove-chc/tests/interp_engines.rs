@@ -11,21 +11,18 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-fn ctl(secs: u64) -> Control {
-    Control {
-        deadline: Some(Instant::now() + Duration::from_secs(secs)),
-        ..Default::default()
-    }
-}
-
 /// Solves `src` with `kind`, validates the certificate, returns the verdict.
-fn solve(kind: EngineConfig, src: &str, secs: u64) -> ChcResult {
+fn solve(kind: EngineConfig, src: &str, work: u64) -> ChcResult {
     let mut store = TermStore::new();
     let sys = parse_chc(src.as_bytes(), &mut store).expect("parses");
     let mut e = kind.create();
-    let r = e.solve(&mut store, &sys, &ctl(secs));
+    let c = common::work_control(work);
+    let r = e.solve(&mut store, &sys, &c);
+    common::report_work(&c, work, &format!("{kind:?}"), r.verdict());
     match &r {
-        ChcResult::Sat(inv) => check_invariants(&mut store, &sys, inv, &ctl(30)).unwrap(),
+        ChcResult::Sat(inv) => {
+            check_invariants(&mut store, &sys, inv, &common::work_control(u64::MAX)).unwrap()
+        }
         ChcResult::Unsat(d) => check_derivation(&store, &sys, d).unwrap(),
         ChcResult::Unknown(_) => {}
     }
@@ -44,12 +41,12 @@ fn corpus(kind: EngineConfig, must_solve: &[&str]) {
         let name = f.file_stem().unwrap().to_string_lossy().to_string();
         // Files the engine must solve get a generous budget (the test threads share the
         // cores; IMC overran 2 s under load); the others may end unknown, so 2 s each.
-        let secs = if must_solve.contains(&name.as_str()) {
-            30
+        let work = if must_solve.contains(&name.as_str()) {
+            50_000
         } else {
-            2
+            5_000
         };
-        let r = solve(kind.clone(), &src, secs);
+        let r = solve(kind.clone(), &src, work);
         let got = r.verdict();
         assert!(
             got == want || got == "unknown",
@@ -106,7 +103,7 @@ const DEEP: &str = "(set-logic HORN) (declare-fun inv (Int) Bool)
 #[test]
 fn tpa_finds_a_deep_counterexample() {
     assert_eq!(
-        solve(EngineConfig::Tpa(Default::default()), DEEP, 20).verdict(),
+        solve(EngineConfig::Tpa(Default::default()), DEEP, 150_000).verdict(),
         "unsat"
     );
 }
@@ -121,7 +118,7 @@ const PARITY: &str = "(set-logic HORN) (declare-fun inv (Int) Bool)
 #[test]
 fn imc_proves_parity() {
     assert_eq!(
-        solve(EngineConfig::Imc(Default::default()), PARITY, 10).verdict(),
+        solve(EngineConfig::Imc(Default::default()), PARITY, 20_000).verdict(),
         "sat"
     );
 }
@@ -150,7 +147,7 @@ fn split_tpa_on_the_corpus() {
 #[test]
 fn split_tpa_finds_a_deep_counterexample() {
     assert_eq!(
-        solve(EngineConfig::SplitTpa(Default::default()), DEEP, 20).verdict(),
+        solve(EngineConfig::SplitTpa(Default::default()), DEEP, 150_000).verdict(),
         "unsat"
     );
 }
@@ -168,7 +165,12 @@ const MULTI_PHASE: &str = "(set-logic HORN) (declare-fun inv (Int Int) Bool)
 #[test]
 fn split_tpa_proves_a_multi_phase_loop() {
     assert_eq!(
-        solve(EngineConfig::SplitTpa(Default::default()), MULTI_PHASE, 30).verdict(),
+        solve(
+            EngineConfig::SplitTpa(Default::default()),
+            MULTI_PHASE,
+            50_000
+        )
+        .verdict(),
         "sat"
     );
 }

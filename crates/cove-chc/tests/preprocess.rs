@@ -27,10 +27,10 @@ fn far_ctl() -> Control {
 }
 
 fn far() -> Instant {
-    Instant::now() + Duration::from_secs(30)
+    Instant::now() + Duration::from_secs(300)
 }
 
-/// Solves `small` (the result of preprocessing `orig`) with Spacer for `secs` seconds,
+/// Solves `small` (the result of preprocessing `orig`) with Spacer on `work` units,
 /// translates the answer back through `pipe` and, unless it is unknown, validates it with the
 /// independent checker against `orig`, panicking with `ctx` and the checker's message.
 fn solve_through_pipeline(
@@ -38,14 +38,12 @@ fn solve_through_pipeline(
     orig: &ChcSystem,
     small: &ChcSystem,
     pipe: &Pipeline,
-    secs: u64,
+    work: u64,
     ctx: &dyn std::fmt::Display,
 ) -> ChcResult {
-    let ctl = Control {
-        deadline: Some(Instant::now() + Duration::from_secs(secs)),
-        ..Default::default()
-    };
+    let ctl = common::work_control(work);
     let r = Spacer::default().solve(store, small, &ctl);
+    common::report_work(&ctl, work, "preprocessed", r.verdict());
     let limits = far_ctl();
     let r = pipe.result(store, r, &limits);
     match &r {
@@ -67,13 +65,11 @@ fn solve_back_check(
     orig: &ChcSystem,
     small: &ChcSystem,
     bt: &dyn BackTranslate,
-    secs: u64,
+    work: u64,
 ) -> &'static str {
-    let ctl = Control {
-        deadline: Some(Instant::now() + Duration::from_secs(secs)),
-        ..Default::default()
-    };
+    let ctl = common::work_control(work);
     let r = Spacer::default().solve(store, small, &ctl);
+    common::report_work(&ctl, work, "preprocessed", r.verdict());
     let limits = far_ctl();
     match r {
         ChcResult::Sat(inv) => {
@@ -129,7 +125,10 @@ fn simplify_pass_drops_unsat_clauses_and_propagates_equalities() {
         let vars_before: usize = sys.clauses.iter().map(|c| c.vars.len()).sum();
         let vars_after: usize = small.clauses.iter().map(|c| c.vars.len()).sum();
         assert!(vars_after < vars_before, "equalities eliminate variables");
-        assert_eq!(solve_back_check(&mut store, &sys, &small, &bt, 20), want);
+        assert_eq!(
+            solve_back_check(&mut store, &sys, &small, &bt, 20_000),
+            want
+        );
     }
 }
 
@@ -154,7 +153,10 @@ fn reachability_pass_removes_dead_predicates() {
         let (small, bt) = reach::run(&mut store, &sys);
         assert_eq!(small.preds.len(), 1, "only inv remains");
         assert_eq!(small.clauses.len(), 3);
-        assert_eq!(solve_back_check(&mut store, &sys, &small, &bt, 20), want);
+        assert_eq!(
+            solve_back_check(&mut store, &sys, &small, &bt, 20_000),
+            want
+        );
     }
 }
 
@@ -183,7 +185,10 @@ fn inline_pass_inlines_single_definitions() {
             "even, sum and start are inlined: {:?}",
             small.to_smtlib(&store)
         );
-        assert_eq!(solve_back_check(&mut store, &sys, &small, &bt, 20), want);
+        assert_eq!(
+            solve_back_check(&mut store, &sys, &small, &bt, 20_000),
+            want
+        );
     }
 }
 
@@ -209,7 +214,10 @@ fn bounds_pass_adds_the_inductive_bounds() {
         // y >= 1, y <= -1, y >= 0 and y <= 0 fail.
         assert_eq!(bt.size(), 2, "{}", strong.to_smtlib(&store));
         assert_eq!(strong.clauses.len(), sys.clauses.len());
-        assert_eq!(solve_back_check(&mut store, &sys, &strong, &bt, 20), want);
+        assert_eq!(
+            solve_back_check(&mut store, &sys, &strong, &bt, 20_000),
+            want
+        );
     }
     // Nothing inductive among the candidates: the system is returned unchanged.
     let mut store = TermStore::new();
@@ -249,7 +257,10 @@ fn args_pass_drops_unused_arguments() {
             (5, 2),
             "y, z of inv and z of out are unused"
         );
-        assert_eq!(solve_back_check(&mut store, &sys, &small, &bt, 20), want);
+        assert_eq!(
+            solve_back_check(&mut store, &sys, &small, &bt, 20_000),
+            want
+        );
     }
 }
 
@@ -271,7 +282,7 @@ fn full_pipeline_on_the_small_systems() {
         let (small, pipe) =
             preprocess::preprocess(&mut store, &sys, &PreprocessConfig::default(), &far_ctl());
         assert_eq!(
-            solve_back_check(&mut store, &sys, &small, &pipe, 20),
+            solve_back_check(&mut store, &sys, &small, &pipe, 20_000),
             want,
             "{src}"
         );
@@ -299,8 +310,8 @@ fn corpus_through_the_pipeline_validates_against_the_original() {
         let hard = ["gcnr", "swing"]
             .iter()
             .any(|k| name.to_string().contains(k));
-        let secs = if hard { 2 } else { 30 };
-        let r = solve_through_pipeline(&mut store, &sys, &small, &pipe, secs, &name);
+        let work = if hard { 3_000 } else { 30_000 };
+        let r = solve_through_pipeline(&mut store, &sys, &small, &pipe, work, &name);
         if let ChcResult::Unknown(why) = &r {
             assert!(hard, "{name}: unknown ({why})");
             continue;
@@ -482,15 +493,13 @@ fn random_systems_agree_and_validate() {
         let src = Gen(seed * 7919 + 13).system();
         let mut store = TermStore::new();
         let sys = parse(&mut store, &src);
-        let ctl = Control {
-            deadline: Some(Instant::now() + Duration::from_secs(2)),
-            ..Default::default()
-        };
+        let ctl = common::work_control(3_000);
         let plain = Spacer::default().solve(&mut store, &sys, &ctl);
+        common::report_work(&ctl, 3_000, &format!("plain seed {seed}"), plain.verdict());
         let (small, pipe) =
             preprocess::preprocess(&mut store, &sys, &PreprocessConfig::default(), &far_ctl());
         let ctx = format!("seed {seed}\n{src}");
-        let r = solve_through_pipeline(&mut store, &sys, &small, &pipe, 2, &ctx);
+        let r = solve_through_pipeline(&mut store, &sys, &small, &pipe, 3_000, &ctx);
         *verdicts.entry((plain.verdict(), r.verdict())).or_insert(0) += 1;
         if plain.verdict() != "unknown" && r.verdict() != "unknown" {
             assert_eq!(plain.verdict(), r.verdict(), "seed {seed}\n{src}");

@@ -17,9 +17,14 @@ pub(crate) fn solve(
     cfg: &SolveConfig,
     ctl: &Control,
 ) -> Outcome {
-    let flat = match adt::flatten_system(&mut store, sys) {
+    let flat = match adt::flatten_system(&mut store, sys, ctl) {
         Ok(f) => f,
-        Err(_) => return recursive(store, sys, cfg, ctl),
+        Err(_) => {
+            if let Some(why) = ctl.should_stop() {
+                return Outcome::unknown(store, why, Phase::Preprocessing);
+            }
+            return recursive(store, sys, cfg, ctl);
+        }
     };
     // The answer is checked once, against the original system (below): checking the flat
     // answer as well would double the cost of the check for nothing it adds.

@@ -588,8 +588,14 @@ pub struct FlatSystem {
     pub clause_vars: Vec<FxHashMap<VarId, Vec<VarId>>>,
 }
 
-/// Flattens every datatype of `sys`; `Err` for recursive datatypes or unsupported uses.
-pub fn flatten_system(store: &mut TermStore, sys: &ChcSystem) -> Result<FlatSystem, FlatError> {
+/// Flattens every datatype of `sys`; `Err` for recursive datatypes or unsupported uses, and
+/// when `ctl` says to stop (polled once per clause: the pass is linear in the system, but a
+/// system of many large clauses must not hold a run past its deadline).
+pub fn flatten_system(
+    store: &mut TermStore,
+    sys: &ChcSystem,
+    ctl: &cove_control::Control,
+) -> Result<FlatSystem, FlatError> {
     let mut preds = FxHashMap::default();
     let mut new_preds = vec![];
     for &p in &sys.preds {
@@ -621,6 +627,9 @@ pub fn flatten_system(store: &mut TermStore, sys: &ChcSystem) -> Result<FlatSyst
     let mut clauses = vec![];
     let mut clause_vars = vec![];
     for c in &sys.clauses {
+        if let Some(why) = ctl.should_stop() {
+            return Err(format!("stopped: {why}"));
+        }
         let mut f = Flattener::new();
         f.preds = preds.clone();
         for &v in &c.vars {

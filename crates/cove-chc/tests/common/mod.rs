@@ -48,3 +48,23 @@ pub fn check_representation(sys: &ChcSystem, store: &TermStore) {
         }
     }
 }
+
+/// The limits of an engine run in a test that must decide something: `units` of work (SAT
+/// conflicts, decisions and theory checks: [`cove_chc::Control::with_work_budget`]), so the
+/// outcome is the same on a loaded machine as on an idle one, and a wall-clock guard far beyond
+/// what the budget takes, only against a run that stops charging work.
+pub fn work_control(units: u64) -> cove_chc::Control {
+    cove_chc::Control::new()
+        .with_work_budget(units)
+        .with_timeout(std::time::Duration::from_secs(600))
+}
+
+/// With `COVE_TEST_WORK` set in the environment, prints how many of its `units` a run under
+/// `ctl` used and its verdict: how the budgets of these tests were chosen (a few times the
+/// largest use among the runs that must decide).
+pub fn report_work(ctl: &cove_chc::Control, units: u64, what: &str, verdict: &str) {
+    if std::env::var_os("COVE_TEST_WORK").is_some() {
+        let left = ctl.work.as_ref().map_or(units, |w| w.remaining());
+        eprintln!("work: {what}: {verdict} after {} units", units - left);
+    }
+}
