@@ -15,6 +15,11 @@
 //! `ctg_limit`) and joins; every other cube gets ABC's plain MIC. Without it the fields are
 //! used as given.
 //!
+//! With `down` (off by default: docs/decisions.md#ic3-down-and-kept-obligations) a failed drop
+//! without CTG handling is not given up at once: the candidate is shrunk to the literals the
+//! predecessor agrees with and retried (Bradley's `down`, as rIC3's MIC does when it runs
+//! without CTGs), unless that drops a literal whose own drop already failed.
+//!
 //! The fixed defaults are ABC's: every literal is tried once, no CTG, no join. On the quick subset
 //! of 2026-11-24 (docs/decisions.md#ic3-generalization-abc-defaults) IC3ref's setting (3 CTGs,
 //! joins, and MIC giving up after 3 consecutive failed drops) took more frames and 1.5–5x the time
@@ -45,6 +50,15 @@ pub(super) struct GenParams {
     pub dynamic: bool,
     /// Counterexamples to propagation blocked per failed push (0: none).
     pub ctp: usize,
+    /// When a drop fails and no CTG is blocked, shrink the candidate to the literals the
+    /// predecessor agrees with and retry (Bradley's `down`, as rIC3's MIC does), unless
+    /// that drops a literal whose own drop already failed.
+    pub down: bool,
+    /// Keep an obligation blocked at the frontier and queue it again when the next frame
+    /// opens (rIC3 keeps every obligation until it is blocked beyond the frontier): the
+    /// states known to reach a bad state are excluded from the new frame first, before a
+    /// new bad state is searched for.
+    pub keep_obligations: bool,
 }
 
 /// Candidates tried per predicted generalization.
@@ -62,6 +76,8 @@ impl Default for GenParams {
             ctg_limit: 1,
             dynamic: false,
             ctp: 0,
+            down: false,
+            keep_obligations: false,
         }
     }
 }
@@ -198,6 +214,8 @@ impl Ic3<'_> {
             order.sort_by_key(|l| parent.binary_search(l).is_ok());
         }
         let mut fails = 0;
+        // Literals whose drop failed: a `down` join must keep them.
+        let mut keep: Vec<u32> = Vec::new();
         for lit in order {
             if cube.len() <= 1 {
                 break;
@@ -207,10 +225,11 @@ impl Ic3<'_> {
             };
             let mut cand = cube.clone();
             cand.remove(pos);
-            if self.ctg_down(&mut cand, level, depth)? {
+            if self.ctg_down(&mut cand, level, depth, &keep)? {
                 cube = cand;
                 fails = 0;
             } else {
+                keep.push(lit);
                 fails += 1;
                 if fails >= self.params.max_fails {
                     break;
@@ -227,6 +246,7 @@ impl Ic3<'_> {
         cube: &mut Cube,
         level: usize,
         depth: usize,
+        keep: &[u32],
     ) -> Result<bool, UnknownReason> {
         let mut ctgs = 0;
         loop {
@@ -252,6 +272,21 @@ impl Ic3<'_> {
                     ctgs += 1;
                     continue;
                 }
+            }
+            let agrees = |c: u32| state[(c >> 1) as usize] == (c & 1 == 0);
+            if self.params.down && !self.params.join {
+                // Down: the predecessor violates some literal of the candidate (it lies
+                // outside it); the candidate without those literals contains it, so the
+                // next query must find another predecessor. Each round drops a literal.
+                if !keep
+                    .iter()
+                    .all(|&c| agrees(c) || cube.binary_search(&c).is_err())
+                {
+                    return Ok(false);
+                }
+                cube.retain(|&c| agrees(c));
+                self.stats.downs += 1;
+                continue;
             }
             if !self.params.join {
                 return Ok(false);

@@ -30,6 +30,10 @@
 //! (`generalize.rs`); the transition relation is encoded with n-ary ANDs and
 //! multiplexers (`gates.rs`).
 //!
+//! Optionally (`GenParams::keep_obligations`, off by default:
+//! docs/decisions.md#ic3-down-and-kept-obligations) an obligation blocked at the frontier is
+//! kept and queued again when the next frame opens, as rIC3 keeps its obligations.
+//!
 //! A run stopped by its control can be resumed (`Ic3::resume`): the loops put back the
 //! obligation or the lemmas they hold when they stop, so frames, lemmas and queued
 //! obligations are all kept. A schedule uses this to lend IC3's time to another engine
@@ -164,6 +168,9 @@ pub(crate) struct Ic3<'a> {
     frontier_opened: Duration,
     /// When to stop on a stall, if ever ([`Ic3::resume_until_stall`]).
     stall: Option<Stall>,
+    /// Obligations blocked at the frontier, queued again once the next frame opens
+    /// (`GenParams::keep_obligations`).
+    deferred: Vec<usize>,
 }
 
 /// A stall of the frontier: the frontier frame has been open for more than `factor` times
@@ -207,6 +214,10 @@ struct Ic3Stats {
     /// Predicted lemmas tried, and those that held (MIC skipped).
     predict_q: u64,
     predicted: u64,
+    /// Candidates shrunk to a predecessor by MIC's `down` (`GenParams::down`).
+    downs: u64,
+    /// Obligations kept past the frontier for the next frame (`GenParams::keep_obligations`).
+    kept: u64,
     /// Counterexamples to propagation tried, and those blocked.
     ctp_q: u64,
     ctp_blocked: u64,
@@ -344,6 +355,7 @@ impl<'a> Ic3<'a> {
             run_start: Instant::now(),
             frontier_opened: Duration::ZERO,
             stall: None,
+            deferred: Vec::new(),
         }
     }
 
@@ -455,6 +467,10 @@ impl<'a> Ic3<'a> {
                 return Ok(EngineResult::Safe(Proof::Invariant(inv)));
             }
             self.propagating = false;
+            let k = self.k();
+            for id in std::mem::take(&mut self.deferred) {
+                self.move_up(id, k - 1, k);
+            }
         }
     }
 
@@ -587,6 +603,9 @@ impl<'a> Ic3<'a> {
             self.stats.contained += 1;
             if j < self.k() {
                 self.move_up(id, level, j + 1);
+            } else if self.params.keep_obligations {
+                self.deferred.push(id);
+                self.stats.kept += 1;
             }
             return Ok(None);
         }
@@ -624,6 +643,9 @@ impl<'a> Ic3<'a> {
                 self.add_lemma(g, j);
                 if j < self.k() {
                     self.move_up(id, level, j + 1);
+                } else if self.params.keep_obligations {
+                    self.deferred.push(id);
+                    self.stats.kept += 1;
                 }
             }
         }
@@ -1245,10 +1267,10 @@ mod tests {
         crate::trace_check::check_trace(&bad, &mut t).expect("the trace simulates");
     }
 
-    /// Every setting of CTGs, CTPs and dynamic generalization proves the safe designs with
+    /// Every setting of CTGs, CTPs, dynamic generalization, `down` and kept obligations proves the safe designs with
     /// a certified invariant and refutes the unsafe one, within a work budget.
     #[test]
-    fn ctg_budgets_ctp_and_dynamic_generalization_prove_and_refute() {
+    fn generalization_and_obligation_settings_prove_and_refute() {
         let base = generalize::GenParams::default();
         let settings = [
             base,
@@ -1264,8 +1286,14 @@ mod tests {
                 ctp: 3,
                 ..base
             },
+            generalize::GenParams {
+                down: true,
+                keep_obligations: true,
+                ..base
+            },
         ];
         for params in settings {
+            let mut kept = 0;
             for a in [
                 aig(SHIFT),
                 aig(include_str!("../../tests/data/mod6_safe.aag")),
@@ -1281,7 +1309,11 @@ mod tests {
                 crate::proof_check::check_invariant(&a, &inv, true, &Control::default())
                     .expect("invariant checks");
                 assert!(params.ctp > 0 || e.stats.ctp_q == 0);
+                assert!(params.down || e.stats.downs == 0);
+                kept += e.stats.kept;
             }
+            // Obligations are kept where that is on, and only there.
+            assert_eq!(params.keep_obligations, kept > 0, "{params:?}: {kept} kept");
             let bad = aig(include_str!("../../tests/data/mod6_unsafe.aag"));
             let ctl = Control::default().with_work_budget(2_000_000);
             let mut e = Ic3::new(&bad, &ctl);
@@ -1296,6 +1328,97 @@ mod tests {
             };
             crate::trace_check::check_trace(&bad, &mut t).expect("the trace simulates");
         }
+    }
+
+    /// A random circuit (xorshift seed `seed`): 1–2 inputs, 3–6 latches, 6–25 gates, one
+    /// bad state literal and sometimes a constraint.
+    fn random_circuit(seed: u64) -> Aig {
+        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut below = |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        let (ni, nl, na) = (
+            1 + below(2) as u32,
+            3 + below(4) as u32,
+            6 + below(20) as u32,
+        );
+        let mut a = Aig {
+            max_var: ni + nl + na,
+            ..Aig::default()
+        };
+        a.inputs = (1..=ni).collect();
+        let mut lit = |vars: u32| (2 * below(vars as u64) as u32) | below(2) as u32;
+        for k in 0..na {
+            let v = ni + nl + 1 + k;
+            let (rhs0, rhs1) = (lit(v), lit(v));
+            a.ands.push(crate::And { var: v, rhs0, rhs1 });
+        }
+        let m = a.max_var + 1;
+        for k in 0..nl {
+            let next = lit(m);
+            let init = if lit(4) < 2 { Init::Zero } else { Init::One };
+            a.latches.push(crate::Latch {
+                var: ni + 1 + k,
+                next,
+                init,
+            });
+        }
+        a.bad = vec![lit(m)];
+        if lit(3) == 0 {
+            a.constraints.push(lit(m));
+        }
+        a
+    }
+
+    /// MIC's `down` and kept obligations on random circuits: every answer is certified
+    /// (invariant checked, trace simulated) and agrees with the default setting's, and both
+    /// new paths run (bounded by a work budget, not by time).
+    #[test]
+    fn down_and_kept_obligations_agree_on_random_circuits() {
+        let on = generalize::GenParams {
+            down: true,
+            keep_obligations: true,
+            ..generalize::GenParams::default()
+        };
+        let (mut downs, mut kept, mut decided) = (0, 0, 0);
+        for seed in 1..=400 {
+            let a = random_circuit(seed);
+            let mut verdicts = Vec::new();
+            for params in [generalize::GenParams::default(), on] {
+                let ctl = Control::default().with_work_budget(2_000_000);
+                let mut e = Ic3::new(&a, &ctl);
+                e.params = params;
+                let r = e.run().unwrap_or_else(EngineResult::Unknown);
+                match r {
+                    EngineResult::Safe(Proof::Invariant(inv)) => {
+                        crate::proof_check::check_invariant(&a, &inv, true, &Control::default())
+                            .expect("invariant checks");
+                        verdicts.push(Some(true));
+                    }
+                    EngineResult::Unsafe(raw) => {
+                        let mut t = crate::Trace {
+                            init: raw.init,
+                            inputs: raw.inputs,
+                            bad_index: 0,
+                        };
+                        crate::trace_check::check_trace(&a, &mut t).expect("the trace simulates");
+                        verdicts.push(Some(false));
+                    }
+                    r => panic!("seed {seed}: expected an answer, got {r:?}"),
+                }
+                if params.down {
+                    downs += e.stats.downs;
+                    kept += e.stats.kept;
+                }
+            }
+            assert_eq!(verdicts[0], verdicts[1], "seed {seed}");
+            decided += 1;
+        }
+        assert_eq!(decided, 400);
+        assert!(downs > 0 && kept > 0, "{downs} downs, {kept} kept");
     }
 
     /// Dynamic generalization: no CTG for an obligation whose successors are inactive, a few
