@@ -71,14 +71,22 @@ impl KInduction {
 }
 
 /// `Err` carries the reason of the `unknown` answer when a check does not come back
-/// `sat`/`unsat`.
+/// `sat`/`unsat`. With `-vv` prints the time of the check (`what` at bound `n`): where the
+/// time goes per bound decides which checks pay (docs/decisions.md#kind-base-assumes-the-property).
 fn check(
     s: &mut SmtSolver,
     store: &mut TermStore,
     assume: &[TermId],
     ctl: &Control,
+    what: &str,
+    n: usize,
 ) -> Result<bool, UnknownReason> {
-    match s.check_assuming(store, assume) {
+    let t0 = std::time::Instant::now();
+    let r = s.check_assuming(store, assume);
+    if ctl.verbosity > 1 {
+        eprintln!("kind: {what} {n} {:?}", t0.elapsed());
+    }
+    match r {
         SmtResult::Sat => Ok(true),
         SmtResult::Unsat => Ok(false),
         SmtResult::Unknown(r) => Err(ctl
@@ -132,11 +140,7 @@ impl TsEngine for KInduction {
             }
             // Base: a counterexample with n steps?
             let bad_n = un.bad(store, n);
-            let t0 = std::time::Instant::now();
-            let base_sat = check(&mut base, store, &[bad_n], ctl)?;
-            if ctl.verbosity > 1 {
-                eprintln!("kind: base {n} {:?}", t0.elapsed());
-            }
+            let base_sat = check(&mut base, store, &[bad_n], ctl, "base", n)?;
             if base_sat {
                 let m = base.model(store);
                 return Ok(TsAnswer::Unsafe(un.trace(store, &m, n)));
@@ -156,11 +160,7 @@ impl TsEngine for KInduction {
             fwd.assert(store, not_bad);
             fwd.assert(store, t_n);
             let bad_next = un.bad(store, n + 1);
-            let t0 = std::time::Instant::now();
-            let fwd_sat = check(&mut fwd, store, &[bad_next], ctl)?;
-            if ctl.verbosity > 1 {
-                eprintln!("kind: fwd {n} {:?}", t0.elapsed());
-            }
+            let fwd_sat = check(&mut fwd, store, &[bad_next], ctl, "fwd", n)?;
             if !fwd_sat {
                 self.proof = Some(format!("forward, k = {}", n + 1));
                 let p = store.mk_not(ts.bad);
@@ -172,11 +172,7 @@ impl TsEngine for KInduction {
                 let init_next = un.init(store, n + 1);
                 let not_init = store.mk_not(init_next);
                 bwd.assert(store, not_init);
-                let t0 = std::time::Instant::now();
-                let bwd_sat = check(&mut bwd, store, &[], ctl)?;
-                if ctl.verbosity > 1 {
-                    eprintln!("kind: bwd {n} {:?}", t0.elapsed());
-                }
+                let bwd_sat = check(&mut bwd, store, &[], ctl, "bwd", n)?;
                 if !bwd_sat {
                     self.proof = Some(format!("backward, k = {}", n + 1));
                     let p = store.mk_not(ts.init);
