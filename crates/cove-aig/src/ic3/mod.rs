@@ -1282,6 +1282,12 @@ mod tests {
             },
             generalize::GenParams { ctp: 3, ..base },
             generalize::GenParams {
+                max_ctgs: 3,
+                join: true,
+                lifted_ctg: true,
+                ..base
+            },
+            generalize::GenParams {
                 dynamic: true,
                 ctp: 3,
                 ..base
@@ -1373,9 +1379,10 @@ mod tests {
         a
     }
 
-    /// MIC's `down` and kept obligations on random circuits: every answer is certified
-    /// (invariant checked, trace simulated) and agrees with the default setting's, and both
-    /// new paths run (bounded by a work budget, not by time).
+    /// MIC's `down` and kept obligations, and lifted CTGs (with joins, and with `down`) on
+    /// random circuits: every answer is certified (invariant checked, trace simulated) and
+    /// agrees with the default setting's, and the new paths run (bounded by a work budget,
+    /// not by time).
     #[test]
     fn down_and_kept_obligations_agree_on_random_circuits() {
         let on = generalize::GenParams {
@@ -1387,7 +1394,23 @@ mod tests {
         for seed in 1..=400 {
             let a = random_circuit(seed);
             let mut verdicts = Vec::new();
-            for params in [generalize::GenParams::default(), on] {
+            let lifted_ctg = generalize::GenParams {
+                max_ctgs: 3,
+                join: true,
+                lifted_ctg: true,
+                ..generalize::GenParams::default()
+            };
+            let lifted_down = generalize::GenParams {
+                down: true,
+                lifted_ctg: true,
+                ..generalize::GenParams::default()
+            };
+            for params in [
+                generalize::GenParams::default(),
+                on,
+                lifted_ctg,
+                lifted_down,
+            ] {
                 let ctl = Control::default().with_work_budget(2_000_000);
                 let mut e = Ic3::new(&a, &ctl);
                 e.params = params;
@@ -1409,12 +1432,15 @@ mod tests {
                     }
                     r => panic!("seed {seed}: expected an answer, got {r:?}"),
                 }
-                if params.down {
+                if params.down && !params.lifted_ctg {
                     downs += e.stats.downs;
                     kept += e.stats.kept;
                 }
             }
-            assert_eq!(verdicts[0], verdicts[1], "seed {seed}");
+            assert!(
+                verdicts.iter().all(|v| *v == verdicts[0]),
+                "seed {seed}: {verdicts:?}"
+            );
             decided += 1;
         }
         assert_eq!(decided, 400);
