@@ -235,18 +235,35 @@ pub struct Ic3Config {
     /// Try the lemmas predicted from failed pushes before MIC (on by default; the
     /// portfolio's second IC3, `ic3-plain`, runs without: see [`ic3_variant`]).
     pub predict: bool,
+    /// Generalize with rIC3's lifted CTGs (`--ic3-ctg`: three CTGs a drop, each the
+    /// predecessor lifted to a cube, joins with that cube); off by default and not in the
+    /// portfolio (docs/decisions.md#ic3-lifted-ctg). The engine `ic3-ctg`.
+    pub lifted_ctg: bool,
 }
 
 impl Default for Ic3Config {
     fn default() -> Ic3Config {
-        Ic3Config { predict: true }
+        Ic3Config {
+            predict: true,
+            lifted_ctg: false,
+        }
     }
 }
 
 impl Ic3Config {
     /// Runs IC3 with these options.
     pub fn run(&self, aig: &Aig, ctl: &Control) -> EngineResult {
-        ic3_variant(aig, ctl, !self.predict)
+        let mut e = Ic3::new(aig, ctl);
+        e.params.predict = self.predict;
+        if self.lifted_ctg {
+            e.params.max_ctgs = 3;
+            e.params.join = true;
+            e.params.lifted_ctg = true;
+        }
+        match e.run() {
+            Ok(r) => r,
+            Err(r) => EngineResult::Unknown(r),
+        }
     }
 }
 
