@@ -4,11 +4,11 @@
 //! derivation. Every answer's certificate is checked by the independent checker; the runs
 //! are bounded by work units.
 
+use cove_chc::ChcResult;
 use cove_chc::cert::{check_derivation, check_invariants};
 use cove_chc::engines::EngineConfig;
 use cove_chc::engines::predabs::PredAbsConfig;
 use cove_chc::frontend::parse_chc;
-use cove_chc::ChcResult;
 use cove_logic::TermStore;
 
 mod common;

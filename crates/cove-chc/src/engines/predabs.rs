@@ -126,7 +126,15 @@ impl Engine for PredAbs {
         self.stats
             .push(("predabs-predicates".into(), n_preds.to_string()));
         let mut fstats = FixpointStats::default();
-        let result = fixpoint(store, sys, &map.params, &preds, ctl, MAX_STATES, &mut fstats);
+        let result = fixpoint(
+            store,
+            sys,
+            &map.params,
+            &preds,
+            ctl,
+            MAX_STATES,
+            &mut fstats,
+        );
         self.push_fixpoint_stats(&fstats, ctl);
         let reached = match result {
             Ok(r) => r,
@@ -640,10 +648,7 @@ fn fixpoint(
                             .or_default()
                             .insert(state.clone(), k);
                         list.push(state);
-                        dom.origins
-                            .entry(h.pred)
-                            .or_default()
-                            .push((ci, premises));
+                        dom.origins.entry(h.pred).or_default().push((ci, premises));
                         let block = dom.block(store, h.pred, k);
                         cs.solver.assert(store, block);
                         found += 1;
