@@ -29,6 +29,8 @@
 //! over-approximates the derivable facts, and the fixpoint is checked, so the predicates
 //! affect which safe systems are proved, never soundness.
 
+mod refine;
+
 use crate::engine::{BuildEngine, Control, Engine, Stats};
 use crate::engines::abs::invmap::InvMap;
 use crate::engines::terms::{excludes_queries, positive_atoms};
@@ -69,6 +71,19 @@ pub struct PredAbs {
 /// The abstract states found so far, per predicate symbol: each a truth value per predicate.
 type States = FxHashMap<FuncId, Vec<Vec<bool>>>;
 
+/// Per predicate symbol and state, the clause that found it and the states of its body
+/// occurrences ([`Domain::origins`]).
+type Origins = FxHashMap<FuncId, Vec<(usize, Vec<usize>)>>;
+
+/// What [`fixpoint`] reached: the states, how each was found, and whether the
+/// [`MAX_STATES`] cap stopped it (then the states are not closed under the clauses, but
+/// every one of them is still abstractly derivable).
+struct Reached {
+    states: States,
+    origins: Origins,
+    capped: bool,
+}
+
 impl Engine for PredAbs {
     fn name(&self) -> &'static str {
         PredAbsConfig::NAME
@@ -92,6 +107,7 @@ impl Engine for PredAbs {
         // without). The portfolio gives this entry the plain system, so that no other
         // nonlinear entry waits for the bounds.
         let (strong, bounds) = crate::preprocess::bounds::run(store, sys, ctl);
+        let input = sys;
         let sys = &strong;
         let mut map = InvMap::new(store, sys);
         let mut preds = positive_atoms(store, sys, &map.params, ctl);
@@ -110,7 +126,94 @@ impl Engine for PredAbs {
         self.stats
             .push(("predabs-predicates".into(), n_preds.to_string()));
         let mut fstats = FixpointStats::default();
-        let result = fixpoint(store, sys, &map.params, &preds, ctl, &mut fstats);
+        let result = fixpoint(
+            store,
+            sys,
+            &map.params,
+            &preds,
+            ctl,
+            MAX_STATES,
+            &mut fstats,
+        );
+        self.push_fixpoint_stats(&fstats, ctl);
+        let reached = match result {
+            Ok(r) => r,
+            Err(r) => return ChcResult::Unknown(r),
+        };
+        let total: usize = reached.states.values().map(Vec::len).sum();
+        self.stats
+            .push(("predabs-states".into(), total.to_string()));
+        if ctl.verbosity > 0 {
+            eprintln!(
+                "predabs: {n_preds} predicates, {total} abstract states{} ({:.2?})",
+                if reached.capped { " (capped)" } else { "" },
+                start.elapsed()
+            );
+        }
+        if !reached.capped {
+            match answer(store, sys, &mut map, &preds, &reached.states, ctl) {
+                Ok(true) => {
+                    let inv = map.invariants(store);
+                    return bounds.result(store, ChcResult::Sat(inv), ctl);
+                }
+                Ok(false) => {}
+                Err(r) => return ChcResult::Unknown(r),
+            }
+        }
+        // The language's predicates are too many (the cap) or too few (the query is met):
+        // refine from none (`refine`).
+        let mut rstats = refine::RefineStats::default();
+        let outcome = refine::run(store, sys, &map.params, ctl, &mut rstats);
+        self.stats
+            .push(("predabs-refinements".into(), rstats.rounds.to_string()));
+        self.stats.push((
+            "predabs-refined-predicates".into(),
+            rstats.predicates.to_string(),
+        ));
+        if ctl.verbosity > 0 {
+            eprintln!(
+                "predabs: refinement: {} rounds, {} predicates, {:?} ({:.2?})",
+                rstats.rounds,
+                rstats.predicates,
+                outcome.as_ref().map(|o| o.verdict()),
+                start.elapsed()
+            );
+        }
+        match outcome {
+            Ok(refine::Outcome::Proved(preds, states)) => {
+                match answer(store, sys, &mut map, &preds, &states, ctl) {
+                    Ok(true) => {
+                        let inv = map.invariants(store);
+                        bounds.result(store, ChcResult::Sat(inv), ctl)
+                    }
+                    Ok(false) => ChcResult::Unknown(UnknownReason::Incomplete(
+                        "predabs: the refined fixpoint meets a query".into(),
+                    )),
+                    Err(r) => ChcResult::Unknown(r),
+                }
+            }
+            Ok(refine::Outcome::Counterexample(d)) => {
+                // A derivation of the strengthened system, whose clauses are the input's
+                // with stronger constraints: a derivation of the input too. Checked here
+                // against the input, and by the driver again.
+                match crate::cert::check_derivation(store, input, &d) {
+                    Ok(()) => bounds.result(store, ChcResult::Unsat(d), ctl),
+                    Err(e) => ChcResult::Unknown(UnknownReason::Incomplete(format!(
+                        "predabs: counterexample rejected: {e:?}"
+                    ))),
+                }
+            }
+            Err(r) => ChcResult::Unknown(r),
+        }
+    }
+
+    fn stats(&self) -> Stats {
+        self.stats.clone()
+    }
+}
+
+impl PredAbs {
+    fn push_fixpoint_stats(&mut self, fstats: &FixpointStats, ctl: &Control) {
         self.stats
             .push(("predabs-visits".into(), fstats.visits.to_string()));
         self.stats
@@ -121,46 +224,34 @@ impl Engine for PredAbs {
                 fstats.body_time, fstats.head_time, fstats.check_time
             );
         }
-        let states = match result {
-            Ok(s) => s,
-            Err(r) => return ChcResult::Unknown(r),
-        };
-        let total: usize = states.values().map(Vec::len).sum();
-        self.stats
-            .push(("predabs-states".into(), total.to_string()));
-        if ctl.verbosity > 0 {
-            eprintln!(
-                "predabs: {n_preds} predicates, {total} abstract states ({:.2?})",
-                start.elapsed()
-            );
-        }
-        for &p in &sys.preds {
-            let list: Vec<&[bool]> = states
-                .get(&p)
-                .map(|s| s.iter().map(Vec::as_slice).collect())
-                .unwrap_or_default();
-            let set = decision_diagram(store, &preds[&p], &list);
-            map.sets.insert(p, vec![set]);
-        }
-        let excluded = excludes_queries(store, sys, &map, ctl);
-        if ctl.verbosity > 0 {
-            eprintln!("predabs: queries checked ({:.2?})", start.elapsed());
-        }
-        match excluded {
-            Ok(true) => {
-                let inv = map.invariants(store);
-                bounds.result(store, ChcResult::Sat(inv), ctl)
-            }
-            Ok(false) => ChcResult::Unknown(UnknownReason::Incomplete(
-                "predabs: the abstract fixpoint meets a query".into(),
-            )),
-            Err(r) => ChcResult::Unknown(r),
-        }
     }
+}
 
-    fn stats(&self) -> Stats {
-        self.stats.clone()
+/// Sets `map` to the decision diagrams of `states` and says whether they exclude every
+/// query (then `map` is an inductive invariant excluding them: the states are closed under
+/// the clauses).
+fn answer(
+    store: &mut TermStore,
+    sys: &ChcSystem,
+    map: &mut InvMap,
+    preds: &FxHashMap<FuncId, Vec<TermId>>,
+    states: &States,
+    ctl: &Control,
+) -> Result<bool, UnknownReason> {
+    for &p in &sys.preds {
+        let list: Vec<&[bool]> = states
+            .get(&p)
+            .map(|s| s.iter().map(Vec::as_slice).collect())
+            .unwrap_or_default();
+        let vars = preds.get(&p).map(Vec::as_slice).unwrap_or_default();
+        let set = decision_diagram(store, vars, &list);
+        map.sets.insert(p, vec![set]);
     }
+    let excluded = excludes_queries(store, sys, map, ctl);
+    if ctl.verbosity > 0 {
+        eprintln!("predabs: queries checked");
+    }
+    excluded
 }
 
 /// Asserts in `solver` that the Boolean variables `vars` equal `p`'s predicates on `args`.
@@ -317,6 +408,13 @@ struct Domain {
     slots: FxHashMap<(FuncId, usize), Vec<TermId>>,
     /// Per symbol, the clause excluding each state at the head.
     blocks: FxHashMap<FuncId, Vec<TermId>>,
+    /// Per symbol, the position of each state in its list.
+    index: FxHashMap<FuncId, FxHashMap<Vec<bool>, usize>>,
+    /// Per symbol and state, how it was found: the clause and the state of each body
+    /// occurrence (read off the model that gave it). Earlier states only, so following
+    /// the premises always ends at facts: the abstract counterexamples of
+    /// [`refine`] are read off these.
+    origins: Origins,
 }
 
 impl Domain {
@@ -351,13 +449,16 @@ fn fixpoint(
     params: &FxHashMap<FuncId, Vec<VarId>>,
     preds: &FxHashMap<FuncId, Vec<TermId>>,
     ctl: &Control,
+    max_states: usize,
     stats: &mut FixpointStats,
-) -> Result<States, UnknownReason> {
+) -> Result<Reached, UnknownReason> {
     let mut dom = Domain {
         states: FxHashMap::default(),
         batches: FxHashMap::default(),
         slots: FxHashMap::default(),
         blocks: FxHashMap::default(),
+        index: FxHashMap::default(),
+        origins: FxHashMap::default(),
     };
     let mut total = 0usize;
     let mut solvers: Vec<Option<ClauseSolver>> = sys.clauses.iter().map(|_| None).collect();
@@ -523,15 +624,31 @@ fn fixpoint(
                         for &b in &head_vars {
                             match cs.solver.value(store, b) {
                                 Some(Value::Bool(v)) => state.push(v),
-                                _ => {
-                                    return Err(UnknownReason::Incomplete(
-                                        "predabs: no value for a predicate".into(),
-                                    ));
-                                }
+                                _ => return Err(no_value()),
                             }
                         }
-                        dom.states.entry(h.pred).or_default().push(state);
-                        let k = dom.states[&h.pred].len() - 1;
+                        let mut premises = Vec::with_capacity(c.body.len());
+                        for (i, b) in c.body.iter().enumerate() {
+                            let mut st = Vec::with_capacity(preds[&b.pred].len());
+                            for &v in &dom.slots[&(b.pred, i + 1)] {
+                                match cs.solver.value(store, v) {
+                                    Some(Value::Bool(v)) => st.push(v),
+                                    _ => return Err(no_value()),
+                                }
+                            }
+                            match dom.index.get(&b.pred).and_then(|m| m.get(&st)) {
+                                Some(&k) => premises.push(k),
+                                None => return Err(no_value()),
+                            }
+                        }
+                        let list = dom.states.entry(h.pred).or_default();
+                        let k = list.len();
+                        dom.index
+                            .entry(h.pred)
+                            .or_default()
+                            .insert(state.clone(), k);
+                        list.push(state);
+                        dom.origins.entry(h.pred).or_default().push((ci, premises));
                         let block = dom.block(store, h.pred, k);
                         cs.solver.assert(store, block);
                         found += 1;
@@ -540,10 +657,12 @@ fn fixpoint(
                         if ctl.verbosity > 1 && total.is_multiple_of(100) {
                             eprintln!("predabs: {total} states");
                         }
-                        if total > MAX_STATES {
-                            return Err(UnknownReason::ResourceOut(
-                                "predabs: too many abstract states".into(),
-                            ));
+                        if total > max_states {
+                            return Ok(Reached {
+                                states: dom.states,
+                                origins: dom.origins,
+                                capped: true,
+                            });
                         }
                     }
                     SmtResult::Unknown(_) => {
@@ -568,9 +687,19 @@ fn fixpoint(
         if !changed {
             // A whole pass over the clauses found no state outside the sets: they are
             // closed under every clause.
-            return Ok(dom.states);
+            return Ok(Reached {
+                states: dom.states,
+                origins: dom.origins,
+                capped: false,
+            });
         }
     }
+}
+
+/// The solver gave no truth value for a predicate variable (or the body's values are no
+/// known state, which the chains exclude).
+fn no_value() -> UnknownReason {
+    UnknownReason::Incomplete("predabs: no value for a predicate".into())
 }
 
 /// Counters of [`fixpoint`].

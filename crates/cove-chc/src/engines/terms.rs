@@ -559,7 +559,7 @@ enum Round {
 /// Per predicate, the argument permutations of the clauses `P(x̄) ∧ φ → P(x̄ ∘ π)` whose
 /// head's arguments are the body's argument variables in another order: `perm[i] = j` when
 /// the head's `i`-th argument is the body's `j`-th.
-fn permutations(store: &TermStore, sys: &ChcSystem) -> Vec<(FuncId, Vec<usize>)> {
+pub(crate) fn permutations(store: &TermStore, sys: &ChcSystem) -> Vec<(FuncId, Vec<usize>)> {
     let mut out: Vec<(FuncId, Vec<usize>)> = Vec::new();
     for c in &sys.clauses {
         let (Some(h), [b]) = (&c.head, c.body.as_slice()) else {
