@@ -33,6 +33,15 @@ pub fn bmc(aig: &Aig, ctl: &Control, max_bound: Option<usize>) -> EngineResult {
 }
 
 fn run(aig: &Aig, ctl: &Control, max_bound: Option<usize>) -> Result<EngineResult, UnknownReason> {
+    // A property that is the constant false (as reduction leaves a bad literal whose cone
+    // is constant) has no counterexample of any length. Every step would then be free and
+    // the unrolling would grow by millions of frames a second until the deadline, whose
+    // freeing alone outlasted the run's limit; BMC, which never proves, says so at once.
+    if aig.bad.iter().all(|&b| b == 0) {
+        return Err(UnknownReason::Incomplete(
+            "no state is bad (the property is the constant false); BMC does not prove".into(),
+        ));
+    }
     let mut b = Bmc::new(aig, ctl);
     loop {
         if let Some(r) = ctl.should_stop() {
@@ -468,6 +477,18 @@ mod tests {
             .expect("frame 65 has a bad state");
         assert_eq!(t.inputs.len(), 66);
         assert_eq!(j.refuted, [10, 20, 45, 55]);
+    }
+
+    #[test]
+    fn a_constant_false_property_ends_bmc_at_once() {
+        // Without a limit, BMC on this circuit would unroll forever (every step is free).
+        let aig = crate::parse_aiger(b"aag 1 0 1 0 0 1\n2 3\n0\n").unwrap();
+        match bmc(&aig, &Control::default(), None) {
+            EngineResult::Unknown(UnknownReason::Incomplete(why)) => {
+                assert!(why.contains("constant false"), "{why}")
+            }
+            r => panic!("{r:?}"),
+        }
     }
 
     #[test]

@@ -17,7 +17,7 @@ use crate::btor2_sim::{Bv, Frame, Witness, check_witness, format_witness, parse_
 use crate::driver::Validation;
 use crate::{ALit, Aig, And, FALSE, Init, Latch, SafeProof, TRUE, Verdict};
 use cove_control::{Control, UnknownReason};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// A model bit-blasted into an AIG, with the maps back to words.
 #[derive(Clone, Debug)]
@@ -39,7 +39,7 @@ pub struct Blasted {
 struct Builder {
     ands: Vec<And>,
     next_var: u32,
-    hash: HashMap<(ALit, ALit), ALit>,
+    hash: FxHashMap<(ALit, ALit), ALit>,
 }
 
 type Bits = Vec<ALit>;
@@ -464,7 +464,7 @@ pub fn blast(m: &Model, ctl: &Control) -> Result<Blasted, UnknownReason> {
     let mut b = Builder {
         ands: Vec::new(),
         next_var: var,
-        hash: HashMap::new(),
+        hash: FxHashMap::default(),
     };
     let mut bits: Vec<Bits> = Vec::with_capacity(m.nodes.len());
     let get = |bits: &Vec<Bits>, a: Arg| -> Bits {

@@ -2,7 +2,7 @@
 //! reduction ([`crate::reduce`]) and the certificate construction ([`crate::witness_circuit`]).
 
 use crate::{ALit, And, FALSE, TRUE};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// And gates on consecutive fresh variables: `a ∧ b` is built at most once per ordered pair,
 /// and constants, `a ∧ a` and `a ∧ ¬a` fold without a gate.
@@ -11,7 +11,7 @@ pub(crate) struct Strash {
     pub(crate) ands: Vec<And>,
     /// The variable the next gate gets.
     pub(crate) next_var: u32,
-    table: HashMap<(ALit, ALit), ALit>,
+    table: FxHashMap<(ALit, ALit), ALit>,
 }
 
 impl Strash {
@@ -20,7 +20,7 @@ impl Strash {
         Strash {
             ands: Vec::new(),
             next_var,
-            table: HashMap::new(),
+            table: FxHashMap::default(),
         }
     }
 

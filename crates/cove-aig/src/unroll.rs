@@ -28,7 +28,7 @@ use crate::engine::RawTrace;
 use crate::ic3::gates::{Gate, Shapes};
 use crate::{ALit, Aig, Init};
 use cove_sat::{LBool, Lit, Solver};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// The value of a literal in one frame: a constant or a solver literal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,7 +69,33 @@ pub(crate) struct Unroll<'a> {
     pub(crate) act: Vec<Lit>,
     /// Structural hashing of the encoded conjunctions (sorted fanins): a gate whose fanin
     /// values are those of a gate encoded before, in any frame, gets that gate's literal.
-    hash: HashMap<Vec<Lit>, Lit>,
+    hash: FxHashMap<Vec<Lit>, Lit>,
+}
+
+/// Solver variables above which a dropped unrolling is freed on a background thread.
+const FREE_IN_BACKGROUND: usize = 1 << 20;
+
+/// An unrolling that ran to millions of frames (BMC on a circuit whose frames cost no SAT
+/// call, e.g. two counters in lock step that structural hashing makes equal) holds tens of
+/// millions of small allocations (watch lists, hash keys); freeing them took seconds after
+/// the engine had stopped at its deadline, past the run's limit. A large one is freed on a
+/// background thread, so the answer is not delayed by it (a process that exits right after
+/// never waits for it; an embedding program gets the memory back shortly after).
+impl Drop for Unroll<'_> {
+    fn drop(&mut self) {
+        if self.s.num_vars() < FREE_IN_BACKGROUND {
+            return;
+        }
+        let parts = (
+            std::mem::replace(&mut self.s, Solver::new()),
+            std::mem::take(&mut self.vals),
+            std::mem::take(&mut self.hash),
+        );
+        // Should the thread not start, the closure (and the parts) are freed here.
+        let _ = std::thread::Builder::new()
+            .name("free unrolling".into())
+            .spawn(move || drop(parts));
+    }
 }
 
 impl<'a> Unroll<'a> {
@@ -92,7 +118,7 @@ impl<'a> Unroll<'a> {
             s: Solver::new(),
             vals: Vec::new(),
             act: Vec::new(),
-            hash: HashMap::new(),
+            hash: FxHashMap::default(),
         }
     }
 
