@@ -41,7 +41,7 @@ impl EngineConfig {
     /// Engine names accepted by [`EngineConfig::parse`] (`pdr`, `k-induction`,
     /// `localization` and `all` are accepted as aliases of `ic3`, `kind`, `loc` and
     /// `portfolio`). The last three are the portfolio's entries, runnable alone.
-    pub const NAMES: [&'static str; 8] = [
+    pub const NAMES: [&'static str; 9] = [
         "ic3",
         "bmc",
         "kind",
@@ -50,13 +50,21 @@ impl EngineConfig {
         "ic3-loc",
         "kind-bmc",
         "ic3-plain",
+        "ic3-ctg",
     ];
 
     /// The engine named `s` with its default options (see [`EngineConfig::NAMES`]).
     pub fn parse(s: &str) -> Option<EngineConfig> {
         Some(match s {
             "ic3" | "pdr" => EngineConfig::Ic3(Ic3Config::default()),
-            "ic3-plain" => EngineConfig::Ic3(Ic3Config { predict: false }),
+            "ic3-plain" => EngineConfig::Ic3(Ic3Config {
+                predict: false,
+                lifted_ctg: false,
+            }),
+            "ic3-ctg" => EngineConfig::Ic3(Ic3Config {
+                predict: true,
+                lifted_ctg: true,
+            }),
             "bmc" => EngineConfig::Bmc(BmcConfig::default()),
             "kind" | "k-induction" => EngineConfig::Kind(KindConfig::default()),
             "kind-bmc" => EngineConfig::Kind(KindConfig { balanced: true }),
@@ -70,6 +78,7 @@ impl EngineConfig {
     /// The name of this engine and setting (one of [`EngineConfig::NAMES`]).
     pub fn name(&self) -> &'static str {
         match self {
+            EngineConfig::Ic3(c) if c.lifted_ctg => "ic3-ctg",
             EngineConfig::Ic3(c) if c.predict => "ic3",
             EngineConfig::Ic3(_) => "ic3-plain",
             EngineConfig::Bmc(_) => "bmc",

@@ -25,13 +25,19 @@ use crate::kind::KindConfig;
 use crate::loc::LocConfig;
 
 /// The portfolio's engine when it has one thread.
-pub const ALONE: EngineConfig = EngineConfig::Ic3(Ic3Config { predict: true });
+pub const ALONE: EngineConfig = EngineConfig::Ic3(Ic3Config {
+    predict: true,
+    lifted_ctg: false,
+});
 
 /// The portfolio's entries in priority order; with `n ≥ 2` threads the first `n` run.
 pub const PARALLEL: [EngineConfig; 3] = [
     EngineConfig::Loc(LocConfig { ic3_first: true }),
     EngineConfig::Kind(KindConfig { balanced: true }),
-    EngineConfig::Ic3(Ic3Config { predict: false }),
+    EngineConfig::Ic3(Ic3Config {
+        predict: false,
+        lifted_ctg: false,
+    }),
 ];
 
 /// The entries that run with a budget of `threads` threads (0 = one per available core, and

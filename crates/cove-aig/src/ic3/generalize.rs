@@ -20,6 +20,11 @@
 //! predecessor agrees with and retried (Bradley's `down`, as rIC3's MIC does when it runs
 //! without CTGs), unless that drops a literal whose own drop already failed.
 //!
+//! With `lifted_ctg` (off by default: docs/decisions.md#ic3-lifted-ctg) the predecessor a
+//! failed drop finds is lifted to a cube first, as rIC3's `get_pred` does: that cube is the
+//! CTG blocked one level lower, and `down` or a join keeps only the literals it has (the full
+//! state agrees with far more, so the candidate shrinks less).
+//!
 //! The fixed defaults are ABC's: every literal is tried once, no CTG, no join. On the quick subset
 //! of 2026-11-24 (docs/decisions.md#ic3-generalization-abc-defaults) IC3ref's setting (3 CTGs,
 //! joins, and MIC giving up after 3 consecutive failed drops) took more frames and 1.5–5x the time
@@ -59,6 +64,9 @@ pub(super) struct GenParams {
     /// states known to reach a bad state are excluded from the new frame first, before a
     /// new bad state is searched for.
     pub keep_obligations: bool,
+    /// CTGs, `down` and joins use the predecessor lifted to a cube (rIC3's `get_pred`)
+    /// instead of the full predecessor state.
+    pub lifted_ctg: bool,
 }
 
 /// Candidates tried per predicted generalization.
@@ -78,6 +86,7 @@ impl Default for GenParams {
             ctp: 0,
             down: false,
             keep_obligations: false,
+            lifted_ctg: false,
         }
     }
 }
@@ -256,24 +265,40 @@ impl Ic3<'_> {
             if cube.is_empty() || self.meets_init(cube) {
                 return Ok(false);
             }
-            let state = match self.consecution(level, cube)? {
+            let (state, lifted) = match self.consecution(level, cube)? {
                 Cons::Blocked(core) => {
                     *cube = core;
                     return Ok(true);
                 }
-                Cons::Pred(state, _) => state,
+                Cons::Pred(state, inputs) => {
+                    let lifted = if self.params.lifted_ctg {
+                        Some(self.lift(&state, &inputs, Some(cube))?)
+                    } else {
+                        None
+                    };
+                    (state, lifted)
+                }
             };
             if depth > self.params.max_depth {
                 return Ok(false);
             }
             if ctgs < self.params.max_ctgs && level > 0 {
                 let mut budget = self.params.ctg_limit.max(1);
-                if self.block_ctg(level - 1, super::full_cube(&state), &mut budget, depth)? {
+                let ctg = match &lifted {
+                    Some(c) => c.clone(),
+                    None => super::full_cube(&state),
+                };
+                if self.block_ctg(level - 1, ctg, &mut budget, depth)? {
                     ctgs += 1;
                     continue;
                 }
             }
-            let agrees = |c: u32| state[(c >> 1) as usize] == (c & 1 == 0);
+            // With a lifted predecessor, a literal is kept only when the lifted cube has
+            // it (rIC3 joins with the lifted CTG): the full state agrees with many more.
+            let agrees = |c: u32| match &lifted {
+                Some(l) => l.contains(&c),
+                None => state[(c >> 1) as usize] == (c & 1 == 0),
+            };
             if self.params.down && !self.params.join {
                 // Down: the predecessor violates some literal of the candidate (it lies
                 // outside it); the candidate without those literals contains it, so the
@@ -293,7 +318,14 @@ impl Ic3<'_> {
             }
             // Join: keep the literals the CTG agrees with.
             ctgs = 0;
-            cube.retain(|&c| state[(c >> 1) as usize] == (c & 1 == 0));
+            if lifted.is_some()
+                && !keep
+                    .iter()
+                    .all(|&c| agrees(c) || cube.binary_search(&c).is_err())
+            {
+                return Ok(false);
+            }
+            cube.retain(|&c| agrees(c));
         }
     }
 }

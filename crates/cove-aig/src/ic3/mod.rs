@@ -235,18 +235,35 @@ pub struct Ic3Config {
     /// Try the lemmas predicted from failed pushes before MIC (on by default; the
     /// portfolio's second IC3, `ic3-plain`, runs without: see [`ic3_variant`]).
     pub predict: bool,
+    /// Generalize with rIC3's lifted CTGs (`--ic3-ctg`: three CTGs a drop, each the
+    /// predecessor lifted to a cube, joins with that cube); off by default and not in the
+    /// portfolio (docs/decisions.md#ic3-lifted-ctg). The engine `ic3-ctg`.
+    pub lifted_ctg: bool,
 }
 
 impl Default for Ic3Config {
     fn default() -> Ic3Config {
-        Ic3Config { predict: true }
+        Ic3Config {
+            predict: true,
+            lifted_ctg: false,
+        }
     }
 }
 
 impl Ic3Config {
     /// Runs IC3 with these options.
     pub fn run(&self, aig: &Aig, ctl: &Control) -> EngineResult {
-        ic3_variant(aig, ctl, !self.predict)
+        let mut e = Ic3::new(aig, ctl);
+        e.params.predict = self.predict;
+        if self.lifted_ctg {
+            e.params.max_ctgs = 3;
+            e.params.join = true;
+            e.params.lifted_ctg = true;
+        }
+        match e.run() {
+            Ok(r) => r,
+            Err(r) => EngineResult::Unknown(r),
+        }
     }
 }
 
@@ -1282,6 +1299,12 @@ mod tests {
             },
             generalize::GenParams { ctp: 3, ..base },
             generalize::GenParams {
+                max_ctgs: 3,
+                join: true,
+                lifted_ctg: true,
+                ..base
+            },
+            generalize::GenParams {
                 dynamic: true,
                 ctp: 3,
                 ..base
@@ -1373,9 +1396,10 @@ mod tests {
         a
     }
 
-    /// MIC's `down` and kept obligations on random circuits: every answer is certified
-    /// (invariant checked, trace simulated) and agrees with the default setting's, and both
-    /// new paths run (bounded by a work budget, not by time).
+    /// MIC's `down` and kept obligations, and lifted CTGs (with joins, and with `down`) on
+    /// random circuits: every answer is certified (invariant checked, trace simulated) and
+    /// agrees with the default setting's, and the new paths run (bounded by a work budget,
+    /// not by time).
     #[test]
     fn down_and_kept_obligations_agree_on_random_circuits() {
         let on = generalize::GenParams {
@@ -1387,7 +1411,23 @@ mod tests {
         for seed in 1..=400 {
             let a = random_circuit(seed);
             let mut verdicts = Vec::new();
-            for params in [generalize::GenParams::default(), on] {
+            let lifted_ctg = generalize::GenParams {
+                max_ctgs: 3,
+                join: true,
+                lifted_ctg: true,
+                ..generalize::GenParams::default()
+            };
+            let lifted_down = generalize::GenParams {
+                down: true,
+                lifted_ctg: true,
+                ..generalize::GenParams::default()
+            };
+            for params in [
+                generalize::GenParams::default(),
+                on,
+                lifted_ctg,
+                lifted_down,
+            ] {
                 let ctl = Control::default().with_work_budget(2_000_000);
                 let mut e = Ic3::new(&a, &ctl);
                 e.params = params;
@@ -1409,12 +1449,15 @@ mod tests {
                     }
                     r => panic!("seed {seed}: expected an answer, got {r:?}"),
                 }
-                if params.down {
+                if params.down && !params.lifted_ctg {
                     downs += e.stats.downs;
                     kept += e.stats.kept;
                 }
             }
-            assert_eq!(verdicts[0], verdicts[1], "seed {seed}");
+            assert!(
+                verdicts.iter().all(|v| *v == verdicts[0]),
+                "seed {seed}: {verdicts:?}"
+            );
             decided += 1;
         }
         assert_eq!(decided, 400);
