@@ -9,6 +9,15 @@
 //! - **backward step**: `init(0) ∧ T(0..n) ∧ ¬init(1..n+1)` — unsatisfiable means `¬init` is
 //!   `(n+1)`-inductive for the reversed system.
 //!
+//! The induction checks are *balanced* against the base case ([`KindConfig::balance`],
+//! docs/decisions.md#kind-balanced-induction): a direction's check at bound `n` runs only while
+//! that direction has spent no more time than the base case (or than a floor below which checks
+//! are cheap next to a certificate), or when its bound has doubled since its last check, and
+//! always at `max_k`. Skipping a check only delays a proof (`¬bad` that is `k`-inductive is
+//! `k'`-inductive for every `k' ≥ k`, and the same holds backward), while the base case gets
+//! deeper on systems whose induction keeps failing; the doubling keeps the proven `k`, and so
+//! the cost of the certificate, within twice the smallest one.
+//!
 //! A `sat` answer needs a 1-inductive invariant the independent checker accepts: the
 //! k-inductive invariant is strengthened by [`TransitionSystem::k_to_1_inductive`] (for the
 //! backward case on the reversed system, then negated) and validated by
@@ -20,6 +29,7 @@ use crate::result::UnknownReason;
 use crate::ts::{TransitionSystem, TsAnswer};
 use cove_logic::{TermId, TermStore};
 use cove_smt::{SmtResult, SmtSolver};
+use std::time::{Duration, Instant};
 
 /// Options of the k-induction engine.
 #[derive(Clone, Debug)]
@@ -32,6 +42,10 @@ pub struct KindConfig {
     /// transition system only, as [`super::linear_bmc`] uses it, where induction could
     /// prove nothing useful).
     pub induction: bool,
+    /// Balance each induction direction against the base case (module docs); off (the
+    /// default, docs/decisions.md#kind-balanced-induction): both induction checks at every
+    /// bound.
+    pub balance: bool,
 }
 
 impl Default for KindConfig {
@@ -40,6 +54,8 @@ impl Default for KindConfig {
             max_k: None,
             backward: true,
             induction: true,
+            // Off: measured −3 on LRA-Lin (docs/decisions.md#kind-balanced-induction).
+            balance: false,
         }
     }
 }
@@ -58,6 +74,8 @@ pub struct KInduction {
     config: KindConfig,
     k_reached: usize,
     proof: Option<String>,
+    /// Induction checks skipped by the balance (forward, backward).
+    skipped: [usize; 2],
 }
 
 impl KInduction {
@@ -80,11 +98,14 @@ fn check(
     ctl: &Control,
     what: &str,
     n: usize,
+    spent: &mut Duration,
 ) -> Result<bool, UnknownReason> {
-    let t0 = std::time::Instant::now();
+    let t0 = Instant::now();
     let r = s.check_assuming(store, assume);
+    let dt = t0.elapsed();
+    *spent += dt;
     if ctl.verbosity > 1 {
-        eprintln!("kind: {what} {n} {:?}", t0.elapsed());
+        eprintln!("kind: {what} {n} {dt:?}");
     }
     match r {
         SmtResult::Sat => Ok(true),
@@ -92,6 +113,33 @@ fn check(
         SmtResult::Unknown(r) => Err(ctl
             .should_stop()
             .unwrap_or(UnknownReason::Incomplete(format!("SMT solver: {r}")))),
+    }
+}
+
+/// Induction checks that have cost less than this in all are never skipped: the certificate of
+/// a proof (`k_to_1_inductive`) costs seconds and grows with `k`, so skipping cheap checks
+/// only makes the proof dearer (`cav12/s3_clnt_2.cil`: checks of 0.4 s in all, certificates
+/// of 11 s at k = 9 and 22–32 s at k = 11–12 when balanced without this floor).
+const CHEAP_INDUCTION: Duration = Duration::from_millis(500);
+
+/// The time one induction direction has had, and when it last checked: whether its check at
+/// the next bound is due (module docs, docs/decisions.md#kind-balanced-induction).
+#[derive(Clone, Copy, Debug, Default)]
+struct Balance {
+    /// Time spent in this direction's checks.
+    spent: Duration,
+    /// The `k` of the last check (`0`: none yet).
+    last_k: usize,
+}
+
+impl Balance {
+    /// Is the check for `k` (the bound `n = k - 1`) due, with `base` spent by the base case
+    /// so far? Always for the first check and at the last bound (`last`); then while this
+    /// direction has spent no more than the base case or than [`CHEAP_INDUCTION`], or once `k`
+    /// has doubled since the last check (a proof at the smallest `k*` then comes at most at
+    /// `2·k*`).
+    fn due(&self, k: usize, base: Duration, last: bool) -> bool {
+        last || self.last_k == 0 || self.spent <= base.max(CHEAP_INDUCTION) || k >= 2 * self.last_k
     }
 }
 
@@ -119,11 +167,14 @@ impl TsEngine for KInduction {
         ctl: &Control,
     ) -> Result<TsAnswer, UnknownReason> {
         self.proof = None;
+        self.skipped = [0, 0];
         let mut un = ts.unroller();
         let (mut base, mut fwd, mut bwd) = (solver(ctl), solver(ctl), solver(ctl));
         let i0 = un.init(store, 0);
         base.assert(store, i0);
         bwd.assert(store, i0);
+        let mut base_spent = Duration::ZERO;
+        let (mut fwd_bal, mut bwd_bal) = (Balance::default(), Balance::default());
         for n in 0.. {
             if let Some(r) = ctl.should_stop() {
                 return Err(r);
@@ -140,7 +191,7 @@ impl TsEngine for KInduction {
             }
             // Base: a counterexample with n steps?
             let bad_n = un.bad(store, n);
-            let base_sat = check(&mut base, store, &[bad_n], ctl, "base", n)?;
+            let base_sat = check(&mut base, store, &[bad_n], ctl, "base", n, &mut base_spent)?;
             if base_sat {
                 let m = base.model(store);
                 return Ok(TsAnswer::Unsafe(un.trace(store, &m, n)));
@@ -156,15 +207,32 @@ impl TsEngine for KInduction {
             if !self.config.induction {
                 continue;
             }
+            // The step solvers get the bound's clauses whether or not they check now: a
+            // later check covers this bound's path too.
+            let last = self.config.max_k == Some(n);
+            let due = |b: &Balance| !self.config.balance || b.due(n + 1, base_spent, last);
             // Forward step: is ¬bad (n+1)-inductive?
             fwd.assert(store, not_bad);
             fwd.assert(store, t_n);
-            let bad_next = un.bad(store, n + 1);
-            let fwd_sat = check(&mut fwd, store, &[bad_next], ctl, "fwd", n)?;
-            if !fwd_sat {
-                self.proof = Some(format!("forward, k = {}", n + 1));
-                let p = store.mk_not(ts.bad);
-                return certify(store, ts, p, n + 1, false, ctl);
+            if due(&fwd_bal) {
+                fwd_bal.last_k = n + 1;
+                let bad_next = un.bad(store, n + 1);
+                let fwd_sat = check(
+                    &mut fwd,
+                    store,
+                    &[bad_next],
+                    ctl,
+                    "fwd",
+                    n,
+                    &mut fwd_bal.spent,
+                )?;
+                if !fwd_sat {
+                    self.proof = Some(format!("forward, k = {}", n + 1));
+                    let p = store.mk_not(ts.bad);
+                    return certify(store, ts, p, n + 1, false, ctl);
+                }
+            } else {
+                self.skipped[0] += 1;
             }
             // Backward step: is ¬init (n+1)-inductive for the reversed system?
             if self.config.backward {
@@ -172,11 +240,16 @@ impl TsEngine for KInduction {
                 let init_next = un.init(store, n + 1);
                 let not_init = store.mk_not(init_next);
                 bwd.assert(store, not_init);
-                let bwd_sat = check(&mut bwd, store, &[], ctl, "bwd", n)?;
-                if !bwd_sat {
-                    self.proof = Some(format!("backward, k = {}", n + 1));
-                    let p = store.mk_not(ts.init);
-                    return certify(store, ts, p, n + 1, true, ctl);
+                if due(&bwd_bal) {
+                    bwd_bal.last_k = n + 1;
+                    let bwd_sat = check(&mut bwd, store, &[], ctl, "bwd", n, &mut bwd_bal.spent)?;
+                    if !bwd_sat {
+                        self.proof = Some(format!("backward, k = {}", n + 1));
+                        let p = store.mk_not(ts.init);
+                        return certify(store, ts, p, n + 1, true, ctl);
+                    }
+                } else {
+                    self.skipped[1] += 1;
                 }
             }
         }
@@ -187,6 +260,12 @@ impl TsEngine for KInduction {
         let mut s = vec![("kind-k".into(), self.k_reached.to_string())];
         if let Some(p) = &self.proof {
             s.push(("kind-proof".into(), p.clone()));
+        }
+        if self.skipped != [0, 0] {
+            s.push((
+                "kind-skipped".into(),
+                format!("fwd {} bwd {}", self.skipped[0], self.skipped[1]),
+            ));
         }
         s
     }
@@ -217,5 +296,39 @@ fn certify(
                 "{k}-inductive invariant found, but no 1-inductive certificate: {e}"
             )),
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Balance;
+    use std::time::Duration;
+
+    fn ms(t: u64) -> Duration {
+        Duration::from_millis(t)
+    }
+
+    #[test]
+    fn induction_checks_wait_for_the_base_case_or_a_doubled_bound() {
+        let b = Balance::default();
+        // The first check is always made, however little the base case has had.
+        assert!(b.due(1, Duration::ZERO, false));
+        let b = Balance {
+            spent: ms(2000),
+            last_k: 2,
+        };
+        // Cheap so far: due whatever the base case has had.
+        let cheap = Balance {
+            spent: ms(100),
+            last_k: 2,
+        };
+        assert!(cheap.due(3, ms(10), false));
+        // More time than the base case: skipped until k doubles ...
+        assert!(!b.due(3, ms(10), false));
+        assert!(b.due(4, ms(10), false));
+        // ... or the base case catches up ...
+        assert!(b.due(3, ms(2000), false));
+        // ... and always at the last bound.
+        assert!(b.due(3, ms(10), true));
     }
 }

@@ -79,6 +79,7 @@ impl Engine for LinearBmc {
             max_k: if steps { None } else { Some(0) },
             backward: false,
             induction: false,
+            balance: false,
         });
         let r = bmc.solve(store, &frag, ctl);
         self.inner_stats = bmc.stats();
