@@ -4,7 +4,7 @@
 //! invariants, `Unsat` cannot exist without a derivation, and `Unknown` says why.
 //! Conventions follow CHC-COMP: `sat` = the system has a model = the program is safe.
 
-use cove_logic::{FuncId, FuncInterp, TermId, TermStore, Value, VarId};
+use cove_logic::{FuncId, FuncInterp, Model, TermId, TermStore, Value, VarId};
 use rustc_hash::FxHashMap;
 
 /// Interpretations of the predicates that make every clause valid (inductive invariants).
@@ -69,6 +69,59 @@ pub struct Derivation {
     pub steps: Vec<DerivationStep>,
     /// Index of the step that derives `false`.
     pub root: usize,
+}
+
+impl Derivation {
+    /// The derivation of `sys` read off a model `m` of the conjunction of a tree of clause
+    /// instances renamed apart: step `i` instantiates clause `shape[i].0` with premises
+    /// `shape[i].1`, and `copies[i]` maps the clause's variables to their copies in `m`
+    /// (a variable without a copy, or whose value the model leaves open, gets its sort's
+    /// default: the derivation checker, not this reading, decides whether the steps hold).
+    pub(crate) fn read_off(
+        store: &TermStore,
+        sys: &crate::system::ChcSystem,
+        shape: impl IntoIterator<Item = (usize, Vec<usize>)>,
+        root: usize,
+        copies: &[FxHashMap<VarId, TermId>],
+        m: &Model,
+    ) -> Derivation {
+        let mut steps = Vec::with_capacity(copies.len());
+        for (i, (clause, premises)) in shape.into_iter().enumerate() {
+            let c = &sys.clauses[clause];
+            let mut local = Model::new();
+            let assignment: Vec<(VarId, Value)> = c
+                .vars
+                .iter()
+                .map(|&v| {
+                    let val = copies[i]
+                        .get(&v)
+                        .and_then(|t| m.eval(store, *t).ok())
+                        .unwrap_or_else(|| Value::default_of(store.var_sort(v)));
+                    local.set(v, val.clone());
+                    (v, val)
+                })
+                .collect();
+            let head = c.head.as_ref().map(|h| {
+                let vals = h
+                    .args
+                    .iter()
+                    .map(|a| {
+                        local
+                            .eval(store, *a)
+                            .unwrap_or_else(|_| Value::default_of(store.sort(*a)))
+                    })
+                    .collect();
+                (h.pred, vals)
+            });
+            steps.push(DerivationStep {
+                clause,
+                head,
+                premises,
+                assignment,
+            });
+        }
+        Derivation { steps, root }
+    }
 }
 
 /// Why an engine gave no definite answer (one vocabulary for every Cove crate).

@@ -513,18 +513,7 @@ pub(crate) fn positive_atoms(
     for (p, l) in lang {
         let mut atoms = Vec::new();
         for &a in l.guards.iter().chain(&l.atoms) {
-            let mut t = a;
-            if matches!(store.op(t), Op::Not) {
-                t = store.args(t)[0];
-            }
-            if matches!(store.op(t), Op::Distinct | Op::Eq) && store.args(t).len() == 2 {
-                // One orientation (`x = 0`, never also `0 = x`).
-                let (mut x, mut y) = (store.args(t)[0], store.args(t)[1]);
-                if store.as_num(x).is_some() || (store.as_num(y).is_none() && x > y) {
-                    std::mem::swap(&mut x, &mut y);
-                }
-                t = store.mk_eq(x, y);
-            }
+            let t = orient(store, a);
             if store.as_bool(t).is_none() {
                 atoms.push(t);
             }
@@ -688,6 +677,23 @@ fn congruences(
 fn dedup(v: &mut Vec<TermId>) {
     let mut seen = FxHashSet::default();
     v.retain(|t| seen.insert(*t));
+}
+
+/// An atom read positively, with equations in one orientation (`x = 0`, never also
+/// `0 = x`): the predicate that a comparison and its negation both give.
+pub(crate) fn orient(store: &mut TermStore, a: TermId) -> TermId {
+    let mut t = a;
+    if matches!(store.op(t), Op::Not) {
+        t = store.args(t)[0];
+    }
+    if matches!(store.op(t), Op::Distinct | Op::Eq) && store.args(t).len() == 2 {
+        let (mut x, mut y) = (store.args(t)[0], store.args(t)[1]);
+        if store.as_num(x).is_some() || (store.as_num(y).is_none() && x > y) {
+            std::mem::swap(&mut x, &mut y);
+        }
+        t = store.mk_eq(x, y);
+    }
+    t
 }
 
 #[cfg(test)]

@@ -9,9 +9,9 @@
 
 use super::space::Space;
 use crate::engine::Control;
-use crate::result::{Derivation, DerivationStep, UnknownReason};
+use crate::result::{Derivation, UnknownReason};
 use crate::system::ChcSystem;
-use cove_logic::{Model, TermId, TermStore, Value, VarId, substitute};
+use cove_logic::{Model, TermId, TermStore, VarId, substitute};
 use cove_smt::{SmtResult, SmtSolver};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -125,43 +125,12 @@ fn concrete(
     copies: &[FxHashMap<VarId, TermId>],
     m: &Model,
 ) -> Derivation {
-    let mut steps = Vec::new();
-    for (si, step) in d.steps.iter().enumerate() {
-        let c = &sys.clauses[step.clause];
-        let mut local = Model::new();
-        let assignment: Vec<(VarId, Value)> = c
-            .vars
-            .iter()
-            .map(|&v| {
-                let val = copies[si]
-                    .get(&v)
-                    .and_then(|t| m.eval(store, *t).ok())
-                    .unwrap_or_else(|| Value::default_of(store.var_sort(v)));
-                local.set(v, val.clone());
-                (v, val)
-            })
-            .collect();
-        let head = c.head.as_ref().map(|h| {
-            let vals = h
-                .args
-                .iter()
-                .map(|a| {
-                    local
-                        .eval(store, *a)
-                        .unwrap_or_else(|_| Value::default_of(store.sort(*a)))
-                })
-                .collect();
-            (h.pred, vals)
-        });
-        steps.push(DerivationStep {
-            clause: step.clause,
-            head,
-            premises: step.premises.clone(),
-            assignment,
-        });
-    }
-    Derivation {
-        steps,
-        root: d.root,
-    }
+    Derivation::read_off(
+        store,
+        sys,
+        d.steps.iter().map(|s| (s.clause, s.premises.clone())),
+        d.root,
+        copies,
+        m,
+    )
 }

@@ -26,9 +26,9 @@
 use super::{FixpointStats, MAX_PREDICATES, Reached, States, fixpoint};
 use crate::engine::Control;
 use crate::engines::terms::{comparisons, permutations};
-use crate::result::{Derivation, DerivationStep, UnknownReason};
+use crate::result::{Derivation, UnknownReason};
 use crate::system::ChcSystem;
-use cove_logic::{FuncId, Model, Op, TermId, TermStore, Value, VarId, free_vars, substitute};
+use cove_logic::{FuncId, Model, TermId, TermStore, Value, VarId, free_vars, substitute};
 use cove_smt::{ItpOutcome, SmtResult, SmtSolver, interpolate_formulas};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -184,21 +184,10 @@ fn add_predicate(
     added
 }
 
-/// An atom read positively and simplified, with equations in one orientation (`x = 0`,
-/// never also `0 = x`): the predicate that a comparison and its negation both give.
+/// An atom read positively and simplified, in one orientation ([`crate::engines::terms::orient`]).
 fn orient(store: &mut TermStore, a: TermId) -> TermId {
-    let mut t = cove_logic::simplify::simplify(store, a);
-    if matches!(store.op(t), Op::Not) {
-        t = store.args(t)[0];
-    }
-    if matches!(store.op(t), Op::Distinct | Op::Eq) && store.args(t).len() == 2 {
-        let (mut x, mut y) = (store.args(t)[0], store.args(t)[1]);
-        if store.as_num(x).is_some() || (store.as_num(y).is_none() && x > y) {
-            std::mem::swap(&mut x, &mut y);
-        }
-        t = store.mk_eq(x, y);
-    }
-    t
+    let t = cove_logic::simplify::simplify(store, a);
+    crate::engines::terms::orient(store, t)
 }
 
 /// A query clause and, per body occurrence, a reached state of its symbol under which the
@@ -467,40 +456,12 @@ fn concrete(
     copies: &[FxHashMap<VarId, TermId>],
     m: &Model,
 ) -> Derivation {
-    let mut steps = Vec::with_capacity(tree.len());
-    for (n, node) in tree.iter().enumerate() {
-        let c = &sys.clauses[node.clause];
-        let mut local = Model::new();
-        let assignment: Vec<(VarId, Value)> = c
-            .vars
-            .iter()
-            .map(|&v| {
-                let val = copies[n]
-                    .get(&v)
-                    .and_then(|t| m.eval(store, *t).ok())
-                    .unwrap_or_else(|| Value::default_of(store.var_sort(v)));
-                local.set(v, val.clone());
-                (v, val)
-            })
-            .collect();
-        let head = c.head.as_ref().map(|h| {
-            let vals = h
-                .args
-                .iter()
-                .map(|a| {
-                    local
-                        .eval(store, *a)
-                        .unwrap_or_else(|_| Value::default_of(store.sort(*a)))
-                })
-                .collect();
-            (h.pred, vals)
-        });
-        steps.push(DerivationStep {
-            clause: node.clause,
-            head,
-            premises: node.children.clone(),
-            assignment,
-        });
-    }
-    Derivation { steps, root: 0 }
+    Derivation::read_off(
+        store,
+        sys,
+        tree.iter().map(|n| (n.clause, n.children.clone())),
+        0,
+        copies,
+        m,
+    )
 }
