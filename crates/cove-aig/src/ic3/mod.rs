@@ -60,6 +60,9 @@ pub(crate) type Cube = Vec<u32>;
 /// Rebuild a solver after this many released activation literals.
 const REBUILD_DEAD: usize = 3000;
 
+/// At most this many SAT rounds shrink a lifted predecessor ([`Ic3::shrink_sat`]).
+const SHRINK_ROUNDS: usize = 4;
+
 /// A lemma `¬cube` of a delta frame.
 struct Lemma {
     cube: Cube,
@@ -99,16 +102,23 @@ impl BitState {
 
 /// How a predecessor state is widened to an obligation cube.
 ///
-/// Ternary simulation is the default: on a 20-design subset (docs/decisions.md#ic3-ternary-lifting)
-/// it proves `zipcpu-pfcache-p16` in 2.3 s where SAT lifting needs over 10 s (IC3 alone), and
-/// is neutral elsewhere. SAT lifting stays as the fallback and for tests.
+/// Ternary simulation beat SAT lifting alone: on a 20-design subset
+/// (docs/decisions.md#ic3-ternary-lifting) it proves `zipcpu-pfcache-p16` in 2.3 s where SAT
+/// lifting needs over 10 s (IC3 alone), and is neutral elsewhere. The default runs ternary
+/// simulation first and then shrinks its cube by SAT cores over the cube's own latches
+/// (docs/decisions.md#ic3-sat-shrunk-predecessors). SAT lifting alone stays as the fallback
+/// and for tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Lift {
     /// Unsat core of a SAT query (`lift_sat`).
     #[cfg_attr(not(test), allow(dead_code))]
     Sat,
     /// Ternary simulation ([`tsim`]), latches of few lemmas dropped first.
+    #[cfg_attr(not(test), allow(dead_code))]
     Ternary,
+    /// Ternary simulation, then the cube shrunk by SAT cores over its own latches
+    /// ([`Ic3::shrink_sat`]): the default.
+    TernarySat,
 }
 
 /// A full latch valuation and input vector (a predecessor found by a SAT query).
@@ -358,7 +368,7 @@ impl<'a> Ic3<'a> {
             solvers: Vec::new(),
             lifter: TSolver::new(aig, false),
             tsim: TernarySim::new(aig),
-            lift_mode: Lift::Ternary,
+            lift_mode: Lift::TernarySat,
             activity: vec![0.0; aig.latches.len()],
             obligations: Vec::new(),
             queue: BinaryHeap::new(),
@@ -713,7 +723,7 @@ impl<'a> Ic3<'a> {
         let act = t.temp_clause(&neg);
         let mut assumps = Vec::with_capacity(cube.len() + 1);
         assumps.push(act);
-        assumps.extend(cube.iter().map(|&c| t.plit(c)));
+        assumps.extend(by_activity(cube, &self.activity).map(|c| t.plit(c)));
         let p0 = t.s.stats().propagations;
         let r = sat(&mut t.s, &assumps, &self.limits, &self.ctl);
         self.stats.frame_q += 1;
@@ -748,7 +758,9 @@ impl<'a> Ic3<'a> {
         let t = &mut self.solvers[level];
         t.ensure_next(self.aig, cube);
         t.focus(cube, false);
-        let assumps: Vec<Lit> = cube.iter().map(|&c| t.plit(c)).collect();
+        let assumps: Vec<Lit> = by_activity(cube, &self.activity)
+            .map(|c| t.plit(c))
+            .collect();
         let p0 = t.s.stats().propagations;
         let r = sat(&mut t.s, &assumps, &self.limits, &self.ctl);
         self.stats.frame_q += 1;
@@ -798,7 +810,7 @@ impl<'a> Ic3<'a> {
         let t0 = std::time::Instant::now();
         let r = match self.lift_mode {
             Lift::Sat => self.lift_sat(state, inputs, target),
-            Lift::Ternary => {
+            Lift::Ternary | Lift::TernarySat => {
                 let mut goal: Vec<ALit> = self.aig.constraints.clone();
                 match target {
                     Some(c) => goal.extend(
@@ -812,6 +824,9 @@ impl<'a> Ic3<'a> {
                     .tsim
                     .lift(self.aig, state, inputs, &goal, &self.activity)
                 {
+                    Some(cube) if self.lift_mode == Lift::TernarySat && cube.len() > 1 => {
+                        self.shrink_sat(cube, inputs, target)
+                    }
                     Some(cube) => Ok(cube),
                     // The model's values do not reach the target by simulation (cannot
                     // happen for a model of the frame solver): lift by SAT instead.
@@ -885,6 +900,81 @@ impl<'a> Ic3<'a> {
             }
         };
         t.release(act);
+        Ok(cube)
+    }
+
+    /// Shrinks `cube`, a lifted predecessor of `target` under `inputs`, to the latches of
+    /// unsat cores of `cube ∧ inputs ∧ T ∧ ¬target` (rIC3's `get_pred` strengthening):
+    /// the cube's latches are assumed most active first, so a core keeps the latches that
+    /// lemmas already use, then in the reverse order, again while a round shrinks it (at
+    /// most [`SHRINK_ROUNDS`]). Ternary simulation alone keeps every latch whose X reaches
+    /// the target through some path, even when the other latches already force it (13.0
+    /// literals per MIC start on `zipcpu-busdelay-p24` against rIC3's 8.4).
+    fn shrink_sat(
+        &mut self,
+        mut cube: Cube,
+        inputs: &[bool],
+        target: Option<&Cube>,
+    ) -> Result<Cube, UnknownReason> {
+        if self.lifter.dead > REBUILD_DEAD {
+            self.lifter = TSolver::new(self.aig, false);
+        }
+        let t = &mut self.lifter;
+        match target {
+            Some(c) => t.ensure_next(self.aig, c),
+            None => {
+                t.bad(self.aig);
+            }
+        }
+        let mut goal: Vec<Lit> = t.constraints.iter().map(|&c| !c).collect();
+        match target {
+            Some(c) => goal.extend(c.iter().map(|&l| !t.plit(l))),
+            None => goal.push(!t.bad(self.aig)),
+        }
+        let act = t.temp_clause(&goal);
+        let mut base = vec![act];
+        base.extend(
+            t.inputs
+                .iter()
+                .zip(inputs)
+                .filter(|(l, _)| t.is_live(**l))
+                .map(|(&l, &b)| if b { l } else { !l }),
+        );
+        let act_of = |c: &u32| self.activity[(c >> 1) as usize];
+        let mut order = cube.clone();
+        order.sort_by(|a, b| act_of(b).total_cmp(&act_of(a)).then(a.cmp(b)));
+        for round in 0..SHRINK_ROUNDS {
+            if round % 2 == 1 {
+                order.reverse();
+            }
+            let mut assumps = base.clone();
+            assumps.extend(order.iter().map(|&c| t.lit(c)));
+            self.queries += 1;
+            self.stats.lift_q += 1;
+            match sat(&mut t.s, &assumps, &self.limits, &self.ctl) {
+                Ok(false) => {
+                    let failed = t.s.failed_assumptions();
+                    let before = order.len();
+                    // Keep `order`'s order: the next round reverses it.
+                    order.retain(|&c| failed.contains(&t.lit(c)));
+                    if order.len() == before {
+                        break;
+                    }
+                }
+                // The lifted cube leads into the target (ternary simulation says so); a
+                // model here would mean an inconsistent circuit: keep the cube as it is.
+                Ok(true) => break,
+                Err(e) => {
+                    t.release(act);
+                    return Err(e);
+                }
+            }
+        }
+        t.release(act);
+        if order.len() < cube.len() {
+            cube = order;
+            cube.sort_unstable();
+        }
         Ok(cube)
     }
 
@@ -1018,6 +1108,20 @@ impl<'a> Ic3<'a> {
             })
             .collect()
     }
+}
+
+/// The literals of `cube`, most active latch first: the order a query assumes them in. A
+/// SAT core holds the assumptions the conflict needed in the order they were set, so
+/// active latches first makes cores (and the lemmas MIC starts from) share the latches the
+/// lemmas already use (rIC3 orders its assumptions so).
+fn by_activity<'c>(cube: &'c Cube, activity: &[f64]) -> impl Iterator<Item = u32> + 'c {
+    let mut order = cube.clone();
+    order.sort_by(|a, b| {
+        activity[(b >> 1) as usize]
+            .total_cmp(&activity[(a >> 1) as usize])
+            .then(a.cmp(b))
+    });
+    order.into_iter()
 }
 
 /// Whether cube `a` subsumes cube `b` (its literals are a subset of `b`'s; both sorted).
@@ -1154,9 +1258,9 @@ mod tests {
     }
 
     #[test]
-    fn both_lifting_modes_prove_and_refute() {
+    fn every_lifting_mode_proves_and_refutes() {
         let ctl = Control::default();
-        for mode in [Lift::Sat, Lift::Ternary] {
+        for mode in [Lift::Sat, Lift::Ternary, Lift::TernarySat] {
             for src in [SHIFT, include_str!("../../tests/data/mod6_safe.aag")] {
                 let a = aig(src);
                 let mut e = Ic3::new(&a, &ctl);
@@ -1167,7 +1271,7 @@ mod tests {
                 };
                 crate::proof_check::check_invariant(&a, &inv, true, &ctl)
                     .expect("invariant checks");
-                assert_eq!(e.stats.tsim_q > 0, mode == Lift::Ternary);
+                assert_eq!(e.stats.tsim_q > 0, mode != Lift::Sat);
             }
             let bad = aig(include_str!("../../tests/data/mod6_unsafe.aag"));
             let mut e = Ic3::new(&bad, &ctl);
