@@ -107,9 +107,10 @@ impl Ic3<'_> {
             return Ok(None);
         }
         let mut cands: Vec<Cube> = Vec::new();
+        let sig = super::signature(cube);
         for d in &self.frames[level] {
             let Some(s) = &d.ctp else { continue };
-            if !super::subsumes(&d.cube, cube) {
+            if !d.subsumes(cube, sig) {
                 continue;
             }
             for &l in cube {

@@ -66,6 +66,8 @@ const SHRINK_ROUNDS: usize = 4;
 /// A lemma `¬cube` of a delta frame.
 struct Lemma {
     cube: Cube,
+    /// [`signature`] of `cube`: most subsumption tests fail on it without a merge.
+    sig: u64,
     /// When pushing the lemma last failed: the length of `log` then and the predecessor
     /// state found (a state of `F_level` with a successor in `cube`). While no lemma added
     /// since at a level `≥ level` excludes that state, the push would fail again.
@@ -698,18 +700,20 @@ impl<'a> Ic3<'a> {
         if !self.params.parent || level == 0 {
             return None;
         }
+        let sig = signature(cube);
         self.frames[level]
             .iter()
-            .find(|d| subsumes(&d.cube, cube))
+            .find(|d| d.subsumes(cube, sig))
             .map(|d| d.cube.clone())
     }
 
     /// The highest level `j ≥ level` whose frame `F_j` excludes `cube` syntactically (a
     /// lemma of level `≥ j` subsumes it), if any.
     fn blocked_at(&self, level: usize, cube: &Cube) -> Option<usize> {
+        let sig = signature(cube);
         (level..self.frames.len())
             .rev()
-            .find(|&j| self.frames[j].iter().any(|d| subsumes(&d.cube, cube)))
+            .find(|&j| self.frames[j].iter().any(|d| d.subsumes(cube, sig)))
     }
 
     /// Relative induction: is `F_level ∧ ¬cube ∧ T ∧ cube'` unsatisfiable?
@@ -983,8 +987,9 @@ impl<'a> Ic3<'a> {
         for c in &cube {
             self.activity[(c >> 1) as usize] += 1.0;
         }
+        let sig = signature(&cube);
         for f in &mut self.frames[1..=level] {
-            f.retain(|d| !subsumes(&cube, &d.cube));
+            f.retain(|d| sig & !d.sig != 0 || !subsumes(&cube, &d.cube));
         }
         for t in &mut self.solvers[1..=level] {
             t.add_lemma(&cube);
@@ -992,6 +997,7 @@ impl<'a> Ic3<'a> {
         self.log.push((level, cube.clone()));
         self.frames[level].push(Lemma {
             cube,
+            sig,
             failed: None,
             ctp: None,
         });
@@ -1020,7 +1026,7 @@ impl<'a> Ic3<'a> {
                 // Subsumed meanwhile by a lemma pushed from this level?
                 if self.frames[i + 1]
                     .iter()
-                    .any(|d| subsumes(&d.cube, &c.cube))
+                    .any(|d| d.subsumes(&c.cube, c.sig))
                 {
                     continue;
                 }
@@ -1124,6 +1130,23 @@ fn by_activity<'c>(cube: &'c Cube, activity: &[f64]) -> impl Iterator<Item = u32
     order.into_iter()
 }
 
+/// A 64-bit summary of a cube's literals (one hashed bit each): a cube subsumes another
+/// only if its signature's bits are among the other's. Frames of a thousand lemmas made the
+/// subsumption scans (containment, pushing, adding a lemma) an eighth of IC3's time on
+/// `zipcpu-busdelay-p24`; the signature rejects most pairs with one `and`.
+fn signature(cube: &Cube) -> u64 {
+    cube.iter()
+        .fold(0, |s, &c| s | 1 << (c.wrapping_mul(0x9e37_79b1) >> 26))
+}
+
+impl Lemma {
+    /// Whether this lemma's cube subsumes `cube`, whose [`signature`] is `sig`.
+    #[inline]
+    fn subsumes(&self, cube: &Cube, sig: u64) -> bool {
+        self.sig & !sig == 0 && subsumes(&self.cube, cube)
+    }
+}
+
 /// Whether cube `a` subsumes cube `b` (its literals are a subset of `b`'s; both sorted).
 fn subsumes(a: &Cube, b: &Cube) -> bool {
     if a.len() > b.len() {
@@ -1206,6 +1229,25 @@ mod tests {
         assert!(!subsumes(&vec![1, 5], &vec![1, 3, 4]));
         assert!(subsumes(&vec![], &vec![2]));
         assert!(!subsumes(&vec![2, 3], &vec![2]));
+    }
+
+    #[test]
+    fn signature_filter_agrees_with_subsumption() {
+        // Every pair of subsets of 0..10 (as cubes): the filtered test is the exact one.
+        let cubes: Vec<Cube> = (0..1u32 << 10)
+            .map(|m| (0..10).filter(|i| m >> i & 1 == 1).map(|i| 7 * i).collect())
+            .collect();
+        for a in cubes.iter().step_by(7) {
+            let d = Lemma {
+                cube: a.clone(),
+                sig: signature(a),
+                failed: None,
+                ctp: None,
+            };
+            for b in &cubes {
+                assert_eq!(d.subsumes(b, signature(b)), subsumes(a, b), "{a:?} {b:?}");
+            }
+        }
     }
 
     #[test]
