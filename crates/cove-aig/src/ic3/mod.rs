@@ -851,34 +851,9 @@ impl<'a> Ic3<'a> {
         inputs: &[bool],
         target: Option<&Cube>,
     ) -> Result<Cube, UnknownReason> {
-        if self.lifter.dead > REBUILD_DEAD {
-            self.lifter = TSolver::new(self.aig, false);
-        }
         self.stats.lift_q += 1;
+        let (act, mut assumps) = self.lift_query(inputs, target);
         let t = &mut self.lifter;
-        match target {
-            Some(c) => t.ensure_next(self.aig, c),
-            None => {
-                t.bad(self.aig);
-            }
-        }
-        let mut goal: Vec<Lit> = t.constraints.iter().map(|&c| !c).collect();
-        match target {
-            Some(c) => goal.extend(c.iter().map(|&l| !t.plit(l))),
-            None => goal.push(!t.bad(self.aig)),
-        }
-        let act = t.temp_clause(&goal);
-        // Only variables some clause mentions: the others cannot matter (nor be in the
-        // core), and each assumption costs a decision level (939 inputs on
-        // `vis_arrays_field5`, most outside the target's cone).
-        let mut assumps = vec![act];
-        assumps.extend(
-            t.inputs
-                .iter()
-                .zip(inputs)
-                .filter(|(l, _)| t.is_live(**l))
-                .map(|(&l, &b)| if b { l } else { !l }),
-        );
         assumps.extend(
             t.state
                 .iter()
@@ -909,20 +884,12 @@ impl<'a> Ic3<'a> {
         Ok(cube)
     }
 
-    /// Shrinks `cube`, a lifted predecessor of `target` under `inputs`, to the latches of
-    /// unsat cores of `cube ∧ inputs ∧ T ∧ ¬target` (rIC3's `get_pred` strengthening):
-    /// the cube's latches are assumed most active first, so a core keeps the latches that
-    /// lemmas already use, then in the reverse order, again while a round shrinks it (at
-    /// most [`SHRINK_ROUNDS`]). Ternary simulation alone could keep a latch whose X reaches
-    /// the target through some path even when the other latches already force it; measured,
-    /// it almost never does: on six `wolf` designs the cores removed 0 to 0.2% of the
-    /// ternary cubes' latches (0 of 136,390 on `zipcpu-busdelay-p24`), so this is off.
-    fn shrink_sat(
-        &mut self,
-        mut cube: Cube,
-        inputs: &[bool],
-        target: Option<&Cube>,
-    ) -> Result<Cube, UnknownReason> {
+    /// The lifter's query for a predecessor of `target` (the bad states when `None`) under
+    /// `inputs`: an activation literal for "the constraints fail or the successor leaves
+    /// `target`" (the caller releases it), and the assumptions so far — that literal and the
+    /// inputs. A state's latches assumed next make the query unsatisfiable, and its core is
+    /// the lifted cube ([`Ic3::lift_sat`], [`Ic3::shrink_sat`]).
+    fn lift_query(&mut self, inputs: &[bool], target: Option<&Cube>) -> (Lit, Vec<Lit>) {
         if self.lifter.dead > REBUILD_DEAD {
             self.lifter = TSolver::new(self.aig, false);
         }
@@ -939,14 +906,36 @@ impl<'a> Ic3<'a> {
             None => goal.push(!t.bad(self.aig)),
         }
         let act = t.temp_clause(&goal);
-        let mut base = vec![act];
-        base.extend(
+        // Only variables some clause mentions: the others cannot matter (nor be in the
+        // core), and each assumption costs a decision level (939 inputs on
+        // `vis_arrays_field5`, most outside the target's cone).
+        let mut assumps = vec![act];
+        assumps.extend(
             t.inputs
                 .iter()
                 .zip(inputs)
                 .filter(|(l, _)| t.is_live(**l))
                 .map(|(&l, &b)| if b { l } else { !l }),
         );
+        (act, assumps)
+    }
+
+    /// Shrinks `cube`, a lifted predecessor of `target` under `inputs`, to the latches of
+    /// unsat cores of `cube ∧ inputs ∧ T ∧ ¬target` (rIC3's `get_pred` strengthening):
+    /// the cube's latches are assumed most active first, so a core keeps the latches that
+    /// lemmas already use, then in the reverse order, again while a round shrinks it (at
+    /// most [`SHRINK_ROUNDS`]). Ternary simulation alone could keep a latch whose X reaches
+    /// the target through some path even when the other latches already force it; measured,
+    /// it almost never does: on six `wolf` designs the cores removed 0 to 0.2% of the
+    /// ternary cubes' latches (0 of 136,390 on `zipcpu-busdelay-p24`), so this is off.
+    fn shrink_sat(
+        &mut self,
+        mut cube: Cube,
+        inputs: &[bool],
+        target: Option<&Cube>,
+    ) -> Result<Cube, UnknownReason> {
+        let (act, base) = self.lift_query(inputs, target);
+        let t = &mut self.lifter;
         let act_of = |c: &u32| self.activity[(c >> 1) as usize];
         let mut order = cube.clone();
         order.sort_by(|a, b| act_of(b).total_cmp(&act_of(a)).then(a.cmp(b)));
