@@ -177,6 +177,17 @@ impl Control {
         self
     }
 
+    /// This control with a budget of `units` work units unless it already has a budget (which
+    /// then governs: a caller's budget is never replaced by a larger one). For a pass that
+    /// should stop after the same amount of work on every machine, however loaded.
+    pub fn with_work_limit(self, units: u64) -> Control {
+        if self.work.is_some() {
+            self
+        } else {
+            self.with_work_budget(units)
+        }
+    }
+
     /// Charges `units` of work to the budget, if there is one.
     #[inline]
     pub fn charge(&self, units: u64) {

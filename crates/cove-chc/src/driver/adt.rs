@@ -203,5 +203,5 @@ fn direct(mut store: TermStore, sys: &ChcSystem, cfg: &SolveConfig, ctl: &Contro
         let r = run::run_guarded(&mut store, sys, &specs[0], &c, ctl);
         return r.into_outcome(store);
     }
-    super::portfolio::race(store, sys, None, &specs, &c, ctl)
+    super::portfolio::race(store, sys, false, None, &specs, &c, ctl).outcome
 }

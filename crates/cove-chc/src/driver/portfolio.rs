@@ -20,13 +20,13 @@ use super::{Outcome, Phase, SolveConfig, Validation};
 use crate::engine::Control;
 use crate::engines::spacer::SpacerConfig;
 use crate::preprocess::bounds::{self, Bounds};
-use crate::preprocess::{BackTranslate, preprocess};
+use crate::preprocess::{BackTranslate, Pipeline, preprocess};
 use crate::result::{ChcResult, UnknownReason};
 use crate::share::LemmaPool;
 use crate::system::ChcSystem;
 use cove_control::clock::thread_cpu_time;
 use cove_logic::TermStore;
-use std::sync::mpsc;
+use std::sync::{OnceLock, mpsc};
 use std::time::Duration;
 
 pub(crate) fn run(
@@ -42,7 +42,7 @@ pub(crate) fn run(
     }
     if !cfg.preprocess {
         let specs = for_shape(Shape::of(sys, &store));
-        return race(store, sys, None, &specs, cfg, ctl);
+        return race(store, sys, false, None, &specs, cfg, ctl).outcome;
     }
     let (small, pipe) = preprocess(&mut store, sys, &preprocess_config(ctl, false), ctl);
     if let Some(why) = ctl.should_stop() {
@@ -50,72 +50,44 @@ pub(crate) fn run(
     }
     // The schedule follows the preprocessed shape (inlining can make a system linear).
     let specs = for_shape(Shape::of(&small, &store));
-    // The bounds' terms go to a store of their own, so the entries without bounds start from
-    // exactly the store they would have without this step (Spacer's choices follow term ids).
-    let strong = if specs.iter().any(|s| s.bounds) {
-        let mut bstore = store.clone();
-        let (s, b) = bounds::run(&mut bstore, &small, ctl);
-        (b.size() > 0).then_some(Strong {
-            sys: s,
-            back: b,
-            store: bstore,
-        })
-    } else {
-        None
-    };
     let inner = SolveConfig {
         preprocess: false,
         ..cfg.clone()
     };
-    let mut out = race(store, &small, strong.as_ref(), &specs, &inner, ctl);
-    let back = match std::mem::replace(&mut out.answer, ChcResult::Unknown(UnknownReason::Timeout))
-    {
-        ChcResult::Sat(inv) => pipe
-            .invariants(&mut out.store, inv, ctl)
-            .map(ChcResult::Sat),
-        ChcResult::Unsat(d) => pipe
-            .derivation(&mut out.store, d, ctl)
-            .map(ChcResult::Unsat),
-        u => {
-            out.answer = u;
-            return out;
-        }
-    };
-    match back {
-        Ok(r) if cfg.validate => {
-            let (answer, validation, phase) = validate(&mut out.store, sys, r, ctl);
-            out.answer = answer;
-            out.validation = validation;
-            out.phase = phase;
-            out
-        }
-        Ok(r) => {
-            out.answer = r;
-            out
-        }
-        // The quantifier elimination of an inlined predicate's invariant can exceed its
-        // budget: then the input system itself is solved with the time that is left.
-        Err(e) if ctl.should_stop().is_none() => {
-            if ctl.verbosity > 0 {
-                eprintln!(
-                    "portfolio: the witness does not translate back ({e}): Spacer on the input system"
-                );
-            }
-            let mut st = out.store;
-            let spec = EngineSpec::single(SpacerConfig::default());
-            let plain = SolveConfig {
-                preprocess: false,
-                ..cfg.clone()
-            };
-            run_guarded(&mut st, sys, &spec, &plain, ctl).into_outcome(st)
-        }
-        Err(e) => {
-            let why = ctl
-                .should_stop()
-                .unwrap_or(UnknownReason::Incomplete(format!("preprocessing: {e}")));
-            Outcome::unknown(out.store, why, Phase::BackTranslation)
-        }
+    let input = Input { sys, pipe: &pipe };
+    let out = race(store, &small, true, Some(&input), &specs, &inner, ctl);
+    if !out.untranslated || ctl.should_stop().is_some() {
+        return out.outcome;
     }
+    // No answer, and some engine's witness did not translate back (the quantifier
+    // elimination of an inlined predicate's invariant can exceed its budget): the input
+    // system itself is solved with the time that is left.
+    if ctl.verbosity > 0 {
+        eprintln!("portfolio: a witness did not translate back: Spacer on the input system");
+    }
+    let mut st = out.outcome.store;
+    let spec = EngineSpec::single(SpacerConfig::default());
+    let plain = SolveConfig {
+        preprocess: false,
+        ..cfg.clone()
+    };
+    run_guarded(&mut st, sys, &spec, &plain, ctl).into_outcome(st)
+}
+
+/// The input system and the preprocessing that made the system the engines race on: each
+/// engine's witness is translated back and checked against the input on the engine's own
+/// thread, so only an answer whose certificate holds for the input wins the race, and it
+/// is checked once.
+pub(crate) struct Input<'a> {
+    sys: &'a ChcSystem,
+    pipe: &'a Pipeline,
+}
+
+/// What [`race`] ends with: the outcome, and whether some engine's witness could not be
+/// translated back to the input (then the caller may try the input itself).
+pub(crate) struct RaceEnd {
+    pub outcome: Outcome,
+    pub untranslated: bool,
 }
 
 /// `sys` strengthened with its inductive bounds, the back-translator, and the store that
@@ -126,34 +98,83 @@ pub(crate) struct Strong {
     store: TermStore,
 }
 
-/// Runs `specs` on `sys` on up to `cfg.thread_count()` threads; the first answer wins. The
-/// entries that take bounds solve `strong` (`sys` strengthened) when it is given; every
-/// witness in the outcome is stated over `sys`.
+/// The inductive bounds of the race's system, found by the first entry that takes them, on
+/// its own thread: the entries that do not take them (Spacer on thread 1) start at once
+/// instead of waiting for the pass (up to a second and more on the wide LRA systems of
+/// the `azadmanesh-kieckhafer` family), and an entry that starts later finds them ready.
+/// The bounds' terms go to a store of their own, so the entries without bounds start from
+/// exactly the store they would have without this step (Spacer's choices follow term ids).
+struct LazyStrong<'a> {
+    store: &'a TermStore,
+    sys: &'a ChcSystem,
+    /// The race's control: the pass is not cut short by the first taker's slice.
+    ctl: &'a Control,
+    cell: OnceLock<Option<Strong>>,
+}
+
+impl LazyStrong<'_> {
+    fn get(&self) -> Option<&Strong> {
+        self.cell
+            .get_or_init(|| {
+                let mut bstore = self.store.clone();
+                let (s, b) = bounds::run(&mut bstore, self.sys, self.ctl);
+                (b.size() > 0).then_some(Strong {
+                    sys: s,
+                    back: b,
+                    store: bstore,
+                })
+            })
+            .as_ref()
+    }
+}
+
+/// Runs `specs` on `sys` on up to `cfg.thread_count()` threads; the first answer whose
+/// certificate checks wins. With `bounds`, the entries that take bounds solve `sys`
+/// strengthened with its inductive bounds ([`LazyStrong`]). Each entry's witness is translated back on its own
+/// thread — to `sys`, and on to `input` when it is given — and checked there (with
+/// `cfg.validate`) against the system it is then stated over, with the time left of the
+/// whole race rather than of the entry's slice: an answer found is worth checking.
 pub(crate) fn race(
     store: TermStore,
     sys: &ChcSystem,
-    strong: Option<&Strong>,
+    bounds: bool,
+    input: Option<&Input>,
     specs: &[EngineSpec],
     cfg: &SolveConfig,
     ctl: &Control,
-) -> Outcome {
+) -> RaceEnd {
     let threads = cfg.thread_count().min(specs.len()).max(1);
     // The losers are stopped through this child; the caller's control is left alone.
     let group = ctl.child();
-    let (tx, rx) = mpsc::channel::<(Run, TermStore, Option<Duration>)>();
+    let (tx, rx) = mpsc::channel::<(Run, TermStore, Option<Duration>, bool)>();
+    let validate_answers = cfg.validate;
     let mut winner: Option<(Run, TermStore)> = None;
     let mut last_unknown: Option<(Run, TermStore)> = None;
     let mut reasons: Vec<String> = vec![];
+    let mut untranslated = false;
     let pool = LemmaPool::default();
+    let lazy = LazyStrong {
+        store: &store,
+        sys,
+        ctl: &group,
+        cell: OnceLock::new(),
+    };
+    // The engines themselves do not check: the check follows the back-translation below.
+    let engine_cfg = &SolveConfig {
+        validate: false,
+        ..cfg.clone()
+    };
     std::thread::scope(|scope| {
         let mut next = 0;
         let mut running = 0;
         let spawn = |idx: usize, running: &mut usize| {
             let spec = specs[idx].clone();
-            let strong = strong.filter(|_| spec.bounds);
-            let mut st = strong.map_or(&store, |s| &s.store).clone();
+            let lazy = (bounds && spec.bounds).then_some(&lazy);
+            let store = &store;
             let tx = tx.clone();
             let mut c = group.child();
+            // The back-translation and the check get the race's time, not the slice's.
+            let whole = group.child();
             if let (Some(share), Some(left)) = (spec.share, ctl.remaining()) {
                 c = c.with_timeout(left.mul_f64(share));
             }
@@ -170,7 +191,10 @@ pub(crate) fn race(
                 .stack_size(256 << 20)
                 .spawn_scoped(scope, move || {
                     let t0 = thread_cpu_time();
+                    let strong = lazy.and_then(|l| l.get());
+                    let mut st = strong.map_or(store, |s| &s.store).clone();
                     let target = strong.map_or(sys, |s| &s.sys);
+                    let cfg = engine_cfg;
                     let mut r = match (cfg.share, late) {
                         (false, _) => run_guarded(&mut st, target, &spec, cfg, &c),
                         (true, false) => {
@@ -183,6 +207,10 @@ pub(crate) fn race(
                             run_strengthened(&mut st, target, &pool.candidates(), &spec, cfg, &c)
                         }
                     };
+                    let cpu = thread_cpu_time()
+                        .zip(t0)
+                        .map(|(t1, t0)| t1.saturating_sub(t0));
+                    let c = whole;
                     if let Some(s) = strong {
                         let answer = std::mem::replace(
                             &mut r.answer,
@@ -190,10 +218,41 @@ pub(crate) fn race(
                         );
                         r.answer = s.back.result(&mut st, answer, &c);
                     }
-                    let cpu = thread_cpu_time()
-                        .zip(t0)
-                        .map(|(t1, t0)| t1.saturating_sub(t0));
-                    let _ = tx.send((r, st, cpu));
+                    let mut lost = false;
+                    if let Some(inp) = input {
+                        let answer = std::mem::replace(
+                            &mut r.answer,
+                            ChcResult::Unknown(UnknownReason::Timeout),
+                        );
+                        let back = match answer {
+                            ChcResult::Sat(inv) => {
+                                inp.pipe.invariants(&mut st, inv, &c).map(ChcResult::Sat)
+                            }
+                            ChcResult::Unsat(d) => {
+                                inp.pipe.derivation(&mut st, d, &c).map(ChcResult::Unsat)
+                            }
+                            u => Ok(u),
+                        };
+                        r.answer = back.unwrap_or_else(|e| {
+                            lost = c.should_stop().is_none();
+                            r.phase = Some(Phase::BackTranslation);
+                            ChcResult::Unknown(c.should_stop().unwrap_or(
+                                UnknownReason::Incomplete(format!("preprocessing: {e}")),
+                            ))
+                        });
+                    }
+                    if validate_answers && r.is_answer() {
+                        let checked = input.map_or(sys, |i| i.sys);
+                        let answer = std::mem::replace(
+                            &mut r.answer,
+                            ChcResult::Unknown(UnknownReason::Timeout),
+                        );
+                        let (answer, validation, phase) = validate(&mut st, checked, answer, &c);
+                        r.answer = answer;
+                        r.validation = validation;
+                        r.phase = phase;
+                    }
+                    let _ = tx.send((r, st, cpu, lost));
                 })
                 .is_ok()
         };
@@ -204,8 +263,11 @@ pub(crate) fn race(
             next += 1;
         }
         while running > 0 {
-            let Ok((r, st, cpu)) = rx.recv() else { break };
+            let Ok((r, st, cpu, lost)) = rx.recv() else {
+                break;
+            };
             running -= 1;
+            untranslated |= lost;
             if ctl.verbosity > 0 {
                 let cpu = cpu.map_or(String::new(), |d| {
                     format!(" ({:.2} s cpu)", d.as_secs_f64())
@@ -236,7 +298,10 @@ pub(crate) fn race(
         }
     });
     if let Some((r, st)) = winner {
-        return r.into_outcome(st);
+        return RaceEnd {
+            outcome: r.into_outcome(st),
+            untranslated,
+        };
     }
     // No answer: say why — the caller's limit if it was reached, else every engine's reason.
     let reason = match ctl.should_stop() {
@@ -253,5 +318,8 @@ pub(crate) fn race(
     if matches!(validation, Validation::Failed(_)) {
         out.validation = validation;
     }
-    out
+    RaceEnd {
+        outcome: out,
+        untranslated,
+    }
 }

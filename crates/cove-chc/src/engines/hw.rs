@@ -4,7 +4,7 @@
 //! the answer is translated back: the bit-level invariant (clauses over latches) becomes a
 //! bit-vector formula over the predicates' arguments (`((_ extract i i) x) = #b1` per bit), a
 //! counterexample's latch values become bit-vector values of each state. Both go through
-//! [`TransitionSystem::answer`], i.e. the independent checker, before they are reported.
+//! [`TransitionSystem::answer`] and then, like every answer, the driver's independent checker.
 //!
 //! # The circuit
 //! The system is built without quantifier elimination (facts and queries with local variables

@@ -20,8 +20,9 @@
 //!
 //! A `sat` answer needs a 1-inductive invariant the independent checker accepts: the
 //! k-inductive invariant is strengthened by [`TransitionSystem::k_to_1_inductive`] (for the
-//! backward case on the reversed system, then negated) and validated by
-//! [`TransitionSystem::answer`]. If that fails the engine answers `unknown`, never `sat`.
+//! backward case on the reversed system, then negated); the driver's checker validates it on
+//! the input system like every answer. If the strengthening fails the engine answers
+//! `unknown`, never `sat`.
 
 use super::ts_engine::TsEngine;
 use crate::engine::{BuildEngine, Control, Engine, Stats};
@@ -152,12 +153,6 @@ fn solver(ctl: &Control) -> SmtSolver {
 impl TsEngine for KInduction {
     fn name(&self) -> &'static str {
         KindConfig::NAME
-    }
-
-    /// The invariant comes from [`TransitionSystem::k_to_1_inductive`]; the independent
-    /// check validates it.
-    fn self_check(&self) -> bool {
-        false
     }
 
     fn run(

@@ -34,8 +34,8 @@
 //!   more `EX[k]` block); [`TransitionSystem::k_to_1_inductive`] makes it 1-inductive.
 //!   This is how split-TPA proves multi-phase loops, where `LT` never closes.
 //!
-//! Every invariant is re-checked on the system and then by the independent checker
-//! (`ts_engine`). The exact question, learning and the fixpoint checks are TPA's
+//! Every invariant is re-checked on the system here and then, like every answer, by the
+//! driver's independent checker. The exact question, learning and the fixpoint checks are TPA's
 //! (`tpa_core`).
 
 use super::tpa_core::{

@@ -1,9 +1,10 @@
 //! The plumbing every transition-system engine shares (k-induction, PD-KIND, IMC, LAWI, TPA,
 //! split-TPA): an engine implements [`TsEngine`] — a search on a [`TransitionSystem`] — and
 //! gets its [`Engine`] implementation from here: the view of the clause system (or
-//! `unknown` at once when there is none, e.g. for nonlinear clauses), the search, the
-//! optional self-check of a safe invariant, and the translation of the answer back to the
-//! clause system through the independent checker ([`TransitionSystem::answer`]).
+//! `unknown` at once when there is none, e.g. for nonlinear clauses), the search, and the
+//! translation of the answer back to the clause system ([`TransitionSystem::answer`]). The
+//! answer is not checked here: the driver checks every answer once, against the input
+//! system, after the back-translation of preprocessing (`driver::run::validate`).
 
 use crate::engine::{Control, Engine, Stats};
 use crate::result::{ChcResult, UnknownReason};
@@ -25,15 +26,6 @@ pub trait TsEngine {
         ctl: &Control,
     ) -> Result<TsAnswer, UnknownReason>;
 
-    /// True when a safe invariant is first re-checked on the transition system, so that an
-    /// engine bug gives `unknown` with a clear reason. The independent check on the clauses
-    /// ([`TransitionSystem::answer`]) follows in any case, so an engine may skip this one
-    /// (k-induction and PD-KIND, whose invariants come from
-    /// [`TransitionSystem::k_to_1_inductive`], do).
-    fn self_check(&self) -> bool {
-        true
-    }
-
     /// Statistics of the last run.
     fn stats(&self) -> Stats {
         Vec::new()
@@ -51,38 +43,10 @@ impl<T: TsEngine> Engine for T {
             Err(e) => return ChcResult::Unknown(e.reason()),
         };
         let ans = self.run(store, &ts, ctl).unwrap_or_else(TsAnswer::Unknown);
-        if self.self_check() {
-            finish(store, sys, &ts, ans, ctl)
-        } else {
-            ts.answer(store, sys, ans, ctl)
-        }
+        ts.answer(store, sys, ans, ctl)
     }
 
     fn stats(&self) -> Stats {
         TsEngine::stats(self)
     }
-}
-
-/// The engine's answer for `sys`: a safe invariant is first re-checked on the transition
-/// system (an engine bug then gives `unknown`, not a wrong answer), then translated back and
-/// validated by the independent checker ([`TransitionSystem::answer`]).
-fn finish(
-    store: &mut TermStore,
-    sys: &ChcSystem,
-    ts: &TransitionSystem,
-    ans: TsAnswer,
-    ctl: &Control,
-) -> ChcResult {
-    if let TsAnswer::Safe(inv) = ans {
-        match ts.is_safe_inductive(store, inv, ctl) {
-            Ok(true) => {}
-            Ok(false) => {
-                return ChcResult::Unknown(UnknownReason::Incomplete(
-                    "the invariant failed the self-check".into(),
-                ));
-            }
-            Err(e) => return ChcResult::Unknown(e.reason()),
-        }
-    }
-    ts.answer(store, sys, ans, ctl)
 }

@@ -174,7 +174,7 @@ impl SystemSize {
 /// The composition of the passes that ran, translating witnesses back in reverse order.
 #[derive(Default)]
 pub struct Pipeline {
-    passes: Vec<(&'static str, Box<dyn BackTranslate>)>,
+    passes: Vec<(&'static str, Box<dyn BackTranslate + Send + Sync>)>,
 }
 
 impl Pipeline {
@@ -183,7 +183,7 @@ impl Pipeline {
         self.passes.iter().map(|(n, _)| *n).collect()
     }
 
-    fn push(&mut self, name: &'static str, pass: Box<dyn BackTranslate>) {
+    fn push(&mut self, name: &'static str, pass: Box<dyn BackTranslate + Send + Sync>) {
         self.passes.push((name, pass));
     }
 }

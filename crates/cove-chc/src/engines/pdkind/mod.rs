@@ -338,12 +338,6 @@ impl TsEngine for PdKind {
         PdKindConfig::NAME
     }
 
-    /// The invariant comes from [`TransitionSystem::k_to_1_inductive`]; the independent
-    /// check validates it.
-    fn self_check(&self) -> bool {
-        false
-    }
-
     fn run(
         &mut self,
         store: &mut TermStore,
