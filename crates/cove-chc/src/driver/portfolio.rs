@@ -133,7 +133,8 @@ impl LazyStrong<'_> {
 /// strengthened with its inductive bounds ([`LazyStrong`]). Each entry's witness is translated back on its own
 /// thread — to `sys`, and on to `input` when it is given — and checked there (with
 /// `cfg.validate`) against the system it is then stated over, with the time left of the
-/// whole race rather than of the entry's slice: an answer found is worth checking.
+/// whole race rather than of the entry's slice: an answer found is worth checking
+/// (docs/decisions.md#validation-once).
 pub(crate) fn race(
     store: TermStore,
     sys: &ChcSystem,

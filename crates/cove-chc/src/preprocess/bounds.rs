@@ -43,7 +43,8 @@ const MAX_CHECKS: usize = 512;
 /// budget it had before, the wide LRA systems of the `azadmanesh-kieckhafer` family (0.8–1.2 s
 /// and 6,000–7,500 units on a quiet machine) got their bounds in one run and none in the
 /// next, and with them or without them k-induction proves or does not prove
-/// `fault_free_revised_convergence` at k = 1. The most any `chc.tsv` file needs is 7,470.
+/// `fault_free_revised_convergence` at k = 1. The most any `chc.tsv` file needs is 7,470
+/// (docs/decisions.md#bounds-lazy-work-budget).
 pub const WORK: u64 = 30_000;
 /// The pass's time budget (within the caller's limits): a guard for systems whose checks are
 /// dear, not the limit that decides on the benchmark files.

@@ -56,7 +56,7 @@ const MAX_CUBES: usize = 5_000;
 /// thirds. When `B` is the better side it usually needs a handful of cubes, so a third of the
 /// time costs it little, while the `oral_messages` certificates (the files of the LRA-Lin
 /// track that are closest to the limit) come from `A`. Later halvings give four fifths to
-/// the side that won the one before.
+/// the side that won the one before (docs/decisions.md#kto1-two-sided).
 const FIRST_WEIGHT: [f64; 2] = [2.0, 1.0];
 
 impl TransitionSystem {
