@@ -148,3 +148,24 @@ fn unchecked_answers_say_so() {
     assert_eq!(outs[0].phase, None);
     let _ = Phase::Validation;
 }
+
+/// A Solidity SMTChecker system (CHC-COMP `solidity/no_adts`, `msg_value_1.sol`) whose
+/// preprocessed form is proved at once, but whose invariant does not translate back: the
+/// inlined predicate's invariant keeps an array variable under `select`, which quantifier
+/// elimination cannot remove. The portfolio entry that hit this solves the input system
+/// itself on its thread; before, the race waited for BMC, which never ends on a safe
+/// system, and answered `unknown` at the limit.
+#[test]
+fn a_witness_that_does_not_translate_back_falls_back_to_the_input_at_once() {
+    let cfg = SolveConfig {
+        threads: 2,
+        ..SolveConfig::default()
+    };
+    assert_proved(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/solidity-msg-value-inlined-arrays.smt2"
+        ),
+        &cfg,
+    );
+}

@@ -26,6 +26,7 @@ use crate::share::LemmaPool;
 use crate::system::ChcSystem;
 use cove_control::clock::thread_cpu_time;
 use cove_logic::TermStore;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{OnceLock, mpsc};
 use std::time::Duration;
 
@@ -55,23 +56,7 @@ pub(crate) fn run(
         ..cfg.clone()
     };
     let input = Input { sys, pipe: &pipe };
-    let out = race(store, &small, true, Some(&input), &specs, &inner, ctl);
-    if !out.untranslated || ctl.should_stop().is_some() {
-        return out.outcome;
-    }
-    // No answer, and some engine's witness did not translate back (the quantifier
-    // elimination of an inlined predicate's invariant can exceed its budget): the input
-    // system itself is solved with the time that is left.
-    if ctl.verbosity > 0 {
-        eprintln!("portfolio: a witness did not translate back: Spacer on the input system");
-    }
-    let mut st = out.outcome.store;
-    let spec = EngineSpec::single(SpacerConfig::default());
-    let plain = SolveConfig {
-        preprocess: false,
-        ..cfg.clone()
-    };
-    run_guarded(&mut st, sys, &spec, &plain, ctl).into_outcome(st)
+    race(store, &small, true, Some(&input), &specs, &inner, ctl).outcome
 }
 
 /// The input system and the preprocessing that made the system the engines race on: each
@@ -83,11 +68,9 @@ pub(crate) struct Input<'a> {
     pipe: &'a Pipeline,
 }
 
-/// What [`race`] ends with: the outcome, and whether some engine's witness could not be
-/// translated back to the input (then the caller may try the input itself).
+/// What [`race`] ends with.
 pub(crate) struct RaceEnd {
     pub outcome: Outcome,
-    pub untranslated: bool,
 }
 
 /// `sys` strengthened with its inductive bounds, the back-translator, and the store that
@@ -147,12 +130,13 @@ pub(crate) fn race(
     let threads = cfg.thread_count().min(specs.len()).max(1);
     // The losers are stopped through this child; the caller's control is left alone.
     let group = ctl.child();
-    let (tx, rx) = mpsc::channel::<(Run, TermStore, Option<Duration>, bool)>();
+    let (tx, rx) = mpsc::channel::<(Run, TermStore, Option<Duration>)>();
     let validate_answers = cfg.validate;
     let mut winner: Option<(Run, TermStore)> = None;
     let mut last_unknown: Option<(Run, TermStore)> = None;
     let mut reasons: Vec<String> = vec![];
-    let mut untranslated = false;
+    // Taken by the first entry whose witness does not translate back (below).
+    let fallback = AtomicBool::new(false);
     let pool = LemmaPool::default();
     let lazy = LazyStrong {
         store: &store,
@@ -161,6 +145,7 @@ pub(crate) fn race(
         cell: OnceLock::new(),
     };
     // The engines themselves do not check: the check follows the back-translation below.
+    let verbose = ctl.verbosity > 0;
     let engine_cfg = &SolveConfig {
         validate: false,
         ..cfg.clone()
@@ -172,6 +157,7 @@ pub(crate) fn race(
             let spec = specs[idx].clone();
             let lazy = (bounds && spec.bounds).then_some(&lazy);
             let store = &store;
+            let fallback = &fallback;
             let tx = tx.clone();
             let mut c = group.child();
             // The back-translation and the check get the race's time, not the slice's.
@@ -241,6 +227,31 @@ pub(crate) fn race(
                                 UnknownReason::Incomplete(format!("preprocessing: {e}")),
                             ))
                         });
+                        // An answer was found but its witness did not translate back (the
+                        // quantifier elimination of an inlined predicate's invariant can
+                        // exceed its budget): the system is likely easy, so this thread
+                        // solves the input itself at once, with the race's time, rather
+                        // than leave the race to entries that may never end (BMC on a
+                        // safe system). One entry does this; a second would repeat it.
+                        if lost && !fallback.swap(true, Ordering::SeqCst) {
+                            if verbose {
+                                eprintln!(
+                                    "portfolio: {}'s witness did not translate back ({}): Spacer on the input system",
+                                    spec.label,
+                                    match &r.answer {
+                                        ChcResult::Unknown(why) => why.to_string(),
+                                        a => a.verdict().to_string(),
+                                    }
+                                );
+                            }
+                            let plain = SolveConfig {
+                                preprocess: false,
+                                ..cfg.clone()
+                            };
+                            let input_spec = EngineSpec::single(SpacerConfig::default());
+                            r = run_guarded(&mut st, inp.sys, &input_spec, &plain, &c);
+                            r.engine = format!("spacer on the input (after {})", spec.label);
+                        }
                     }
                     if validate_answers && r.is_answer() {
                         let checked = input.map_or(sys, |i| i.sys);
@@ -253,7 +264,7 @@ pub(crate) fn race(
                         r.validation = validation;
                         r.phase = phase;
                     }
-                    let _ = tx.send((r, st, cpu, lost));
+                    let _ = tx.send((r, st, cpu));
                 })
                 .is_ok()
         };
@@ -264,11 +275,10 @@ pub(crate) fn race(
             next += 1;
         }
         while running > 0 {
-            let Ok((r, st, cpu, lost)) = rx.recv() else {
+            let Ok((r, st, cpu)) = rx.recv() else {
                 break;
             };
             running -= 1;
-            untranslated |= lost;
             if ctl.verbosity > 0 {
                 let cpu = cpu.map_or(String::new(), |d| {
                     format!(" ({:.2} s cpu)", d.as_secs_f64())
@@ -301,7 +311,6 @@ pub(crate) fn race(
     if let Some((r, st)) = winner {
         return RaceEnd {
             outcome: r.into_outcome(st),
-            untranslated,
         };
     }
     // No answer: say why — the caller's limit if it was reached, else every engine's reason.
@@ -319,8 +328,5 @@ pub(crate) fn race(
     if matches!(validation, Validation::Failed(_)) {
         out.validation = validation;
     }
-    RaceEnd {
-        outcome: out,
-        untranslated,
-    }
+    RaceEnd { outcome: out }
 }
