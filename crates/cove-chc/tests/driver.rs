@@ -85,17 +85,21 @@ fn assert_proved(path: &str, cfg: &SolveConfig) {
 /// with the bounds conjoined, checks against the input system.
 #[test]
 fn the_portfolio_proves_what_needs_the_inductive_bounds() {
-    let cfg = SolveConfig {
-        threads: 2,
-        ..SolveConfig::default()
-    };
     assert_proved(
         concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/../../tests/corpus/swing-bounds-safe.smt2"
         ),
-        &cfg,
+        &two_thread_portfolio(),
     );
+}
+
+/// The default portfolio on two threads: a race, whatever the machine's core count.
+fn two_thread_portfolio() -> SolveConfig {
+    SolveConfig {
+        threads: 2,
+        ..SolveConfig::default()
+    }
 }
 
 /// Two loops related only through `div` terms of the clauses: the Houdini engine over the
@@ -157,15 +161,11 @@ fn unchecked_answers_say_so() {
 /// system, and answered `unknown` at the limit.
 #[test]
 fn a_witness_that_does_not_translate_back_falls_back_to_the_input_at_once() {
-    let cfg = SolveConfig {
-        threads: 2,
-        ..SolveConfig::default()
-    };
     assert_proved(
         concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/tests/data/solidity-msg-value-inlined-arrays.smt2"
         ),
-        &cfg,
+        &two_thread_portfolio(),
     );
 }

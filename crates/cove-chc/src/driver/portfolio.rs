@@ -117,7 +117,8 @@ impl LazyStrong<'_> {
 /// thread — to `sys`, and on to `input` when it is given — and checked there (with
 /// `cfg.validate`) against the system it is then stated over, with the time left of the
 /// whole race rather than of the entry's slice: an answer found is worth checking
-/// (docs/decisions.md#validation-once).
+/// (docs/decisions.md#validation-once). The first entry whose witness does not translate
+/// back solves `input` itself on its thread (Spacer, no preprocessing).
 pub(crate) fn race(
     store: TermStore,
     sys: &ChcSystem,
