@@ -34,7 +34,6 @@ use crate::simplex::{BoundKind, BoundTag, Conflict, DeltaRational, RowBound, Sim
 use cove_logic::Rational;
 use cove_sat::{Lit, Theory, TheoryOut, Var};
 use rustc_hash::FxHashMap;
-use std::collections::BTreeMap;
 
 const NONE: u32 = u32::MAX;
 /// Tag bit of derived bounds (asserted implied bounds); the rest indexes `derived`.
@@ -49,14 +48,6 @@ pub(crate) struct Atom {
     pos: (BoundKind, DeltaRational),
     /// The bound asserted by the negative literal (rounded for integer variables).
     neg: (BoundKind, DeltaRational),
-}
-
-/// The index of `kind`'s list in [`ArithTheory`]'s per-variable bound lists.
-fn kind_slot(kind: BoundKind) -> usize {
-    match kind {
-        BoundKind::Upper => 0,
-        BoundKind::Lower => 1,
-    }
 }
 
 /// Counters of the theory side.
@@ -77,13 +68,8 @@ pub(crate) struct ArithTheory {
     pub atoms: Vec<Atom>,
     /// SAT variable index -> atom index (or `NONE`).
     atom_of_var: Vec<u32>,
-    /// Simplex variable -> the bounds its atoms' literals assert, by kind ([`kind_slot`]),
-    /// ordered by the bound (key: bound and atom; value: the literal's polarity). The
-    /// literals a new bound implies are then a range, walked from the new bound outwards
-    /// ([`ArithTheory::implied_lits`]), instead of a scan comparing every atom on the
-    /// variable: branch and bound leaves thousands of atoms on one variable, and that scan
-    /// was a quarter of Spacer's time on `s_split_30`.
-    var_bounds: Vec<[BTreeMap<(DeltaRational, u32), bool>; 2]>,
+    /// Simplex variable -> atoms on it.
+    var_atoms: Vec<Vec<u32>>,
     /// Canonical upper-bound atoms: (var, bound) -> positive literal.
     upper_key: FxHashMap<(TVar, DeltaRational), Lit>,
     /// Per atom: 0 unassigned, 1 positive literal true, -1 negative literal true.
@@ -132,7 +118,7 @@ impl ArithTheory {
             sx: Simplex::new(),
             atoms: Vec::new(),
             atom_of_var: Vec::new(),
-            var_bounds: Vec::new(),
+            var_atoms: Vec::new(),
             upper_key: FxHashMap::default(),
             val: Vec::new(),
             unassigned: Vec::new(),
@@ -195,8 +181,8 @@ impl ArithTheory {
     }
 
     fn ensure_var_atoms(&mut self, v: TVar) {
-        if self.var_bounds.len() <= v.idx() {
-            self.var_bounds.resize_with(v.idx() + 1, Default::default);
+        if self.var_atoms.len() <= v.idx() {
+            self.var_atoms.resize(v.idx() + 1, Vec::new());
             self.unassigned.resize(v.idx() + 1, 0);
         }
     }
@@ -209,13 +195,11 @@ impl ArithTheory {
         }
         self.atom_of_var[bvar.index()] = a;
         self.ensure_var_atoms(var);
+        self.var_atoms[var.idx()].push(a);
         self.unassigned[var.idx()] += 1;
         let (nk, nb) = complement(kind, &bound);
         let pos = (kind, round_bound(&self.sx, var, kind, bound));
         let neg = (nk, round_bound(&self.sx, var, nk, nb));
-        for ((k, b), positive) in [(&pos, true), (&neg, false)] {
-            self.var_bounds[var.idx()][kind_slot(*k)].insert((b.clone(), a), positive);
-        }
         self.atoms.push(Atom {
             var,
             bvar,
@@ -340,7 +324,7 @@ impl ArithTheory {
 
     /// Literals of unassigned atoms on `var` implied by `var kind value`, appended to `out`.
     fn implied_lits(&self, var: TVar, kind: BoundKind, value: &DeltaRational, out: &mut Vec<Lit>) {
-        let Some(lists) = self.var_bounds.get(var.idx()) else {
+        let Some(list) = self.var_atoms.get(var.idx()) else {
             return;
         };
         if self.unassigned.get(var.idx()).is_none_or(|&n| n == 0) {
@@ -353,36 +337,24 @@ impl ArithTheory {
         } else {
             value
         };
-        // `x ≤ value` implies the upper bounds `x ≤ b` with `value ≤ b`, `x ≥ value` the
-        // lower bounds `x ≥ b` with `b ≤ value`: walked from `value` outwards, the walk stops
-        // at the first bound already asserted, whose own propagation implied the rest
-        // (a bound asserted without it, after a conflict cut its batch short, only costs
-        // propagations: the simplex still checks every asserted bound).
-        let map = &lists[kind_slot(kind)];
-        // Whether to go on after the entry of atom `a` (asserting its bound with `positive`).
-        let mut visit = |a: u32, positive: bool| {
+        for &a in list {
             let a = a as usize;
-            match self.val[a] {
-                0 => {
-                    out.push(Lit::new(self.atoms[a].bvar, !positive));
-                    true
-                }
-                v => (v > 0) != positive,
+            if self.val[a] != 0 {
+                continue;
             }
-        };
-        match kind {
-            BoundKind::Upper => {
-                for (&(_, a), &positive) in map.range((value.clone(), 0)..) {
-                    if !visit(a, positive) {
-                        break;
-                    }
+            let at = &self.atoms[a];
+            for positive in [true, false] {
+                let (k, b) = if positive { &at.pos } else { &at.neg };
+                if *k != kind {
+                    continue;
                 }
-            }
-            BoundKind::Lower => {
-                for (&(_, a), &positive) in map.range(..(value.clone(), u32::MAX)).rev() {
-                    if !visit(a, positive) {
-                        break;
-                    }
+                let implied = match kind {
+                    BoundKind::Upper => value <= b,
+                    BoundKind::Lower => value >= b,
+                };
+                if implied {
+                    out.push(Lit::new(at.bvar, !positive));
+                    break;
                 }
             }
         }
