@@ -338,13 +338,6 @@ impl Rational {
 
     fn add_ref(&self, o: &Rational) -> Rational {
         if let (Repr::Small(a, b), Repr::Small(c, d)) = (&self.0, &o.0) {
-            // Integers (most simplex entries on LIA): no normalization to do.
-            if *b == 1
-                && *d == 1
-                && let Some(s) = a.checked_add(*c)
-            {
-                return Rational(Repr::Small(s, 1));
-            }
             let (a, b, c, d) = (*a as i128, *b as i128, *c as i128, *d as i128);
             if b == d {
                 return Self::from_i128(a + c, b);
@@ -359,13 +352,10 @@ impl Rational {
 
     fn mul_ref(&self, o: &Rational) -> Rational {
         if let (Repr::Small(a, b), Repr::Small(c, d)) = (&self.0, &o.0) {
-            if *b == 1
-                && *d == 1
-                && let Some(p) = a.checked_mul(*c)
-            {
-                return Rational(Repr::Small(p, 1));
-            }
             let (a, b, c, d) = (*a as i128, *b as i128, *c as i128, *d as i128);
+            if b == 1 && d == 1 {
+                return Self::from_i128(a * c, 1);
+            }
             return Self::from_i128(a * c, b * d);
         }
         let (a, b) = self.big_parts();

@@ -166,20 +166,6 @@ impl ClauseDb {
         }
     }
 
-    /// Words of the arena occupied by deleted clauses.
-    pub(crate) fn wasted(&self) -> usize {
-        self.wasted
-    }
-
-    /// Drops deleted clauses from the clause lists (their words stay in the arena until
-    /// [`ClauseDb::compact`]).
-    pub(crate) fn forget_deleted(&mut self) {
-        let arena = &self.arena;
-        for list in [&mut self.originals, &mut self.learnts] {
-            list.retain(|c| arena[c.0 as usize + 1] & DELETED == 0);
-        }
-    }
-
     /// Fraction of the arena occupied by deleted clauses.
     #[cfg(test)]
     pub(crate) fn wasted_ratio(&self) -> f64 {

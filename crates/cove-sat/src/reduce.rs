@@ -12,12 +12,8 @@
 //! conflict counts (MiniSat's schedule), which keeps propagation fast on small hard problems.
 //!
 //! A clause that is the reason of a current assignment ("locked") is never deleted.
-//! After deletion ([`Solver::purge`]) the deleted clauses leave the clause lists and the watch
-//! lists of their two watched literals; their words stay in the arena until they fill a fifth
-//! of it (MiniSat's `garbage_frac`), when the arena is compacted, reasons are relocated and
-//! every watch list is rebuilt from the first two literals of every clause. Compacting at every
-//! reduction touched every clause of the arena each time: on systems whose permanent clauses
-//! dominate (Spacer's frames with their lemmas) that was 15–28 % of the run.
+//! After deletion the arena is compacted, reasons are relocated and watch lists are rebuilt from
+//! the first two literals of every clause, which preserves the watch invariant.
 
 use crate::clause::ClauseRef;
 use crate::lit::LBool;
@@ -62,24 +58,21 @@ impl Solver {
         }
         self.protected_learnts = self.db.learnts.len() - cands.len();
         self.stats.deleted_clauses += n as u64;
-        self.purge(&cands[..n]);
+        self.collect_garbage();
     }
 
     /// At level 0: deletes every clause satisfied by a level-0 fact.
     pub(crate) fn remove_satisfied(&mut self) {
         debug_assert_eq!(self.decision_level(), 0);
-        let mut deleted = Vec::new();
-        for list in [&self.db.originals, &self.db.learnts] {
-            for &c in list {
+        let lists = [self.db.originals.clone(), self.db.learnts.clone()];
+        for list in lists {
+            for c in list {
                 let sat =
                     (0..self.db.len(c)).any(|k| self.lit_value(self.db.lit(c, k)) == LBool::True);
                 if sat {
-                    deleted.push(c);
+                    self.db.delete(c);
                 }
             }
-        }
-        for &c in &deleted {
-            self.db.delete(c);
         }
         // Level-0 facts need no reasons: conflict analysis never looks at level 0.
         for &l in &self.trail {
@@ -87,36 +80,7 @@ impl Solver {
         }
         self.simp_trail_len = self.trail.len();
         self.simp_props = self.stats.propagations;
-        self.purge(&deleted);
-    }
-
-    /// Takes the clauses `deleted` (just marked deleted, none of them locked) out of the clause
-    /// lists and out of the watch lists of their watched literals, and compacts the arena once
-    /// deleted clauses occupy a fifth of it (module docs). Only the watch lists of the deleted
-    /// clauses' first two literals are filtered, each once however many of its clauses went.
-    pub(crate) fn purge(&mut self, deleted: &[ClauseRef]) {
-        if deleted.is_empty() {
-            return;
-        }
-        if self.db.wasted() * 5 >= self.db.arena_len() {
-            self.collect_garbage();
-            return;
-        }
-        self.db.forget_deleted();
-        let mut dirty = std::mem::take(&mut self.dirty_watches);
-        for &c in deleted {
-            for k in 0..2 {
-                dirty.push((!self.db.lit(c, k)).index() as u32);
-            }
-        }
-        dirty.sort_unstable();
-        dirty.dedup();
-        for &i in &dirty {
-            let db = &self.db;
-            self.watches.lists[i as usize].retain(|w| !db.is_deleted(w.cref()));
-        }
-        dirty.clear();
-        self.dirty_watches = dirty;
+        self.collect_garbage();
     }
 
     /// Compacts the arena, relocates reasons and rebuilds the watch lists.
@@ -186,37 +150,6 @@ mod tests {
         let kept: Vec<Vec<Lit>> = s.db.learnts.iter().map(|&c| s.db.lits(c)).collect();
         assert!(kept.contains(&vec![l(1), l(2), l(3)]));
         assert!(kept.contains(&vec![l(-1), l(4), l(5)]));
-        s.check_invariants().unwrap();
-    }
-
-    #[test]
-    fn a_small_deletion_leaves_the_arena_and_unwatches_only_its_clauses() {
-        let mut s = Solver::new();
-        for _ in 0..8 {
-            s.new_var();
-        }
-        // Permanent clauses fill most of the arena, so one deleted learnt clause stays in it.
-        for k in 1..=6 {
-            s.add_clause(&[l(k), l(k + 1), l(-(k + 2))]);
-        }
-        let local1 = s.db.alloc(&[l(-1), l(4), l(5)], true, 9);
-        let local2 = s.db.alloc(&[l(-2), l(-4), l(6)], true, 9);
-        s.db.set_activity(local1, 5.0);
-        for c in [local1, local2] {
-            s.watches.attach(c, s.db.lit(c, 0), s.db.lit(c, 1), 3);
-        }
-        let arena = s.db.arena_len();
-        s.reduce_db();
-        assert_eq!(
-            s.db.arena_len(),
-            arena,
-            "no compaction below a fifth wasted"
-        );
-        assert_eq!(s.db.learnts, vec![local1]);
-        assert!(!s.watches.is_watched_by(local2, l(-2)));
-        assert!(!s.watches.is_watched_by(local2, l(-4)));
-        s.check_invariants().unwrap();
-        assert_eq!(s.solve(&[l(1), l(-4)]), crate::SolveResult::Sat);
         s.check_invariants().unwrap();
     }
 }

@@ -299,16 +299,7 @@ impl Solver {
         {
             return true;
         }
-        // The interruption flag and the deadline at every conflict (a clock read: conflicts on
-        // large theory formulas can take tens of milliseconds each, and sixteen of them ran
-        // past the CLI watchdog's slack); the whole control, whose memory reading may be a
-        // system call for a library user, every sixteenth.
-        if limits.control.interrupt.is_set()
-            || limits
-                .control
-                .deadline
-                .is_some_and(|d| std::time::Instant::now() >= d)
-        {
+        if limits.control.interrupt.is_set() {
             return true;
         }
         self.stats.conflicts.is_multiple_of(16) && limits.stopped()

@@ -122,8 +122,6 @@ pub struct Solver {
     /// propagation above level 0 may assign it; consulted only while `domain_on`.
     pub(crate) in_domain: Vec<bool>,
     pub(crate) domain_on: bool,
-    /// Scratch for [`Solver::purge`]: the watch lists to filter.
-    pub(crate) dirty_watches: Vec<u32>,
 }
 
 impl Default for Solver {
@@ -146,7 +144,6 @@ impl Solver {
             vals: Vec::new(),
             level: Vec::new(),
             reason: Vec::new(),
-            dirty_watches: Vec::new(),
             trail: Vec::new(),
             trail_lim: Vec::new(),
             qhead: 0,
