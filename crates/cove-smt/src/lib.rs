@@ -24,6 +24,7 @@ pub mod simplex;
 
 mod array_scope;
 mod arrays;
+mod atom_index;
 mod dt;
 mod encode;
 mod interp;

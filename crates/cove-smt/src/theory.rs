@@ -29,6 +29,7 @@
 //!   solver's protocol: every trail literal is sent before the theory is asked) means it is
 //!   unassigned in the SAT solver too.
 
+use crate::atom_index::AtomIndex;
 use crate::lia::{IntChecker, IntStep};
 use crate::simplex::{BoundKind, BoundTag, Conflict, DeltaRational, RowBound, Simplex, TVar};
 use cove_logic::Rational;
@@ -50,6 +51,18 @@ pub(crate) struct Atom {
     neg: (BoundKind, DeltaRational),
 }
 
+impl Atom {
+    /// The bound that one of the atom's literals asserts on side `kind` (the two literals
+    /// assert opposite sides).
+    fn side(&self, kind: BoundKind) -> &DeltaRational {
+        if self.pos.0 == kind {
+            &self.pos.1
+        } else {
+            &self.neg.1
+        }
+    }
+}
+
 /// Counters of the theory side.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TheoryStats {
@@ -68,8 +81,10 @@ pub(crate) struct ArithTheory {
     pub atoms: Vec<Atom>,
     /// SAT variable index -> atom index (or `NONE`).
     atom_of_var: Vec<u32>,
-    /// Simplex variable -> atoms on it.
-    var_atoms: Vec<Vec<u32>>,
+    /// Simplex variable -> atoms on it, sorted by bound.
+    index: AtomIndex,
+    /// Scratch of `implied_lits`: implied atoms.
+    atom_buf: Vec<u32>,
     /// Canonical upper-bound atoms: (var, bound) -> positive literal.
     upper_key: FxHashMap<(TVar, DeltaRational), Lit>,
     /// Per atom: 0 unassigned, 1 positive literal true, -1 negative literal true.
@@ -118,7 +133,8 @@ impl ArithTheory {
             sx: Simplex::new(),
             atoms: Vec::new(),
             atom_of_var: Vec::new(),
-            var_atoms: Vec::new(),
+            index: AtomIndex::default(),
+            atom_buf: Vec::new(),
             upper_key: FxHashMap::default(),
             val: Vec::new(),
             unassigned: Vec::new(),
@@ -181,8 +197,7 @@ impl ArithTheory {
     }
 
     fn ensure_var_atoms(&mut self, v: TVar) {
-        if self.var_atoms.len() <= v.idx() {
-            self.var_atoms.resize(v.idx() + 1, Vec::new());
+        if self.unassigned.len() <= v.idx() {
             self.unassigned.resize(v.idx() + 1, 0);
         }
     }
@@ -195,7 +210,6 @@ impl ArithTheory {
         }
         self.atom_of_var[bvar.index()] = a;
         self.ensure_var_atoms(var);
-        self.var_atoms[var.idx()].push(a);
         self.unassigned[var.idx()] += 1;
         let (nk, nb) = complement(kind, &bound);
         let pos = (kind, round_bound(&self.sx, var, kind, bound));
@@ -207,6 +221,8 @@ impl ArithTheory {
             neg,
         });
         self.val.push(0);
+        let atoms = &self.atoms;
+        self.index.add(var, a, |a, k| atoms[a as usize].side(k));
     }
 
     /// The literal of the canonical atom `var kind bound`, if it exists already; otherwise
@@ -322,11 +338,15 @@ impl ArithTheory {
         Ok(())
     }
 
-    /// Literals of unassigned atoms on `var` implied by `var kind value`, appended to `out`.
-    fn implied_lits(&self, var: TVar, kind: BoundKind, value: &DeltaRational, out: &mut Vec<Lit>) {
-        let Some(list) = self.var_atoms.get(var.idx()) else {
-            return;
-        };
+    /// Literals of unassigned atoms on `var` implied by `var kind value`, appended to `out`
+    /// in atom order.
+    fn implied_lits(
+        &mut self,
+        var: TVar,
+        kind: BoundKind,
+        value: &DeltaRational,
+        out: &mut Vec<Lit>,
+    ) {
         if self.unassigned.get(var.idx()).is_none_or(|&n| n == 0) {
             return;
         }
@@ -337,27 +357,23 @@ impl ArithTheory {
         } else {
             value
         };
-        for &a in list {
-            let a = a as usize;
-            if self.val[a] != 0 {
-                continue;
-            }
-            let at = &self.atoms[a];
-            for positive in [true, false] {
-                let (k, b) = if positive { &at.pos } else { &at.neg };
-                if *k != kind {
-                    continue;
-                }
-                let implied = match kind {
-                    BoundKind::Upper => value <= b,
-                    BoundKind::Lower => value >= b,
-                };
-                if implied {
-                    out.push(Lit::new(at.bvar, !positive));
-                    break;
-                }
-            }
+        let mut found = std::mem::take(&mut self.atom_buf);
+        let (atoms, val) = (&self.atoms, &self.val);
+        self.index.implied(
+            var,
+            kind,
+            value,
+            |a, k| atoms[a as usize].side(k),
+            |a| val[a as usize] == 0,
+            &mut found,
+        );
+        for &a in &found {
+            let at = &self.atoms[a as usize];
+            // The literal whose bound is on side `kind` is the implied one.
+            out.push(Lit::new(at.bvar, at.pos.0 != kind));
         }
+        found.clear();
+        self.atom_buf = found;
     }
 
     /// Propagates the literals `lits` (unassigned atoms) with the reason literals `reason`
