@@ -86,8 +86,8 @@ const SHIFT5: &str = "(set-logic HORN) (declare-fun r (Int Int Int Int Int Int) 
   (assert (forall ((a Int) (b Int) (c Int) (d Int) (e Int) (x Int))
     (=> (and (r a b c d e x) (not (= e 0))) false)))";
 
-/// The balanced schedule of the induction checks (docs/decisions.md#kind-balanced-induction)
-/// may skip the checks short of `max_k`, but never the one at `max_k`: with the bound at the
+/// The balanced schedule of the induction checks (docs/decisions.md#kind-deferred-induction)
+/// may defer checks, but makes every one that is left at `max_k`: with the bound at the
 /// smallest `k` that proves the property, the proof comes at exactly that `k`, balanced or not,
 /// and the certificate checks.
 #[test]

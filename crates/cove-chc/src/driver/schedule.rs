@@ -178,7 +178,15 @@ pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
                 v.push(EngineSpec::single(PhasesConfig::default()).with_share(0.2));
             }
             v.extend([
-                EngineSpec::single(KindConfig::default()).with_share(kind_share),
+                // On LRA systems with its induction checks deferred while they have had twice
+                // the base case's time: their deep counterexamples (`cav12/pipeline-bug`:
+                // 91 % of the time in failing induction checks) need the base case deeper
+                // (docs/decisions.md#kind-deferred-induction).
+                EngineSpec::single(KindConfig {
+                    balance: shape == Shape::LinearReal,
+                    ..KindConfig::default()
+                })
+                .with_share(kind_share),
                 EngineSpec::single(AbsConfig::default()).with_share(0.25),
                 EngineSpec::single(ImcConfig::default()).with_share(0.3),
                 EngineSpec::single(TpaConfig::default()).with_share(0.35),
