@@ -12,7 +12,7 @@
 //! The induction checks can be *balanced* against the base case ([`KindConfig::balance`],
 //! docs/decisions.md#kind-deferred-induction): each direction keeps its own bound, and its
 //! check at the next bound runs only while that direction has spent at most
-//! [`INDUCTION_RATIO`] times the base case's time (or less than a floor below which checks are
+//! `INDUCTION_RATIO` times the base case's time (or less than a floor below which checks are
 //! cheap next to a certificate); otherwise the base case goes one bound deeper first. A check
 //! is *deferred*, never skipped: every direction checks every `k` in order, so a proof comes at
 //! the same smallest `k` as without the balance (and its certificate costs the same), only
