@@ -178,7 +178,8 @@ impl TsEngine for KInduction {
         base.assert(store, i0);
         bwd.assert(store, i0);
         let mut base_spent = Duration::ZERO;
-        let (mut fwd_bal, mut bwd_bal) = (Balance::default(), Balance::default());
+        // Per direction (forward, backward).
+        let mut bal = [Balance::default(); 2];
         let directions = if self.config.backward { 2 } else { 1 };
         for n in 0.. {
             if let Some(r) = ctl.should_stop() {
@@ -218,17 +219,16 @@ impl TsEngine for KInduction {
             let last = self.config.max_k == Some(n);
             let balance = self.config.balance;
             let due = |b: &Balance, base: Duration| !balance || last || b.due(base);
-            for dir in 0..directions {
+            for (dir, b) in bal.iter_mut().enumerate().take(directions) {
                 loop {
-                    let bal = if dir == 0 { &fwd_bal } else { &bwd_bal };
-                    if bal.next > n {
+                    if b.next > n {
                         break;
                     }
-                    if !due(bal, base_spent) {
+                    if !due(b, base_spent) {
                         self.deferred[dir] += 1;
                         break;
                     }
-                    let m = bal.next;
+                    let m = b.next;
                     let t_m = un.trans(store, m);
                     let proved = if dir == 0 {
                         // Forward step: is ¬bad (m+1)-inductive?
@@ -237,7 +237,7 @@ impl TsEngine for KInduction {
                         fwd.assert(store, not_bad_m);
                         fwd.assert(store, t_m);
                         let bad_next = un.bad(store, m + 1);
-                        let spent = &mut fwd_bal.spent;
+                        let spent = &mut b.spent;
                         !check(&mut fwd, store, &[bad_next], ctl, "fwd", m, spent)?
                     } else {
                         // Backward step: is ¬init (m+1)-inductive for the reversed system?
@@ -245,14 +245,10 @@ impl TsEngine for KInduction {
                         let init_next = un.init(store, m + 1);
                         let not_init = store.mk_not(init_next);
                         bwd.assert(store, not_init);
-                        let spent = &mut bwd_bal.spent;
+                        let spent = &mut b.spent;
                         !check(&mut bwd, store, &[], ctl, "bwd", m, spent)?
                     };
-                    if dir == 0 {
-                        fwd_bal.next = m + 1;
-                    } else {
-                        bwd_bal.next = m + 1;
-                    }
+                    b.next = m + 1;
                     if proved {
                         let (how, p) = if dir == 0 {
                             ("forward", store.mk_not(ts.bad))
