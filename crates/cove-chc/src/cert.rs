@@ -144,6 +144,8 @@ pub fn check_invariants(
         let over_dt = crate::preprocess::adt::term_mentions_dt(store, query)
             || mentions_quantifier(store, query);
         let mut flat = over_dt;
+        // Whether a model of the (flattened) query is a counterexample to the clause.
+        let mut complete = true;
         if over_dt {
             // Datatypes: decided on the flattened query, whose unsatisfiability implies the
             // original's (see `preprocess::adt`). A quantifier-free query that cannot be
@@ -151,7 +153,10 @@ pub fn check_invariants(
             // core's datatype theory as it is (`cove_smt::dt`: its `unsat` holds in every
             // datatype model); one with a quantifier is undecided.
             match crate::preprocess::adt::flatten_formula(store, query) {
-                Ok(q) => query = q,
+                Ok((q, exact)) => {
+                    query = q;
+                    complete = exact;
+                }
                 Err(e) if mentions_quantifier(store, query) => {
                     return Err(CertError::Undecided(format!(
                         "cannot decide {} over datatypes: {e}",
@@ -177,7 +182,7 @@ pub fn check_invariants(
         } else {
             vec![query]
         };
-        check_parts(store, sys, i, &parts, true, ctl)?;
+        check_parts(store, sys, i, &parts, complete, ctl)?;
     }
     Ok(())
 }
@@ -217,7 +222,7 @@ fn check_parts(
     match res {
         SmtResult::Unsat => Ok(()),
         SmtResult::Sat if !complete => Err(CertError::Undecided(format!(
-            "{} is not proven under the invariants and measures",
+            "{} is not proven under the invariants (a model of the measure-reduced or inexactly flattened query need not be a counterexample)",
             clause_name(sys, i)
         ))),
         SmtResult::Sat => {
@@ -336,9 +341,17 @@ pub fn check_derivation(
                 )));
             }
         }
-        let eval = |t| {
-            m.eval(store, t)
-                .map_err(|e| CertError::Invalid(format!("{what}: {e}")))
+        // Kleene evaluation: a value that depends on what SMT-LIB leaves unspecified (a
+        // selector of another constructor, division by zero) proves nothing either way, so
+        // the step is undecided rather than wrong (docs/decisions.md, "Algebraic
+        // datatypes": a derivation counts only if it holds under every interpretation).
+        let eval = |t| match m.eval_kleene(store, t) {
+            Ok(Some(v)) => Ok(v),
+            Ok(None) => Err(CertError::Undecided(format!(
+                "{what}: the derivation depends on a value SMT-LIB leaves unspecified (a \
+                 selector applied to another constructor, or a division by zero)"
+            ))),
+            Err(e) => Err(CertError::Invalid(format!("{what}: {e}"))),
         };
         // Whether the argument terms evaluate to exactly the derived values.
         let values_are = |args: &[TermId], vals: &[Value]| -> Result<bool, CertError> {

@@ -325,3 +325,88 @@ fn witness_over_datatypes_is_read_without_declarations() {
     let e = cert::check_invariants(&mut store, sys, &inv, &Control::default()).unwrap_err();
     assert!(e.is_invalid(), "{e}");
 }
+
+/// Issue 62's five safe systems, on which engines working on the flattened system derived
+/// counterexamples (or invariants) the original system does not have: the flattening
+/// compared the fields of every constructor, including the junk fields of constructors
+/// other than the value's own (`s = rect(w s, h s)` failed when the `circle` field of `s`
+/// was not 0). Each must be `sat` with a checked model, from the portfolio and from every
+/// single engine that answers.
+const JUNK_FIELD_SYSTEMS: [(&str, &str); 5] = [
+    (
+        "flat-eta",
+        "(set-logic HORN)
+(declare-datatypes ((Shape 0)) (((circle (r Int)) (rect (w Int) (h Int)))))
+(declare-fun p (Shape) Bool)
+(assert (forall ((s Shape)) (p s)))
+(assert (forall ((s Shape)) (=> (and (p s) (is-rect s) (not (= s (rect (w s) (h s))))) false)))
+(check-sat)",
+    ),
+    (
+        "testers",
+        "(set-logic HORN)
+(declare-datatypes ((Shape 0)) (((circle (r Int)) (rect (w Int) (h Int)) (empty))))
+(declare-fun p (Shape) Bool)
+(assert (forall ((s Shape)) (p s)))
+(assert (forall ((s Shape)) (=> (and (p s) (or (and ((_ is circle) s) (is-rect s)) (and (not (is-circle s)) (not ((_ is rect) s)) (not (is-empty s))) (and (is-rect s) (not (= s (rect (w s) (h s))))))) false)))
+(check-sat)",
+    ),
+    (
+        "flat-eq2",
+        "(set-logic HORN)
+(declare-datatypes ((Shape 0)) (((circle (r Int)) (rect (w Int) (h Int)))))
+(declare-fun p (Shape Shape) Bool)
+(assert (forall ((s Shape) (t Shape)) (=> (and (= s (rect 1 2)) (is-rect t) (= (w t) 1) (= (h t) 2)) (p s t))))
+(assert (forall ((s Shape) (t Shape)) (=> (and (p s t) (distinct s t)) false)))
+(check-sat)",
+    ),
+    (
+        "nullary-distinct",
+        "(set-logic HORN)
+(declare-datatypes ((Opt 0)) (((none) (some (val Int)))))
+(declare-fun q (Opt Int) Bool)
+(assert (forall ((o Opt) (k Int)) (=> (distinct none o) (q o k))))
+(assert (forall ((o Opt) (k Int)) (=> (and (q o k) (= o none)) false)))
+(check-sat)",
+    ),
+    (
+        "eta-premise",
+        "(set-logic HORN)
+(declare-datatypes ((Box 0)) (((unit (u Int)) (pair (fst Int) (snd Int)) (nothing))))
+(declare-fun q (Box Box Bool) Bool)
+(assert (forall ((a Box) (b Box) (f Bool)) (=> (and (is-pair b) (distinct b (pair (fst b) (snd b)))) (q a b f))))
+(assert (forall ((a Box) (b Box) (f Bool)) (=> (and (q a b f) (and (is-unit a) (is-pair b) (< (snd b) (u a)))) false)))
+(check-sat)",
+    ),
+];
+
+#[test]
+fn junk_fields_of_other_constructors_do_not_make_counterexamples() {
+    for (name, src) in JUNK_FIELD_SYSTEMS {
+        let (r, v) = run(src);
+        assert!(matches!(r, ChcResult::Sat(_)), "{name}: {r:?}");
+        assert_eq!(v, Validation::Valid, "{name}");
+        // No engine may answer `unsat` (a derivation that does not exist) or produce an
+        // invariant its check refutes; `unknown` is allowed for a single engine.
+        for engine in ["spacer", "bmc", "kind", "spacer-abs", "terms"] {
+            let mut store = TermStore::new();
+            let qs = parse_queries(src.as_bytes(), &mut store, &Control::default()).unwrap();
+            let cfg = SolveConfig {
+                engine: cove_chc::driver::EngineChoice::parse(engine).expect(engine),
+                ..SolveConfig::default()
+            };
+            let ctl = Control::default().with_work_budget(2_000_000);
+            let out = solve(&store, &qs[0], &cfg, &ctl);
+            assert!(
+                !matches!(out.answer, ChcResult::Unsat(_)),
+                "{name} by {engine}: {:?}",
+                out.answer
+            );
+            assert!(
+                !matches!(out.validation, Validation::Failed(_)),
+                "{name} by {engine}: {:?}",
+                out.validation
+            );
+        }
+    }
+}

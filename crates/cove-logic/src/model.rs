@@ -8,7 +8,7 @@
 
 use crate::Rational;
 use crate::term::{FuncId, Op, Sort, TermId, TermStore, VarId};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt;
 
 /// A value of sort Bool, Int, Real or an array sort.
@@ -303,6 +303,11 @@ impl Model {
         eval(store, t, self)
     }
 
+    /// Evaluates `t` in Kleene's three-valued reading (see [`eval_kleene`]).
+    pub fn eval_kleene(&self, store: &TermStore, t: TermId) -> Result<Option<Value>, EvalError> {
+        eval_kleene(store, t, self)
+    }
+
     /// Evaluates a Bool term to a Boolean.
     pub fn eval_bool(&self, store: &TermStore, t: TermId) -> Result<bool, EvalError> {
         Ok(eval(store, t, self)?.as_bool().expect("Bool term"))
@@ -315,13 +320,30 @@ impl Model {
 /// and `ite` evaluate lazily: an argument that does not matter is never evaluated (and so
 /// cannot raise an error).
 pub fn eval(store: &TermStore, t: TermId, model: &Model) -> Result<Value, EvalError> {
-    let mut ev = Evaluator {
-        store,
-        model,
-        memo: FxHashMap::default(),
-        envs: Vec::new(),
-    };
-    ev.run(t)
+    let mut ev = Evaluator::new(store, model, false);
+    Ok(ev
+        .run(t)?
+        .expect("only Kleene evaluation leaves values unspecified"))
+}
+
+/// Evaluates `t` under `model` in Kleene's three-valued reading of the values SMT-LIB leaves
+/// unspecified (a selector applied to a value of another constructor that `model` does not
+/// fix, division by zero): `Ok(None)` when the value of `t` depends on them, `Ok(Some(v))`
+/// when `t` has the value `v` *whatever* they are.
+///
+/// Why: a counterexample that holds only for some values of a wrong-constructor selector is
+/// not a counterexample of the system as SMT-LIB defines it (a fixed but unknown value), nor
+/// a refutation of one; the certificate checker accepts a step only when its constraint is
+/// true under every choice. The reading is sound, not complete: `and`, `or` and `=>` decide
+/// from a decisive argument, `ite` with an unspecified condition from equal branches, and
+/// every other operator is unspecified as soon as an argument is (`(= (s x) (s x))` is
+/// unspecified although it holds for every choice).
+pub fn eval_kleene(
+    store: &TermStore,
+    t: TermId,
+    model: &Model,
+) -> Result<Option<Value>, EvalError> {
+    Evaluator::new(store, model, true).run(t)
 }
 
 struct Evaluator<'a> {
@@ -331,6 +353,10 @@ struct Evaluator<'a> {
     memo: FxHashMap<TermId, Value>,
     /// Parameter bindings of the function bodies being evaluated, innermost last.
     envs: Vec<FxHashMap<VarId, Value>>,
+    /// Kleene evaluation ([`eval_kleene`]): unspecified values are results, not errors.
+    kleene: bool,
+    /// Terms outside function bodies whose value is unspecified (Kleene evaluation).
+    unspec: FxHashSet<TermId>,
 }
 
 /// One term being evaluated: the values of the arguments asked for so far.
@@ -341,18 +367,33 @@ struct Frame {
     vals: Vec<Value>,
     /// Whether this frame pushed an environment (a function application in its body).
     pushed_env: bool,
+    /// The arguments whose value is unspecified (Kleene evaluation; a placeholder stands in
+    /// `vals`): only `and`, `or`, the premise of `=>` and the condition of `ite` get here.
+    unspec: Vec<usize>,
 }
 
 /// What a frame needs next.
 enum Step {
     Need(TermId, Option<usize>),
-    Done(Value),
+    /// The value (`None`: unspecified, Kleene evaluation only).
+    Done(Option<Value>),
 }
 
-impl Evaluator<'_> {
-    fn run(&mut self, root: TermId) -> Result<Value, EvalError> {
+impl<'a> Evaluator<'a> {
+    fn new(store: &'a TermStore, model: &'a Model, kleene: bool) -> Self {
+        Evaluator {
+            store,
+            model,
+            memo: FxHashMap::default(),
+            envs: Vec::new(),
+            kleene,
+            unspec: FxHashSet::default(),
+        }
+    }
+
+    fn run(&mut self, root: TermId) -> Result<Option<Value>, EvalError> {
         let mut frames: Vec<Frame> = Vec::new();
-        let mut ret: Option<Value> = None;
+        let mut ret: Option<Option<Value>> = None;
         // Start by asking for `root` in the model's environment.
         let mut ask: Option<(TermId, Option<usize>)> = Some((root, None));
         loop {
@@ -360,23 +401,56 @@ impl Evaluator<'_> {
                 if env.is_none()
                     && let Some(v) = self.memo.get(&t)
                 {
-                    ret = Some(v.clone());
+                    ret = Some(Some(v.clone()));
+                } else if env.is_none() && self.unspec.contains(&t) {
+                    ret = Some(None);
                 } else {
                     frames.push(Frame {
                         t,
                         env,
                         vals: Vec::new(),
                         pushed_env: false,
+                        unspec: Vec::new(),
                     });
                 }
             }
             let Some(frame) = frames.last_mut() else {
                 return Ok(ret.expect("the root was evaluated"));
             };
-            if let Some(v) = ret.take() {
-                frame.vals.push(v);
+            let mut step = None;
+            match ret.take() {
+                Some(Some(v)) => frame.vals.push(v),
+                Some(None) => {
+                    // An unspecified argument: a placeholder where the operator can still
+                    // decide without it, else the frame is unspecified too.
+                    let n = frame.vals.len();
+                    let op = &self.store.get(frame.t).op;
+                    let placeholder = match op {
+                        Op::And => Some(true),
+                        Op::Or => Some(false),
+                        Op::Implies | Op::Ite if n == 0 => Some(true),
+                        _ => None,
+                    };
+                    match placeholder {
+                        Some(b) => {
+                            frame.vals.push(Value::Bool(b));
+                            frame.unspec.push(n);
+                        }
+                        None => step = Some(Step::Done(None)),
+                    }
+                }
+                None => {}
             }
-            match self.step(frame)? {
+            let step = match step {
+                Some(s) => s,
+                None => match self.step(frame) {
+                    Err(EvalError::WrongSelector(_) | EvalError::DivisionByZero) if self.kleene => {
+                        Step::Done(None)
+                    }
+                    r => r?,
+                },
+            };
+            match step {
                 Step::Need(t, env) => ask = Some((t, env)),
                 Step::Done(v) => {
                     let frame = frames.pop().expect("current frame");
@@ -384,7 +458,14 @@ impl Evaluator<'_> {
                         self.envs.pop();
                     }
                     if frame.env.is_none() {
-                        self.memo.insert(frame.t, v.clone());
+                        match &v {
+                            Some(v) => {
+                                self.memo.insert(frame.t, v.clone());
+                            }
+                            None => {
+                                self.unspec.insert(frame.t);
+                            }
+                        }
                     }
                     ret = Some(v);
                 }
@@ -406,7 +487,8 @@ impl Evaluator<'_> {
             Value::Num(x) => x,
             _ => unreachable!("well-sorted term"),
         };
-        let done = |v: Value| Ok(Step::Done(v));
+        let done = |v: Value| Ok(Step::Done(Some(v)));
+        let unspec = |i: usize| frame.unspec.contains(&i);
         match &term.op {
             Op::Forall(_) | Op::Exists(_) => Err(EvalError::Quantifier),
             Op::Bool(x) => done(Value::Bool(*x)),
@@ -442,9 +524,12 @@ impl Evaluator<'_> {
                 }
             }
             Op::And | Op::Or => {
+                // (A placeholder is the neutral element: never decisive.)
                 let short = term.op == Op::Or;
                 if n > 0 && b(n - 1) == short {
                     done(Value::Bool(short))
+                } else if n == args.len() && !frame.unspec.is_empty() {
+                    Ok(Step::Done(None))
                 } else if n == args.len() {
                     done(Value::Bool(!short))
                 } else {
@@ -453,9 +538,18 @@ impl Evaluator<'_> {
             }
             Op::Implies => match n {
                 0 => need(0),
-                1 if !b(0) => done(Value::Bool(true)),
+                1 if !b(0) && !unspec(0) => done(Value::Bool(true)),
                 1 => need(1),
-                _ => done(Value::Bool(b(1))),
+                _ if b(1) => done(Value::Bool(true)),
+                _ if unspec(0) => Ok(Step::Done(None)),
+                _ => done(Value::Bool(false)),
+            },
+            Op::Ite if unspec(0) => match n {
+                // Unspecified condition: the value if both branches agree.
+                1 => need(1),
+                2 => need(2),
+                _ if vals[1] == vals[2] => done(vals[1].clone()),
+                _ => Ok(Step::Done(None)),
             },
             Op::Ite => match n {
                 0 => need(0),

@@ -26,6 +26,30 @@ pub(crate) fn solve(
             return recursive(store, sys, cfg, ctl);
         }
     };
+    let out = flat_route(store, sys, &flat, cfg, ctl);
+    // The flat route is complete only for the canonical flat values it reaches; a witness
+    // that does not translate back or check (a derivation through an unspecified selector
+    // value), or engines that give up, leave the original system to the engines that work
+    // on datatypes directly, while time remains.
+    if let ChcResult::Unknown(why) = &out.answer
+        && ctl.should_stop().is_none()
+    {
+        if ctl.verbosity > 0 {
+            eprintln!("datatypes: the flat system ended unknown ({why}); solving the original");
+        }
+        return recursive(out.store, sys, cfg, ctl);
+    }
+    out
+}
+
+/// The flat system solved, its answer translated back and checked against `sys`.
+fn flat_route(
+    store: TermStore,
+    sys: &ChcSystem,
+    flat: &adt::FlatSystem,
+    cfg: &SolveConfig,
+    ctl: &Control,
+) -> Outcome {
     // The answer is checked once, against the original system (below): checking the flat
     // answer as well would double the cost of the check for nothing it adds.
     let flat_cfg = SolveConfig {
@@ -35,11 +59,9 @@ pub(crate) fn solve(
     let mut out = super::solve_system(store, &flat.system, &flat_cfg, ctl);
     let back = match &out.answer {
         ChcResult::Sat(inv) => {
-            adt::back_invariants(&mut out.store, sys, &flat, inv).map(ChcResult::Sat)
+            adt::back_invariants(&mut out.store, sys, flat, inv).map(ChcResult::Sat)
         }
-        ChcResult::Unsat(d) => {
-            adt::back_derivation(&out.store, sys, &flat, d).map(ChcResult::Unsat)
-        }
+        ChcResult::Unsat(d) => adt::back_derivation(&out.store, sys, flat, d).map(ChcResult::Unsat),
         ChcResult::Unknown(_) => return out,
     };
     let answer = match back {

@@ -204,7 +204,11 @@ pub(crate) fn validate(
     match verdict {
         Ok(()) => (answer, Validation::Valid, None),
         Err(e) if !e.is_invalid() => {
-            let why = vctl.should_stop().unwrap_or(UnknownReason::Timeout);
+            // Undecided without a stop: the checker cannot decide this certificate (an
+            // unspecified value, a theory it is incomplete for), which is no timeout.
+            let why = vctl.should_stop().unwrap_or_else(|| {
+                UnknownReason::Incomplete(format!("certificate undecided: {e}"))
+            });
             (
                 ChcResult::Unknown(why),
                 Validation::Undecided(e.to_string()),

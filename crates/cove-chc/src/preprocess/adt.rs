@@ -9,22 +9,44 @@
 //! `(Array I E)` ↦ `(Array i1 (Array i2 … e_j))` for the components `i1…ik` of `I`.
 //!
 //! The *canonical* representation of a value has its tag in range and the default value of
-//! its sort in every field of the other constructors. The translation [`Flattener`] of a
-//! term maps constructors to canonical tuples, selectors to the matching field (a selector of
-//! another constructor — SMT-LIB's unspecified value — to a fresh unconstrained variable),
-//! testers to tag comparisons and equality to componentwise equality.
+//! its sort in every field of the other constructors; a flat tuple whose tag is in range
+//! stands for the value its tag and that constructor's fields say, whatever the other
+//! fields hold (they are *junk*, [`value_of`] ignores them). The translation [`Flattener`]
+//! of a term maps constructors to canonical tuples, selectors to the matching field (a
+//! selector of another constructor — SMT-LIB's unspecified value — to a fresh variable),
+//! testers to tag comparisons, and gives every source of values (variables, wrong-selector
+//! values, array reads) tag-range side conditions.
 //!
-//! # Soundness (used by the certificate checker, [`crate::cert`])
-//! For every model `M` of a formula `φ` over datatypes, the flat formula `flat(φ)` has the
-//! model that gives each flat variable the canonical representation of its original's value
-//! in `M` (and each wrong-selector variable the value `M` gives that selector application):
-//! every translated operator maps canonical representations of arguments to the canonical
-//! representation of the result, and componentwise equality of canonical representations
-//! is equality of the values (the representation is injective). The tag-range side
-//! conditions hold in it as well. Hence `flat(φ)` unsatisfiable implies `φ` unsatisfiable,
-//! which is the direction the validity check of an invariant needs. (The converse fails
-//! only through non-canonical flat values; engines working on the flat system can then
-//! return a witness that does not translate back, which the checker rejects: `unknown`.)
+//! Equality is where junk matters: componentwise equality implies the values' equality but
+//! not the converse (`s = rect(w s, h s)` fails componentwise when the `circle` field of `s`
+//! is not 0). It is used where it is exact (records and enumerations, arrays of them) and
+//! at positive occurrences in a flat system; elsewhere an equality is *semantic* — the tags
+//! agree and so do the fields of that constructor — exact for every tuple
+//! ([`Flattener::eq_at`]). Arrays whose elements have tags can hold junk in entries no read
+//! looks at; a semantic disequality of them needs a witness index (an existential, so only
+//! a negative occurrence of their equality is translated in a system, and an occurrence
+//! under both polarities is refused). Arrays *indexed* by a type with a tag are not
+//! flattened at all: their flat entries at junk indices would be unconstrained entries no
+//! original array has ([`layout`] is `None`).
+//!
+//! # Soundness
+//! *Checker direction* ([`flatten_formula`], used by [`crate::cert`]): for every model `M`
+//! of a formula `φ` over datatypes, `flat(φ)` has the model that gives each flat variable
+//! the canonical representation of its original's value in `M` (and each wrong-selector
+//! variable the value `M` gives that selector application): every translated operator maps
+//! canonical arguments to canonical results, both forms of equality are exact on canonical
+//! tuples, and the side conditions hold. Hence `flat(φ)` unsatisfiable implies `φ`
+//! unsatisfiable, the direction the validity check of an invariant needs. A model of
+//! `flat(φ)` is a model of `φ` (through [`value_of`]) when the translation is *exact*: no
+//! componentwise equality of junk-capable arrays and no wrong-constructor selector (whose
+//! fresh values need not be one function).
+//!
+//! *System direction* ([`flatten_system`]): every instance of an original clause has a flat
+//! instance (the canonical one), so flat invariants translate back; and every flat instance
+//! is, through [`value_of`], an instance of the original clause when no wrong-constructor
+//! selector is involved, since every equality at a negative occurrence is semantic. A flat
+//! derivation through wrong selectors uses a fresh value per clause instance, which the
+//! checker accepts only if the derivation holds whatever the selector's values are.
 //!
 //! Recursive datatypes (lists, trees) are infinite and not flattened ([`flatten_system`]
 //! refuses them).
@@ -87,14 +109,27 @@ pub fn system_mentions_dt(store: &TermStore, sys: &ChcSystem) -> bool {
         })
 }
 
-/// The components of `sort` (iterative over the sort's nesting, bounded by the parser's
-/// depth limit on declarations). `None` for a recursive datatype.
+/// Why a sort has no [`layout`].
+const NOT_FLAT: &str =
+    "a datatype that is not flattened (recursive, or an array indexed by a sum type)";
+
+/// The components of `sort` (recursive over the sort's nesting, bounded by the parser's
+/// depth limit on declarations). `None` for a recursive datatype and for an array whose
+/// index has a constructor tag (a sum type or an enumeration, also nested in a record).
 pub fn layout(sort: Sort) -> Option<Vec<Comp>> {
     if !dt::mentions_dt(sort) {
         return Some(vec![Comp { sort, path: vec![] }]);
     }
     if let Some((i, e)) = sort.array_parts() {
-        let idx: Vec<Sort> = layout(i)?.into_iter().map(|c| c.sort).collect();
+        let idx_lay = layout(i)?;
+        // An index with a tag has flat index tuples that stand for no value (a tag out of
+        // range, or a field of another constructor that is not the default): the flat array
+        // has entries there that no original array has, and neither componentwise equality
+        // nor `store` can be made exact on them (module docs). Such arrays stay unflattened.
+        if idx_lay.iter().any(|c| c.path.contains(&Step::Tag)) {
+            return None;
+        }
+        let idx: Vec<Sort> = idx_lay.into_iter().map(|c| c.sort).collect();
         let mut out = vec![];
         for c in layout(e)? {
             let mut s = c.sort;
@@ -144,9 +179,11 @@ pub struct Flattener {
     memo: FxHashMap<TermId, Vec<TermId>>,
     /// Original variable -> its component variables.
     pub vars: FxHashMap<VarId, Vec<VarId>>,
-    /// Fresh variables created (component variables and wrong-selector values).
+    /// Fresh variables created (component variables, wrong-selector values and the witness
+    /// indices of array disequalities).
     pub fresh: Vec<VarId>,
-    /// Side conditions (tag ranges) that canonical representations satisfy.
+    /// Side conditions (tag ranges, see [`Flattener::ranges`]) that canonical
+    /// representations satisfy.
     pub side: Vec<TermId>,
     /// Original predicate -> flat predicate.
     pub preds: FxHashMap<FuncId, FuncId>,
@@ -154,6 +191,18 @@ pub struct Flattener {
     /// quantifier, so a wrong-constructor selector applied to a term mentioning them is
     /// unconstrained per value of them: a fresh array read at them).
     bound: Vec<VarId>,
+    /// System mode ([`flatten_system`]): every flat solution must translate back, so
+    /// equalities are translated by the polarity of their occurrence (`polarity`,
+    /// [`Flattener::eq_at`]). Off for checker queries ([`flatten_formula`]), which need the
+    /// canonical embedding of every original model, and exactness where it is cheap.
+    system: bool,
+    /// The polarities (bit 1 positive, bit 2 negative) of the translated formula's
+    /// subterms ([`polarities`]); a term not listed counts as both.
+    polarity: FxHashMap<TermId, u8>,
+    /// Whether every model of the flat formula stands for a model of the original (no
+    /// componentwise equality of junk-capable values, no wrong-constructor selector): a
+    /// checker counterexample is then a real one.
+    pub exact: bool,
 }
 
 /// A translation failure.
@@ -175,6 +224,9 @@ impl Flattener {
             side: vec![],
             preds: FxHashMap::default(),
             bound: vec![],
+            system: false,
+            polarity: FxHashMap::default(),
+            exact: true,
         }
     }
 
@@ -185,15 +237,18 @@ impl Flattener {
         }
         let sort = store.var_sort(v);
         let comps = if dt::mentions_dt(sort) {
-            let lay = layout(sort).ok_or("recursive datatype")?;
             let name = store.var_name(v).to_string();
-            let mut out = vec![];
-            for c in &lay {
-                let nv = store.fresh_var(&name, c.sort);
-                self.fresh.push(nv);
-                out.push(nv);
+            let out = self.fresh_comps(store, &name, sort)?;
+            // (Only the tags' terms are made here: the order in which terms are created
+            // orients equalities, which engines are sensitive to.)
+            let mut tags = vec![];
+            tag_positions(sort, 0, &mut tags)?;
+            for (i, n) in tags {
+                let t = store.mk_var(out[i]);
+                let mut conds = vec![];
+                tag_range(store, t, n, &mut conds);
+                self.side.extend(conds);
             }
-            self.range_side(store, sort, &lay, &out);
             out
         } else {
             vec![v]
@@ -202,23 +257,156 @@ impl Flattener {
         Ok(comps)
     }
 
-    fn range_side(&mut self, store: &mut TermStore, sort: Sort, lay: &[Comp], comps: &[VarId]) {
-        if let Some(d) = dt::def(sort)
-            && d.ctors.len() > 1
-            && matches!(lay.first().map(|c| c.path.as_slice()), Some([Step::Tag]))
-        {
-            let t = store.mk_var(comps[0]);
-            self.tag_range(store, t, d.ctors.len());
+    /// Fresh component variables for a value of `sort` (without side conditions).
+    fn fresh_comps(
+        &mut self,
+        store: &mut TermStore,
+        name: &str,
+        sort: Sort,
+    ) -> Result<Vec<VarId>, FlatError> {
+        let lay = layout(sort).ok_or(NOT_FLAT)?;
+        let mut out = vec![];
+        for c in &lay {
+            let nv = store.fresh_var(name, c.sort);
+            self.fresh.push(nv);
+            out.push(nv);
         }
+        Ok(out)
     }
 
-    fn tag_range(&mut self, store: &mut TermStore, t: TermId, n: usize) {
-        let zero = store.mk_int(0);
-        let hi = store.mk_int(n as i64 - 1);
-        let a = store.mk_le(zero, t);
-        let b = store.mk_le(t, hi);
-        self.side.push(a);
-        self.side.push(b);
+    /// Adds the tag-range side conditions of a value of `sort` with components `comps`
+    /// (its tag and the tags of its datatype fields, recursively, not inside arrays): every
+    /// *source* of a flat datatype value — a variable, a wrong-constructor selector, an
+    /// array read — gets them, so a tester reads a real constructor. Under a quantifier
+    /// (the components mention bound variables) they are left out: leaving out a conjunct
+    /// only weakens a checker query, and in a flat system only costs exactness of
+    /// witnesses, which the checker catches.
+    fn ranges(
+        &mut self,
+        store: &mut TermStore,
+        sort: Sort,
+        comps: &[TermId],
+    ) -> Result<(), FlatError> {
+        let mut tags = vec![];
+        tag_positions(sort, 0, &mut tags)?;
+        if tags.is_empty() {
+            return Ok(());
+        }
+        let mut conds = vec![];
+        for (i, n) in tags {
+            tag_range(store, comps[i], n, &mut conds);
+        }
+        if !self.bound.is_empty() {
+            let fv = cove_logic::subst::free_vars_in_order(store, comps);
+            if fv.iter().any(|v| self.bound.contains(v)) {
+                self.exact = false;
+                return Ok(());
+            }
+        }
+        self.side.extend(conds);
+        Ok(())
+    }
+
+    /// A flat formula equivalent to "the values with components `x` and `y` (of `sort`)
+    /// differ" for every flat value, canonical or not: the tags differ, or they agree and a
+    /// field *of that constructor* differs (the other constructors' fields mean nothing),
+    /// recursively. For an array whose elements can hold junk ([`junk_capable`]) the
+    /// elements at a fresh witness index differ — an existential, so the caller uses the
+    /// formula at positive occurrences only.
+    fn sem_neq(
+        &mut self,
+        store: &mut TermStore,
+        sort: Sort,
+        x: &[TermId],
+        y: &[TermId],
+    ) -> Result<TermId, FlatError> {
+        if cw_exact(sort) {
+            let e = componentwise_eq(store, x, y);
+            return Ok(store.mk_not(e));
+        }
+        if let Some((i, e)) = sort.array_parts() {
+            let k = self.fresh_comps(store, "k", i)?;
+            let kt: Vec<TermId> = k.iter().map(|&v| store.mk_var(v)).collect();
+            let read = |store: &mut TermStore, a: &[TermId]| -> Vec<TermId> {
+                a.iter()
+                    .map(|&c| kt.iter().fold(c, |c, &j| store.mk_select(c, j)))
+                    .collect()
+            };
+            let (xr, yr) = (read(store, x), read(store, y));
+            self.ranges(store, e, &xr)?;
+            self.ranges(store, e, &yr)?;
+            return self.sem_neq(store, e, &xr, &yr);
+        }
+        let d = dt::def(sort).ok_or("undefined datatype")?;
+        let n = d.ctors.len();
+        let mut parts = vec![];
+        if n > 1 {
+            let e = store.mk_eq(x[0], y[0]);
+            parts.push(store.mk_not(e));
+        }
+        // One side's constructor known (a constructor term, `defObj`): when the tags agree
+        // they are that one, and only its fields can differ.
+        let known = [x[0], y[0]]
+            .into_iter()
+            .find(|&t| n > 1 && matches!(store.op(t), Op::Num(_)));
+        let mut at = usize::from(n > 1);
+        for (ci, c) in d.ctors.iter().enumerate() {
+            let ct = store.mk_int(ci as i64);
+            let skip = known.is_some_and(|k| k != ct);
+            for f in &c.fields {
+                let k = layout(f.1).ok_or(NOT_FLAT)?.len();
+                if skip {
+                    at += k;
+                    continue;
+                }
+                let sub = self.sem_neq(store, f.1, &x[at..at + k], &y[at..at + k])?;
+                parts.push(if n > 1 {
+                    let is = store.mk_eq(x[0], ct);
+                    store.mk_and(&[is, sub])
+                } else {
+                    sub
+                });
+                at += k;
+            }
+        }
+        Ok(store.mk_or(&parts))
+    }
+
+    /// The flat translation of an equality between values of `sort` with components `x`,
+    /// `y`, occurring with polarity `pol` (bit 1 positive, bit 2 negative).
+    ///
+    /// Componentwise equality implies the values' equality but is implied by it only where
+    /// no constructor has fields that another one ignores ([`cw_exact`]): `s = rect(w s, h
+    /// s)` is false componentwise when the (meaningless) `circle` field of `s` is not 0, and
+    /// engines then derive counterexamples that do not exist. So componentwise equality is
+    /// used where it is exact and at positive occurrences (where only "flat true ⇒ true"
+    /// matters for a flat model to stand for an original one, it holds in the canonical
+    /// embedding, and it keeps the copies that solve-eqs eliminates: the checker's heap
+    /// queries got 2.5× slower without); elsewhere the negation of
+    /// [`Flattener::sem_neq`], exact both ways. For values that can hold junk, that
+    /// negation has a universal witness, translatable only at a negative occurrence; under
+    /// both polarities the checker ([`flatten_formula`]) falls back to the componentwise
+    /// form, sound for its direction, and marks the query inexact.
+    fn eq_at(
+        &mut self,
+        store: &mut TermStore,
+        sort: Sort,
+        x: &[TermId],
+        y: &[TermId],
+        pol: u8,
+    ) -> Result<TermId, FlatError> {
+        if cw_exact(sort) || pol == 1 {
+            return Ok(componentwise_eq(store, x, y));
+        }
+        if junk_capable(sort) && pol != 2 {
+            if !self.system {
+                self.exact = false;
+                return Ok(componentwise_eq(store, x, y));
+            }
+            return Err("an equality of arrays of sum types under both polarities".into());
+        }
+        let n = self.sem_neq(store, sort, x, y)?;
+        Ok(store.mk_not(n))
     }
 
     /// The flat components of `t` (post-order with an explicit stack).
@@ -282,7 +470,7 @@ impl Flattener {
                         if ci as u32 == c {
                             out.extend(a(self, fi));
                         } else {
-                            for comp in layout(f.1).ok_or("recursive datatype")? {
+                            for comp in layout(f.1).ok_or(NOT_FLAT)? {
                                 out.push(Value::default_of(comp.sort).to_term(store, comp.sort));
                             }
                         }
@@ -303,7 +491,7 @@ impl Flattener {
                 } else {
                     let c = store.mk_int(ctor as i64);
                     let is = store.mk_eq(x[0], c);
-                    let lay = layout(sort).ok_or("recursive datatype")?;
+                    let lay = layout(sort).ok_or(NOT_FLAT)?;
                     let mut out = vec![];
                     let mut wrong = vec![];
                     // Bound variables the selector's argument depends on: the unspecified
@@ -327,17 +515,24 @@ impl Flattener {
                         self.fresh.push(w);
                         wrong.push(w);
                     }
-                    // (No tag-range side conditions for the per-value arrays: leaving out a
-                    // conjunct only weakens the flat query, which keeps the check sound.)
-                    if dep.is_empty() {
-                        self.range_side(store, sort, &lay, &wrong);
+                    // The checker's flat model may give the unspecified value one value
+                    // here and another elsewhere: a counterexample is then not a real one.
+                    self.exact = false;
+                    if self.system && !dep.is_empty() {
+                        return Err("a selector of another constructor under a quantifier".into());
                     }
-                    for (m, w) in mine.into_iter().zip(wrong) {
+                    let mut ws = vec![];
+                    for w in wrong {
                         let mut w = store.mk_var(w);
                         for &b in &dep {
                             let bt = store.mk_var(b);
                             w = store.mk_select(w, bt);
                         }
+                        ws.push(w);
+                    }
+                    // Tags in range like every other source of values.
+                    self.ranges(store, sort, &ws)?;
+                    for (m, w) in mine.into_iter().zip(ws) {
                         out.push(store.mk_ite(is, m, w));
                     }
                     out
@@ -354,24 +549,26 @@ impl Flattener {
                 }
             }
             Op::Eq | Op::Distinct if dt::mentions_dt(store.sort(args[0])) => {
+                let asort = store.sort(args[0]);
                 let cs: Vec<Vec<TermId>> = (0..args.len()).map(|i| a(self, i)).collect();
-                let eqs_of = |store: &mut TermStore, x: &[TermId], y: &[TermId]| {
-                    let e: Vec<TermId> =
-                        x.iter().zip(y).map(|(&p, &q)| store.mk_eq(p, q)).collect();
-                    store.mk_and(&e)
-                };
+                let pol = self.polarity.get(&t).copied().unwrap_or(3);
+                let mut parts = vec![];
                 if op == Op::Eq {
-                    vec![eqs_of(store, &cs[0], &cs[1])]
+                    for w in cs.windows(2) {
+                        parts.push(self.eq_at(store, asort, &w[0], &w[1], pol)?);
+                    }
                 } else {
-                    let mut parts = vec![];
+                    // `distinct` is the conjunction of the pairs' disequalities: a positive
+                    // occurrence is a negative one of each equality and the reverse.
+                    let flip = ((pol & 1) << 1) | ((pol & 2) >> 1);
                     for i in 0..cs.len() {
                         for j in i + 1..cs.len() {
-                            let e = eqs_of(store, &cs[i], &cs[j]);
+                            let e = self.eq_at(store, asort, &cs[i], &cs[j], flip)?;
                             parts.push(store.mk_not(e));
                         }
                     }
-                    vec![store.mk_and(&parts)]
                 }
+                vec![store.mk_and(&parts)]
             }
             Op::Ite if dt::mentions_dt(sort) => {
                 let c = self.one(args[0]);
@@ -391,11 +588,9 @@ impl Flattener {
                     }
                     out.push(x);
                 }
-                if let Some(d) = dt::def(sort)
-                    && d.ctors.len() > 1
-                {
-                    self.tag_range(store, out[0], d.ctors.len());
-                }
+                // A flat array may hold out-of-range tags where no read looks; what a read
+                // returns has its tags in range.
+                self.ranges(store, sort, &out)?;
                 out
             }
             Op::Store if dt::mentions_dt(sort) => {
@@ -409,8 +604,8 @@ impl Flattener {
             }
             Op::ConstArray if dt::mentions_dt(sort) => {
                 let val = a(self, 0);
-                let idx = index_comps(sort).ok_or("recursive datatype")?;
-                let lay = layout(sort).ok_or("recursive datatype")?;
+                let idx = index_comps(sort).ok_or(NOT_FLAT)?;
+                let lay = layout(sort).ok_or(NOT_FLAT)?;
                 val.into_iter()
                     .zip(lay)
                     .map(|(v, comp)| curried_const(store, comp.sort, idx.len(), v))
@@ -456,6 +651,115 @@ impl Flattener {
             }
         })
     }
+}
+
+/// The tags of [`Flattener::ranges`] in the components of a value of `sort`: (component
+/// index, number of constructors), for the value and its datatype fields, recursively, not
+/// inside arrays (recursive over the sort's nesting, bounded by the parser's depth limit on
+/// declarations).
+fn tag_positions(sort: Sort, at: usize, out: &mut Vec<(usize, usize)>) -> Result<(), FlatError> {
+    if !dt::mentions_dt(sort) || sort.is_array() {
+        return Ok(());
+    }
+    let d = dt::def(sort).ok_or("undefined datatype")?;
+    let n = d.ctors.len();
+    if n > 1 {
+        out.push((at, n));
+    }
+    let mut at = at + usize::from(n > 1);
+    for c in &d.ctors {
+        for f in &c.fields {
+            tag_positions(f.1, at, out)?;
+            at += layout(f.1).ok_or(NOT_FLAT)?.len();
+        }
+    }
+    Ok(())
+}
+
+/// `0 <= t <= n - 1`.
+fn tag_range(store: &mut TermStore, t: TermId, n: usize, out: &mut Vec<TermId>) {
+    let zero = store.mk_int(0);
+    let hi = store.mk_int(n as i64 - 1);
+    out.push(store.mk_le(zero, t));
+    out.push(store.mk_le(t, hi));
+}
+
+/// Whether componentwise equality of flat values of `sort` is exactly the equality of the
+/// values they stand for (for values with tags in range): no sum type with fields (whose
+/// other constructors' fields would take part), no array of values with tags (whose
+/// unread entries may hold anything).
+fn cw_exact(sort: Sort) -> bool {
+    if !dt::mentions_dt(sort) {
+        return true;
+    }
+    if let Some((_, e)) = sort.array_parts() {
+        return !junk_capable(sort) && cw_exact(e);
+    }
+    let Some(d) = dt::def(sort) else {
+        return false;
+    };
+    let sum_with_fields = d.ctors.len() > 1 && d.ctors.iter().any(|c| !c.fields.is_empty());
+    !sum_with_fields
+        && d.ctors
+            .iter()
+            .all(|c| c.fields.iter().all(|f| cw_exact(f.1)))
+}
+
+/// Whether a flat value of `sort` can hold *junk*: an array whose elements have a tag
+/// (a sum type or an enumeration, also nested), whose flat entries are not constrained to
+/// be canonical everywhere, so two flat arrays for one original array can differ.
+fn junk_capable(sort: Sort) -> bool {
+    layout(sort).is_some_and(|lay| {
+        lay.iter().any(|c| {
+            c.path
+                .iter()
+                .position(|s| *s == Step::Elem)
+                .is_some_and(|e| c.path[e..].contains(&Step::Tag))
+        })
+    })
+}
+
+/// `x1 = y1 ∧ … ∧ xk = yk`.
+fn componentwise_eq(store: &mut TermStore, x: &[TermId], y: &[TermId]) -> TermId {
+    let e: Vec<TermId> = x.iter().zip(y).map(|(&p, &q)| store.mk_eq(p, q)).collect();
+    store.mk_and(&e)
+}
+
+/// The polarities (bit 1 positive, bit 2 negative) of the subterms of the Bool formula
+/// `root` (iterative): `and`/`or`/quantifier bodies keep it, `not` and the premises of `=>`
+/// flip it, and every other position (a condition, an argument of a Bool equality, a
+/// term inside a non-Bool term) counts as both.
+fn polarities(store: &TermStore, root: TermId) -> FxHashMap<TermId, u8> {
+    let mut pol: FxHashMap<TermId, u8> = FxHashMap::default();
+    let mut stack = vec![(root, 1u8)];
+    while let Some((t, p)) = stack.pop() {
+        let seen = pol.entry(t).or_insert(0);
+        if *seen & p == p {
+            continue;
+        }
+        *seen |= p;
+        let flip = ((p & 1) << 1) | ((p & 2) >> 1);
+        let args = store.args(t);
+        match store.op(t) {
+            Op::And | Op::Or | Op::Forall(_) | Op::Exists(_) => {
+                stack.extend(args.iter().map(|&a| (a, p)));
+            }
+            Op::Not => stack.extend(args.iter().map(|&a| (a, flip))),
+            Op::Implies => {
+                let n = args.len();
+                for (i, &a) in args.iter().enumerate() {
+                    stack.push((a, if i + 1 == n { p } else { flip }));
+                }
+            }
+            Op::Ite if store.sort(t) == Sort::Bool => {
+                stack.push((args[0], 3));
+                stack.push((args[1], p));
+                stack.push((args[2], p));
+            }
+            _ => stack.extend(args.iter().map(|&a| (a, 3))),
+        }
+    }
+    pol
 }
 
 /// `(forall (vs) body)` as an equality of flat arrays, when `body` is the pointwise equality
@@ -537,7 +841,7 @@ fn field_range(
     let mut at = usize::from(def.ctors.len() > 1);
     for (ci, c) in def.ctors.iter().enumerate() {
         for (fi, f) in c.fields.iter().enumerate() {
-            let k = layout(f.1).ok_or("recursive datatype")?.len();
+            let k = layout(f.1).ok_or(NOT_FLAT)?.len();
             if ci as u32 == ctor && fi as u32 == field {
                 return Ok((at..at + k, def.ctors.len()));
             }
@@ -570,12 +874,18 @@ fn curried_const(store: &mut TermStore, sort: Sort, k: usize, v: TermId) -> Term
 
 /// Flattens a Bool formula for a satisfiability check: `flat(t) ∧ side conditions`, over
 /// the component variables. Unsatisfiable output implies unsatisfiable input (module docs).
-pub fn flatten_formula(store: &mut TermStore, t: TermId) -> Result<TermId, FlatError> {
+///
+/// The second value says whether the translation is *exact*: every model of the output is
+/// the canonical representation of a model of the input (no equality over values that can
+/// hold junk, no selector of another constructor), so a satisfiable output means a
+/// satisfiable input. When it is not, a satisfiable output decides nothing.
+pub fn flatten_formula(store: &mut TermStore, t: TermId) -> Result<(TermId, bool), FlatError> {
     let mut f = Flattener::new();
+    f.polarity = polarities(store, t);
     let r = f.term(store, t)?;
     let mut parts = f.side.clone();
     parts.push(r[0]);
-    Ok(store.mk_and(&parts))
+    Ok((store.mk_and(&parts), f.exact))
 }
 
 /// The flat system and what is needed to translate witnesses back.
@@ -602,9 +912,7 @@ pub fn flatten_system(
         let d = store.func(p).clone();
         let mut sorts = vec![];
         for &s in d.args.iter() {
-            let lay = layout(s).ok_or_else(|| {
-                format!("recursive datatype {s} (only records and enumerations are flattened)")
-            })?;
+            let lay = layout(s).ok_or_else(|| format!("{NOT_FLAT}: {s}"))?;
             sorts.extend(lay.into_iter().map(|c| c.sort));
         }
         let mut k = 0u64;
@@ -632,6 +940,20 @@ pub fn flatten_system(
         }
         let mut f = Flattener::new();
         f.preds = preds.clone();
+        f.system = true;
+        f.polarity = polarities(store, c.constraint);
+        // Predicate arguments are neither: every term inside them counts as both.
+        let mut stack: Vec<TermId> = c
+            .body
+            .iter()
+            .chain(&c.head)
+            .flat_map(|a| a.args.clone())
+            .collect();
+        while let Some(t) = stack.pop() {
+            if f.polarity.insert(t, 3) != Some(3) {
+                stack.extend_from_slice(store.args(t));
+            }
+        }
         for &v in &c.vars {
             f.var_comps(store, v)?;
         }
@@ -740,7 +1062,7 @@ fn rebuild(store: &mut TermStore, sort: Sort, comps: &[TermId]) -> Result<TermId
     for c in d.ctors.iter() {
         let mut args = vec![];
         for f in &c.fields {
-            let k = layout(f.1).ok_or("recursive datatype")?.len();
+            let k = layout(f.1).ok_or(NOT_FLAT)?.len();
             args.push(rebuild(store, f.1, &comps[at..at + k])?);
             at += k;
         }
@@ -783,7 +1105,7 @@ pub fn back_invariants(
         for (i, &s) in decl.args.iter().enumerate() {
             let v = store.fresh_var(&format!("x{i}"), s);
             params.push(v);
-            for comp in layout(s).ok_or("recursive datatype")? {
+            for comp in layout(s).ok_or(NOT_FLAT)? {
                 owner.insert(def.params[k], (v, comp));
                 k += 1;
             }
@@ -839,7 +1161,7 @@ fn lazy_apply(store: &mut TermStore, r: &R, i: TermId) -> Result<R, FlatError> {
                 .sort(*arr)
                 .index_sort()
                 .ok_or("select of a non-array")?;
-            let want = layout(isort).ok_or("recursive datatype")?.len();
+            let want = layout(isort).ok_or(NOT_FLAT)?.len();
             if idx.len() == want {
                 let i = rebuild(store, isort, &idx)?;
                 let el = store.mk_select(*arr, i);
@@ -984,8 +1306,8 @@ fn value_of(sort: Sort, comps: &[Value]) -> Result<Value, FlatError> {
         return Ok(comps[0].clone());
     }
     if let Some((i, e)) = sort.array_parts() {
-        let ki = layout(i).ok_or("recursive datatype")?.len();
-        let ke = layout(e).ok_or("recursive datatype")?.len();
+        let ki = layout(i).ok_or(NOT_FLAT)?.len();
+        let ke = layout(e).ok_or(NOT_FLAT)?.len();
         if ki == 0 {
             return Ok(Value::Array(Box::new(ArrayValue::constant(value_of(
                 e, comps,
@@ -1087,7 +1409,7 @@ fn value_of(sort: Sort, comps: &[Value]) -> Result<Value, FlatError> {
     let mut fields = vec![];
     for (ci, c) in d.ctors.iter().enumerate() {
         for f in &c.fields {
-            let k = layout(f.1).ok_or("recursive datatype")?.len();
+            let k = layout(f.1).ok_or(NOT_FLAT)?.len();
             if ci == tag {
                 fields.push(value_of(f.1, &comps[at..at + k])?);
             }
