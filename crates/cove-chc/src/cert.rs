@@ -141,21 +141,22 @@ pub fn check_invariants(
         }
         // (A quantifier of a translated-back invariant whose body lost every datatype
         // term to simplification, `(forall ((i Int)) true)`, goes the same way.)
-        let over_dt = crate::preprocess::adt::term_mentions_dt(store, query)
-            || mentions_quantifier(store, query);
+        let over_dt =
+            crate::cert_flatten::mentions_dt(store, query) || mentions_quantifier(store, query);
         let mut flat = over_dt;
         // Whether a model of the (flattened) query is a counterexample to the clause.
         let mut complete = true;
         if over_dt {
-            // Datatypes: decided on the flattened query, whose unsatisfiability implies the
-            // original's (see `preprocess::adt`). A quantifier-free query that cannot be
-            // flattened (recursive datatypes: lists, trees, Peano numbers) goes to the SMT
-            // core's datatype theory as it is (`cove_smt::dt`: its `unsat` holds in every
-            // datatype model); one with a quantifier is undecided.
-            match crate::preprocess::adt::flatten_formula(store, query) {
-                Ok((q, exact)) => {
-                    query = q;
-                    complete = exact;
+            // Datatypes: decided on the query flattened by the checker's own reading
+            // (`cert_flatten`, which shares nothing with the preprocessing whose answers are
+            // checked here), whose unsatisfiability implies the original's. A
+            // quantifier-free query it does not cover (recursive datatypes: lists, trees,
+            // Peano numbers) goes to the SMT core's datatype theory as it is (`cove_smt::dt`:
+            // its `unsat` holds in every datatype model); one with a quantifier is undecided.
+            match crate::cert_flatten::flatten(store, query) {
+                Ok(q) => {
+                    query = q.query;
+                    complete = q.exact;
                 }
                 Err(e) if mentions_quantifier(store, query) => {
                     return Err(CertError::Undecided(format!(

@@ -4,6 +4,7 @@
 #![forbid(unsafe_code)]
 
 pub mod cert;
+mod cert_flatten;
 pub mod cert_measure;
 pub mod driver;
 pub mod engine;

@@ -6,9 +6,9 @@
 use cove_chc::driver::{SolveConfig, Validation, solve};
 use cove_chc::frontend::parse_queries;
 use cove_chc::preprocess::adt;
-use cove_chc::result::{ChcResult, Invariants};
+use cove_chc::result::{ChcResult, Derivation, DerivationStep, Invariants};
 use cove_chc::{Control, cert};
-use cove_logic::{Sort, TermStore};
+use cove_logic::{DtValue, Sort, TermStore, Value};
 
 fn run(src: &str) -> (ChcResult, Validation) {
     run_with(src, 2_000_000)
@@ -409,4 +409,92 @@ fn junk_fields_of_other_constructors_do_not_make_counterexamples() {
             );
         }
     }
+}
+
+/// The checker decides datatype queries with a flattening of its own (`cert_flatten`), not
+/// with the preprocessing whose answers it checks: a bug there cannot pass the check meant
+/// to catch it (issue 62).
+#[test]
+fn checker_shares_no_code_with_the_datatype_preprocessing() {
+    for (name, src) in [
+        ("cert.rs", include_str!("../src/cert.rs")),
+        ("cert_flatten.rs", include_str!("../src/cert_flatten.rs")),
+    ] {
+        let code: String = src
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect();
+        assert!(
+            !code.contains("preprocess"),
+            "{name} uses the preprocessing"
+        );
+    }
+}
+
+/// Invariants and derivations that hold only under a wrong flattening are refused, and
+/// invariants that hold only because other constructors' fields mean nothing are accepted.
+#[test]
+fn checker_refuses_what_only_a_wrong_flattening_proves() {
+    let mut store = TermStore::new();
+    // A selector of another constructor has an unspecified value: `(w s)` of a circle may
+    // be positive, so `true` is no invariant here. A flattening that read it as the default
+    // 0 would accept it.
+    let src = "(set-logic HORN)
+(declare-datatypes ((Shape 0)) (((circle (r Int)) (rect (w Int) (h Int)))))
+(declare-fun p (Shape) Bool)
+(assert (forall ((s Shape)) (p s)))
+(assert (forall ((s Shape)) (=> (and (p s) (is-circle s) (> (w s) 0)) false)))
+(check-sat)";
+    let qs = parse_queries(src.as_bytes(), &mut store, &Control::default()).unwrap();
+    let sys = &qs[0].system;
+    let p = sys.preds[0];
+    let x = store.fresh_var("x", store.func(p).args[0]);
+    let t = store.mk_true();
+    let mut inv = Invariants::default();
+    inv.define(p, vec![x], t);
+    assert!(cert::check_invariants(&mut store, sys, &inv, &Control::default()).is_err());
+
+    // `s = rect(w s, h s)` for every rect, whatever a flat `circle` field holds: `true`
+    // is an invariant (componentwise equality of flat tuples would leave it undecided).
+    let (_, src) = JUNK_FIELD_SYSTEMS[0];
+    let qs = parse_queries(src.as_bytes(), &mut store, &Control::default()).unwrap();
+    let sys = &qs[0].system;
+    let p = sys.preds[0];
+    let x = store.fresh_var("x", store.func(p).args[0]);
+    let mut inv = Invariants::default();
+    inv.define(p, vec![x], t);
+    cert::check_invariants(&mut store, sys, &inv, &Control::default()).expect("valid");
+
+    // The counterexample a componentwise flattening finds there (a rect whose flat circle
+    // field is not 0) is no derivation of the original system.
+    let shape = store.func(p).args[0];
+    let rect = Value::Dt(Box::new(DtValue {
+        sort: shape,
+        ctor: 1,
+        fields: vec![Value::Num(1.into()), Value::Num(2.into())],
+    }));
+    let (fact, query) = if sys.clauses[0].head.is_some() {
+        (0, 1)
+    } else {
+        (1, 0)
+    };
+    let step = |clause: usize, premises: Vec<usize>, head| DerivationStep {
+        clause,
+        head,
+        premises,
+        assignment: sys.clauses[clause]
+            .vars
+            .iter()
+            .map(|&v| (v, rect.clone()))
+            .collect(),
+    };
+    let d = Derivation {
+        steps: vec![
+            step(fact, vec![], Some((p, vec![rect.clone()]))),
+            step(query, vec![0], None),
+        ],
+        root: 1,
+    };
+    let e = cert::check_derivation(&store, sys, &d).unwrap_err();
+    assert!(e.is_invalid(), "{e}");
 }
