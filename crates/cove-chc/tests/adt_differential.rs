@@ -14,6 +14,10 @@
 //! the preprocessing flattens it, as the flat system alone: the driver would withdraw a wrong
 //! flat answer after its check and solve the original instead, which hides the mistake.
 //!
+//! `COVE_DIFF_DUMP=DIR` writes the systems with their exact answers for
+//! `scripts/chc/differential-adt-z3.py`, which compares z3 with them (optional; no test
+//! depends on z3).
+//!
 //! Every run is bounded by a work budget (with a wall-clock backstop that can only turn an
 //! answer into `unknown`, always accepted). The CI test runs a few hundred systems;
 //! `cargo test --release -p cove-chc --test adt_differential -- --ignored` a few thousand.
@@ -410,6 +414,12 @@ fn run(seed: u64, n: usize, engines: &[&str]) -> (usize, usize, usize, usize) {
     let mut rng = Rng(seed);
     let (mut safe, mut unsafe_, mut skipped, mut answered, mut large) = (0, 0, 0, 0, 0);
     let verbose = std::env::var_os("COVE_DIFF_VERBOSE").is_some();
+    // `COVE_DIFF_DUMP=DIR`: each system written to DIR with its exact answer, for
+    // `scripts/chc/differential-adt-z3.py` (z3 on the same systems; never needed here).
+    let dump = std::env::var_os("COVE_DIFF_DUMP").map(std::path::PathBuf::from);
+    if let Some(d) = &dump {
+        std::fs::create_dir_all(d).expect("COVE_DIFF_DUMP is a writable folder");
+    }
     // `COVE_DIFF_ONLY=k`: only system `k` of the sequence (to look at one while debugging).
     let only: Option<usize> = std::env::var("COVE_DIFF_ONLY")
         .ok()
@@ -451,6 +461,14 @@ fn run(seed: u64, n: usize, engines: &[&str]) -> (usize, usize, usize, usize) {
             safe += 1;
         } else {
             unsafe_ += 1;
+        }
+        if let Some(dir) = &dump {
+            let answer = if expect_safe { "sat" } else { "unsat" };
+            std::fs::write(
+                dir.join(format!("{seed:x}-{k}.smt2")),
+                format!("; expected: {answer}\n{src}"),
+            )
+            .expect("COVE_DIFF_DUMP is a writable folder");
         }
         // The flat system of the preprocessing (records, enumerations, sums) must mean
         // what the original means: the driver would withdraw a wrong flat answer after its

@@ -11,7 +11,7 @@
 //! The *canonical* representation of a value has its tag in range and the default value of
 //! its sort in every field of the other constructors; a flat tuple whose tag is in range
 //! stands for the value its tag and that constructor's fields say, whatever the other
-//! fields hold (they are *junk*, [`value_of`] ignores them). The translation [`Flattener`]
+//! fields hold (they are *junk*, `value_of` ignores them). The translation [`Flattener`]
 //! of a term maps constructors to canonical tuples, selectors to the matching field (a
 //! selector of another constructor — SMT-LIB's unspecified value — to a fresh variable),
 //! testers to tag comparisons, and gives every source of values (variables, wrong-selector
@@ -22,7 +22,7 @@
 //! is not 0). It is used where it is exact (records and enumerations, arrays of them) and
 //! at positive occurrences in a flat system; elsewhere an equality is *semantic* — the tags
 //! agree and so do the fields of that constructor — exact for every tuple
-//! ([`Flattener::eq_at`]). Arrays whose elements have tags can hold junk in entries no read
+//! (`Flattener::eq_at`). Arrays whose elements have tags can hold junk in entries no read
 //! looks at; a semantic disequality of them needs a witness index (an existential, so only
 //! a negative occurrence of their equality is translated in a system, and an occurrence
 //! under both polarities is refused). Arrays *indexed* by a type with a tag are not
@@ -37,13 +37,13 @@
 //! canonical arguments to canonical results, both forms of equality are exact on canonical
 //! tuples, and the side conditions hold. Hence `flat(φ)` unsatisfiable implies `φ`
 //! unsatisfiable, the direction the validity check of an invariant needs. A model of
-//! `flat(φ)` is a model of `φ` (through [`value_of`]) when the translation is *exact*: no
+//! `flat(φ)` is a model of `φ` (through `value_of`) when the translation is *exact*: no
 //! componentwise equality of junk-capable arrays and no wrong-constructor selector (whose
 //! fresh values need not be one function).
 //!
 //! *System direction* ([`flatten_system`]): every instance of an original clause has a flat
 //! instance (the canonical one), so flat invariants translate back; and every flat instance
-//! is, through [`value_of`], an instance of the original clause when no wrong-constructor
+//! is, through `value_of`, an instance of the original clause when no wrong-constructor
 //! selector is involved, since every equality at a negative occurrence is semantic. A flat
 //! derivation through wrong selectors uses a fresh value per clause instance, which the
 //! checker accepts only if the derivation holds whatever the selector's values are.
@@ -182,7 +182,7 @@ pub struct Flattener {
     /// Fresh variables created (component variables, wrong-selector values and the witness
     /// indices of array disequalities).
     pub fresh: Vec<VarId>,
-    /// Side conditions (tag ranges, see [`Flattener::ranges`]) that canonical
+    /// Side conditions (tag ranges, see `Flattener::ranges`) that canonical
     /// representations satisfy.
     pub side: Vec<TermId>,
     /// Original predicate -> flat predicate.
