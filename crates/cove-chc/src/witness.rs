@@ -416,6 +416,114 @@ fn parse_value(sx: &Sx) -> Result<Value, String> {
     Ok(Value::Num(if neg { -v } else { v }))
 }
 
+/// A value of `sort`: what [`parse_value`] reads and, for sorts with datatypes, values as
+/// `cove solve --cex` and z3 print them: constructor terms (`C`, `|C|`, `(as C S)`,
+/// `(C v1 … vn)`, `((as C S) v1 … vn)`) chosen by the sort (so a nullary constructor named
+/// like its sort reads as the constructor), inside arrays too (`(store … ((as const S) v) …)`
+/// or `(const v)`). Iterative over the value's nesting (an explicit stack): a constructor
+/// term 10,000 deep reads without recursion.
+fn parse_value_of(sx: &Sx, sort: Sort) -> Result<Value, String> {
+    use cove_logic::dt;
+    if !dt::mentions_dt(sort) {
+        return parse_value(sx);
+    }
+    enum Task<'s> {
+        Visit(&'s Sx, Sort),
+        /// Build a value of constructor `.1` of `.0` from the last `.2` values.
+        Ctor(Sort, u32, usize),
+        /// Build an array from the last `1 + 2 * .0` values: the default, then the writes
+        /// innermost first (index, element).
+        Array(usize),
+    }
+    let mut tasks = vec![Task::Visit(sx, sort)];
+    let mut vals: Vec<Value> = vec![];
+    while let Some(t) = tasks.pop() {
+        match t {
+            Task::Visit(sx, sort) if !dt::mentions_dt(sort) => vals.push(parse_value(sx)?),
+            Task::Visit(sx, sort) => {
+                if let Some((is, es)) = sort.array_parts() {
+                    let mut writes = vec![];
+                    let mut cur = sx;
+                    while let Sx::List(l) = cur
+                        && let [Sx::Atom(op), a, i, v] = l.as_slice()
+                        && op == "store"
+                    {
+                        writes.push((i, v));
+                        cur = a;
+                    }
+                    let default = match cur {
+                        Sx::List(l) => match l.as_slice() {
+                            [Sx::List(h), v] if matches!(h.as_slice(), [Sx::Atom(a), Sx::Atom(c), _] if a == "as" && c == "const") => {
+                                v
+                            }
+                            [Sx::Atom(c), v] if c == "const" => v,
+                            _ => return Err("bad array value".into()),
+                        },
+                        _ => return Err("bad array value".into()),
+                    };
+                    tasks.push(Task::Array(writes.len()));
+                    // Popped in the reverse order: the default first, then the innermost write.
+                    for (i, v) in &writes {
+                        tasks.push(Task::Visit(v, es));
+                        tasks.push(Task::Visit(i, is));
+                    }
+                    tasks.push(Task::Visit(default, es));
+                    continue;
+                }
+                let d = dt::def(sort).ok_or("a value of an undefined datatype")?;
+                let (name, args): (&str, &[Sx]) = match sx {
+                    Sx::Atom(a) => (a, &[]),
+                    Sx::List(l) => match l.as_slice() {
+                        [Sx::Atom(a), Sx::Atom(c), _] if a == "as" => (c, &[]),
+                        [Sx::List(h), rest @ ..] if matches!(h.as_slice(), [Sx::Atom(a), Sx::Atom(_), _] if a == "as") =>
+                        {
+                            let [_, Sx::Atom(c), _] = h.as_slice() else {
+                                unreachable!("matched above")
+                            };
+                            (c, rest)
+                        }
+                        [Sx::Atom(c), rest @ ..] => (c, rest),
+                        _ => return Err(format!("bad value of sort {}", dt::name(sort))),
+                    },
+                };
+                let ci = d
+                    .ctors
+                    .iter()
+                    .position(|c| &*c.name == name && c.fields.len() == args.len())
+                    .ok_or_else(|| {
+                        format!(
+                            "bad value '{name}' of sort {}: no constructor of that name with {} fields",
+                            dt::name(sort),
+                            args.len()
+                        )
+                    })?;
+                tasks.push(Task::Ctor(sort, ci as u32, args.len()));
+                for (a, f) in args.iter().zip(&d.ctors[ci].fields).rev() {
+                    tasks.push(Task::Visit(a, f.1));
+                }
+            }
+            Task::Ctor(sort, ctor, n) => {
+                let fields = vals.split_off(vals.len() - n);
+                vals.push(Value::Dt(Box::new(cove_logic::DtValue {
+                    sort,
+                    ctor,
+                    fields,
+                })));
+            }
+            Task::Array(n) => {
+                let mut xs = vals.split_off(vals.len() - (1 + 2 * n)).into_iter();
+                let mut arr = ArrayValue::constant(xs.next().expect("the default"));
+                while let (Some(i), Some(v)) = (xs.next(), xs.next()) {
+                    arr = arr.write(i, v);
+                }
+                arr.normalize();
+                vals.push(Value::Array(Box::new(arr)));
+            }
+        }
+    }
+    vals.pop().ok_or_else(|| "empty value".into())
+}
+
 /// `(store a i v)` or `((as const S) v)`.
 fn is_array_value(l: &[Sx]) -> bool {
     match l {
@@ -561,12 +669,12 @@ fn parse_node_head<'s>(
                     let [Sx::Atom(n), v] = p.as_slice() else {
                         return Err("bad (vars …) entry".into());
                     };
-                    vars.push((n.clone(), parse_value(v)?));
+                    vars.push((n.clone(), v));
                 }
             }
-            Sx::List(_) if clause.is_none() => head_vals.push(parse_value(it)?),
+            Sx::List(_) if clause.is_none() => head_vals.push(it),
             Sx::List(_) => children.push(it),
-            Sx::Atom(_) => head_vals.push(parse_value(it)?),
+            Sx::Atom(_) => head_vals.push(it),
         }
     }
     let clause = clause.ok_or_else(|| format!("node '{name}' has no (clause K)"))?;
@@ -580,7 +688,19 @@ fn parse_node_head<'s>(
         let f: FuncId = store
             .func_by_name(name)
             .ok_or_else(|| format!("unknown predicate '{name}'"))?;
-        Some((f, head_vals))
+        // Values are read by the sorts they have (datatype constructors are told apart
+        // from other symbols by the sort); a count that does not match is left to the
+        // checker, which says which step is wrong.
+        let sorts = &store.func(f).args;
+        let vals = head_vals
+            .iter()
+            .enumerate()
+            .map(|(i, v)| match sorts.get(i) {
+                Some(&s) => parse_value_of(v, s),
+                None => parse_value(v),
+            })
+            .collect::<Result<Vec<Value>, String>>()?;
+        Some((f, vals))
     };
     let mut assignment = Vec::new();
     for (n, v) in vars {
@@ -590,7 +710,7 @@ fn parse_node_head<'s>(
             .copied()
             .find(|x| store.var_name(*x) == n)
             .ok_or_else(|| format!("clause {clause} has no variable '{n}'"))?;
-        assignment.push((var, v));
+        assignment.push((var, parse_value_of(v, store.var_sort(var))?));
     }
     let step = DerivationStep {
         clause,
