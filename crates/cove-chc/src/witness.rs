@@ -442,25 +442,7 @@ fn parse_value_of(sx: &Sx, sort: Sort) -> Result<Value, String> {
             Task::Visit(sx, sort) if !dt::mentions_dt(sort) => vals.push(parse_value(sx)?),
             Task::Visit(sx, sort) => {
                 if let Some((is, es)) = sort.array_parts() {
-                    let mut writes = vec![];
-                    let mut cur = sx;
-                    while let Sx::List(l) = cur
-                        && let [Sx::Atom(op), a, i, v] = l.as_slice()
-                        && op == "store"
-                    {
-                        writes.push((i, v));
-                        cur = a;
-                    }
-                    let default = match cur {
-                        Sx::List(l) => match l.as_slice() {
-                            [Sx::List(h), v] if matches!(h.as_slice(), [Sx::Atom(a), Sx::Atom(c), _] if a == "as" && c == "const") => {
-                                v
-                            }
-                            [Sx::Atom(c), v] if c == "const" => v,
-                            _ => return Err("bad array value".into()),
-                        },
-                        _ => return Err("bad array value".into()),
-                    };
+                    let (writes, default) = store_chain(sx)?;
                     tasks.push(Task::Array(writes.len()));
                     // Popped in the reverse order: the default first, then the innermost write.
                     for (i, v) in &writes {
@@ -524,20 +506,25 @@ fn parse_value_of(sx: &Sx, sort: Sort) -> Result<Value, String> {
     vals.pop().ok_or_else(|| "empty value".into())
 }
 
-/// `(store a i v)` or `((as const S) v)`.
+/// `(store a i v)`, `((as const S) v)` or `(const v)`.
 fn is_array_value(l: &[Sx]) -> bool {
     match l {
         [Sx::Atom(op), _, _, _] => op == "store",
         [Sx::List(h), _] => {
             matches!(h.as_slice(), [Sx::Atom(a), Sx::Atom(c), _] if a == "as" && c == "const")
         }
+        [Sx::Atom(c), _] => c == "const",
         _ => false,
     }
 }
 
-/// An array value: a chain of stores over a constant array, read without recursing on the
-/// chain's length.
-fn parse_array(sx: &Sx) -> Result<Value, String> {
+/// The writes (index, element) of a store chain, outermost first, and the constant's element.
+type StoreChain<'s> = (Vec<(&'s Sx, &'s Sx)>, &'s Sx);
+
+/// The writes of a chain of stores over a constant array, outermost first, and the constant
+/// array's element: `(store … ((as const S) v) … i v)`, also with `(const v)` (the form
+/// `Value` displays). Iterative over the chain's length.
+fn store_chain(sx: &Sx) -> Result<StoreChain<'_>, String> {
     let mut writes = vec![];
     let mut cur = sx;
     while let Sx::List(l) = cur
@@ -547,15 +534,23 @@ fn parse_array(sx: &Sx) -> Result<Value, String> {
         writes.push((i, v));
         cur = a;
     }
-    let mut arr = match cur {
+    match cur {
         Sx::List(l) => match l.as_slice() {
             [Sx::List(h), v] if matches!(h.as_slice(), [Sx::Atom(a), Sx::Atom(c), _] if a == "as" && c == "const") => {
-                ArrayValue::constant(parse_value(v)?)
+                Ok((writes, v))
             }
-            _ => return Err("bad array value".into()),
+            [Sx::Atom(c), v] if c == "const" => Ok((writes, v)),
+            _ => Err("bad array value".into()),
         },
-        _ => return Err("bad array value".into()),
-    };
+        _ => Err("bad array value".into()),
+    }
+}
+
+/// An array value: a chain of stores over a constant array, read without recursing on the
+/// chain's length.
+fn parse_array(sx: &Sx) -> Result<Value, String> {
+    let (writes, default) = store_chain(sx)?;
+    let mut arr = ArrayValue::constant(parse_value(default)?);
     for (i, v) in writes.into_iter().rev() {
         arr = arr.write(parse_value(i)?, parse_value(v)?);
     }
