@@ -64,8 +64,7 @@ pub fn check_invariants(
     let measures = if inv.measures.is_empty() {
         Default::default()
     } else {
-        crate::cert_measure::check_measures(store, &inv.measures, &sys.preds, ctl)
-            .map_err(CertError::Invalid)?
+        crate::cert_measure::check_measures(store, &inv.measures, &sys.preds, ctl)?
     };
     for &p in &sys.preds {
         let Some(def) = inv.defs.get(&p) else {
@@ -220,7 +219,7 @@ fn check_parts(
             st.array_rounds
         );
     }
-    match res {
+    let verdict = match res {
         SmtResult::Unsat => Ok(()),
         SmtResult::Sat if !complete => Err(CertError::Undecided(format!(
             "{} is not proven under the invariants (a model of the measure-reduced or inexactly flattened query need not be a counterexample)",
@@ -244,7 +243,9 @@ fn check_parts(
             "could not decide validity of {}: {r:?}",
             clause_name(sys, i)
         ))),
-    }
+    };
+    ctl.dispose(solver);
+    verdict
 }
 
 /// Whether `t` has a quantifier anywhere (iteratively over the DAG).

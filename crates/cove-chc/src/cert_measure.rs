@@ -18,6 +18,7 @@
 //! extended by the real measure values, so `q'` ∧ facts unsatisfiable proves `q`
 //! unsatisfiable. The datatype theory of `cove-smt` decides the rest.
 
+use crate::cert::CertError;
 use crate::engine::Control;
 use crate::result::Measure;
 use cove_logic::dt::DtOp;
@@ -51,31 +52,35 @@ pub fn check_measures(
     ms: &[Measure],
     preds: &[FuncId],
     ctl: &Control,
-) -> Result<Measures, String> {
+) -> Result<Measures, CertError> {
     let mut out = Measures::default();
     for m in ms {
         if preds.contains(&m.func) || out.contains_key(&m.func) {
-            return Err(format!(
+            return Err(CertError::Invalid(format!(
                 "measure '{}' is a predicate or defined twice",
                 store.func(m.func).name
-            ));
+            )));
         }
         let decl = store.func(m.func).clone();
         let sort = store.var_sort(m.param);
         if decl.args.len() != 1 || decl.args[0] != sort || decl.ret != Sort::Int {
-            return Err(format!("measure '{}' has the wrong signature", decl.name));
+            return Err(CertError::Invalid(format!(
+                "measure '{}' has the wrong signature",
+                decl.name
+            )));
         }
         if cove_logic::free_vars(store, m.body)
             .iter()
             .any(|&v| v != m.param)
         {
-            return Err(format!(
+            return Err(CertError::Invalid(format!(
                 "measure '{}' mentions a variable other than its parameter",
                 decl.name
-            ));
+            )));
         }
-        let def = cove_logic::dt::def(sort)
-            .ok_or_else(|| format!("measure '{}' is not over a datatype", decl.name))?;
+        let def = cove_logic::dt::def(sort).ok_or_else(|| {
+            CertError::Invalid(format!("measure '{}' is not over a datatype", decl.name))
+        })?;
         let n = def.ctors.len();
         let mut cases = vec![];
         let mut t = m.body;
@@ -86,10 +91,10 @@ pub fn check_measures(
                     && is_param(store, store.args(cond)[0], m.param)
             };
             if !ok {
-                return Err(format!(
+                return Err(CertError::Invalid(format!(
                     "measure '{}' is not one case per constructor",
                     decl.name
-                ));
+                )));
             }
             cases.push(store.args(t)[1]);
             t = store.args(t)[2];
@@ -123,21 +128,21 @@ pub fn check_measures(
                 match store.op(t) {
                     Op::App(f) => {
                         if !out.contains_key(f) || !sel_of_x(store.args(t)[0]) {
-                            return Err(format!(
+                            return Err(CertError::Invalid(format!(
                                 "measure '{}' is not structurally recursive",
                                 store.func(m.func).name
-                            ));
+                            )));
                         }
                     }
                     _ if sel_of_x(t) => {}
                     Op::Var(v) if *v == m.param => {
-                        return Err(format!(
+                        return Err(CertError::Invalid(format!(
                             "measure '{}' uses its argument outside a selector",
                             store.func(m.func).name
-                        ));
+                        )));
                     }
                     Op::Forall(_) | Op::Exists(_) => {
-                        return Err("quantifier in a measure".into());
+                        return Err(CertError::Invalid("quantifier in a measure".into()));
                     }
                     _ => stack.extend_from_slice(store.args(t)),
                 }
@@ -151,7 +156,7 @@ pub fn check_measures(
         let Some(lo) = m.lower else { continue };
         for &e in &m.cases {
             let mut ack = Ack::new(&out);
-            let e2 = ack.replace(store, e)?;
+            let e2 = ack.replace(store, e).map_err(CertError::Invalid)?;
             let mut parts = ack.bounds(store);
             let l = store.mk_int(lo);
             parts.push(store.mk_lt(e2, l));
@@ -160,11 +165,21 @@ pub fn check_measures(
             for &p in &parts {
                 solver.assert(store, p);
             }
-            if solver.check(store) != SmtResult::Unsat {
-                return Err(format!(
-                    "lower bound of measure '{}' not proven",
-                    store.func(f).name
-                ));
+            match solver.check(store) {
+                SmtResult::Unsat => {}
+                SmtResult::Sat => {
+                    return Err(CertError::Invalid(format!(
+                        "lower bound of measure '{}' not proven",
+                        store.func(f).name
+                    )));
+                }
+                // A limit (or the portfolio stopping this check): neither proven nor refuted.
+                _ => {
+                    return Err(CertError::Undecided(format!(
+                        "lower bound of measure '{}' undecided",
+                        store.func(f).name
+                    )));
+                }
             }
         }
     }

@@ -486,7 +486,7 @@ fn parse_value_of(sx: &Sx, sort: Sort) -> Result<Value, String> {
             }
             Task::Ctor(sort, ctor, n) => {
                 let fields = vals.split_off(vals.len() - n);
-                vals.push(Value::Dt(Box::new(cove_logic::DtValue {
+                vals.push(Value::Dt(std::sync::Arc::new(cove_logic::DtValue {
                     sort,
                     ctor,
                     fields,

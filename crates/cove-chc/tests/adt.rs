@@ -468,7 +468,7 @@ fn checker_refuses_what_only_a_wrong_flattening_proves() {
     // The counterexample a componentwise flattening finds there (a rect whose flat circle
     // field is not 0) is no derivation of the original system.
     let shape = store.func(p).args[0];
-    let rect = Value::Dt(Box::new(DtValue {
+    let rect = Value::Dt(std::sync::Arc::new(DtValue {
         sort: shape,
         ctor: 1,
         fields: vec![Value::Num(1.into()), Value::Num(2.into())],

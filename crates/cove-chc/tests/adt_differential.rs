@@ -273,7 +273,7 @@ fn domain(sort: Sort) -> Vec<Value> {
                 for f in &c.fields {
                     let vals = if f.1 == sort {
                         let base = d.ctors.iter().position(|c| c.fields.is_empty()).unwrap();
-                        vec![Value::Dt(Box::new(DtValue {
+                        vec![Value::Dt(std::sync::Arc::new(DtValue {
                             sort,
                             ctor: base as u32,
                             fields: vec![],
@@ -293,7 +293,7 @@ fn domain(sort: Sort) -> Vec<Value> {
                         .collect();
                 }
                 out.extend(tuples.into_iter().map(|fields| {
-                    Value::Dt(Box::new(DtValue {
+                    Value::Dt(std::sync::Arc::new(DtValue {
                         sort,
                         ctor: ci as u32,
                         fields,

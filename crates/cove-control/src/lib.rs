@@ -241,6 +241,22 @@ impl Control {
             .map(|d| d.saturating_duration_since(Instant::now()))
     }
 
+    /// Drops `x` off the caller's path when the run is stopping: freeing a large solver
+    /// (millions of clauses, watches and tableau rows) takes a tenth of a second and more,
+    /// which a run at its deadline does not have. A detached thread frees it instead (and
+    /// when the process ends first, the operating system does); otherwise `x` is dropped
+    /// here, as usual.
+    pub fn dispose<T: Send + 'static>(&self, x: T) {
+        if self.should_stop().is_some() {
+            let spawned = std::thread::Builder::new()
+                .name("cove-dispose".into())
+                .spawn(move || drop(x));
+            // Without a thread (resource exhaustion) the value was dropped in `spawn`'s
+            // error path already.
+            let _ = spawned;
+        }
+    }
+
     /// Stops the run (and every child run).
     pub fn stop(&self) {
         self.interrupt.set();

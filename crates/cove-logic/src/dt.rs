@@ -311,24 +311,24 @@ mod tests {
             .collect();
         let mut m = Model::new();
         let x = crate::subst::free_vars(&st, asserts[3])[0];
-        let leaf1 = Value::Dt(Box::new(crate::DtValue {
+        let leaf1 = Value::Dt(std::sync::Arc::new(crate::DtValue {
             sort: sorts[0],
             ctor: 0,
             fields: vec![Value::Num(crate::Rational::int(1))],
         }));
-        let fnil = Value::Dt(Box::new(crate::DtValue {
+        let fnil = Value::Dt(std::sync::Arc::new(crate::DtValue {
             sort: sorts[1],
             ctor: 0,
             fields: vec![],
         }));
-        let list = Value::Dt(Box::new(crate::DtValue {
+        let list = Value::Dt(std::sync::Arc::new(crate::DtValue {
             sort: sorts[1],
             ctor: 1,
             fields: vec![leaf1, fnil],
         }));
         m.set(
             x,
-            Value::Dt(Box::new(crate::DtValue {
+            Value::Dt(std::sync::Arc::new(crate::DtValue {
                 sort: sorts[0],
                 ctor: 1,
                 fields: vec![list.clone()],

@@ -23,7 +23,7 @@ pub enum Value {
     /// A bit-vector.
     Bv(crate::bv::BvValue),
     /// A datatype value: constructor index and field values.
-    Dt(Box<DtValue>),
+    Dt(std::sync::Arc<DtValue>),
 }
 
 /// A datatype value `(C v1 ... vn)`.
@@ -35,6 +35,22 @@ pub struct DtValue {
     pub ctor: u32,
     /// The field values.
     pub fields: Vec<Value>,
+}
+
+/// Values are shared (`Value::Dt` holds an `Arc`), so a value built from its fields costs
+/// no copy of them: evaluating a 10,000-deep constructor term bottom-up copied every
+/// suffix (quadratic). The drop is iterative: a long list must not overflow the stack.
+impl Drop for DtValue {
+    fn drop(&mut self) {
+        let mut stack: Vec<Value> = std::mem::take(&mut self.fields);
+        while let Some(v) = stack.pop() {
+            if let Value::Dt(mut d) = v
+                && let Some(inner) = std::sync::Arc::get_mut(&mut d)
+            {
+                stack.append(&mut inner.fields);
+            }
+        }
+    }
 }
 
 /// An array value: `default` everywhere except at the `entries`.
@@ -135,7 +151,7 @@ impl Value {
             Sort::Dt(_) => {
                 let d = crate::dt::def(sort).expect("defined datatype");
                 let c = crate::dt::base_ctor(sort).unwrap_or(0);
-                Value::Dt(Box::new(DtValue {
+                Value::Dt(std::sync::Arc::new(DtValue {
                     sort,
                     ctor: c,
                     fields: d.ctors[c as usize]
@@ -620,7 +636,7 @@ impl<'a> Evaluator<'a> {
                 done(Value::Array(Box::new(a)))
             }
             Op::Bv(op) => done(crate::bv::eval(op, vals, term.sort)),
-            Op::Dt(crate::dt::DtOp::Ctor(c)) => done(Value::Dt(Box::new(DtValue {
+            Op::Dt(crate::dt::DtOp::Ctor(c)) => done(Value::Dt(std::sync::Arc::new(DtValue {
                 sort: term.sort,
                 ctor: *c,
                 fields: vals.clone(),

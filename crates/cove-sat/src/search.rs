@@ -128,6 +128,10 @@ impl Solver {
                 Some(c) => Some(c),
                 None => self.propagate_all(theory),
             };
+            if self.theory_gave_up {
+                self.theory_gave_up = false;
+                return SolveResult::Unknown;
+            }
             if let Some(c) = confl {
                 self.stats.conflicts += 1;
                 if !self.learn(theory, c) {
@@ -201,6 +205,10 @@ impl Solver {
                         let mut out = std::mem::take(&mut self.theory_out);
                         out.reset(self.num_vars());
                         theory.final_check(&mut out);
+                        if out.gave_up {
+                            self.theory_out = out;
+                            return SolveResult::Unknown;
+                        }
                         if out.is_empty() {
                             self.theory_out = out;
                             return SolveResult::Sat;
@@ -236,6 +244,11 @@ impl Solver {
             let from = self.theory_head;
             self.theory_head = self.trail.len();
             theory.propagate(&self.trail[from..], &mut out);
+            if out.gave_up {
+                self.theory_out = out;
+                self.theory_gave_up = true;
+                return None;
+            }
             if out.is_empty() {
                 self.theory_out = out;
                 return None;

@@ -116,6 +116,8 @@ pub struct Solver {
     pub(crate) simp_props: u64,
     /// Reused buffer for theory callbacks.
     pub(crate) theory_out: TheoryOut,
+    /// The theory gave up in the last propagation round ([`TheoryOut::give_up`]).
+    pub(crate) theory_gave_up: bool,
     /// Guarded variables (see [`crate::guard`]).
     pub(crate) guards: Guards,
     /// Propagation domain (see [`Solver::set_in_domain`]): per variable, whether unit
@@ -163,6 +165,7 @@ impl Solver {
             simp_trail_len: 0,
             simp_props: 0,
             theory_out: TheoryOut::default(),
+            theory_gave_up: false,
             guards: Guards::default(),
             in_domain: Vec::new(),
             domain_on: false,

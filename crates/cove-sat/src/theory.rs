@@ -10,6 +10,10 @@
 //!   theory has already received. Emitting nothing there means the assignment is accepted and
 //!   the solver answers `Sat`.
 //!
+//! A theory that cannot finish a callback within the run's limits calls
+//! [`TheoryOut::give_up`]: the solver then answers `Unknown` (never `Sat`) without reading
+//! anything else from that callback.
+//!
 //! Everything a theory emits is a clause that must be valid in the theory (a consequence of
 //! the theory axioms and the clauses); the solver relies on nothing else for soundness.
 //! Conflicts and propagation reasons may be dropped once no longer needed; lemmas are kept
@@ -94,6 +98,7 @@ pub struct TheoryOut {
     pub(crate) propagations: Vec<Vec<Lit>>,
     pub(crate) lemmas: Vec<Vec<Lit>>,
     pub(crate) next_var: u32,
+    pub(crate) gave_up: bool,
 }
 
 impl TheoryOut {
@@ -103,6 +108,7 @@ impl TheoryOut {
         self.propagations.clear();
         self.lemmas.clear();
         self.next_var = num_vars as u32;
+        self.gave_up = false;
     }
 
     /// Whether nothing was reported.
@@ -129,6 +135,12 @@ impl TheoryOut {
     /// Adds a permanent clause (may be non-conflicting and may use fresh variables).
     pub fn lemma(&mut self, clause: Vec<Lit>) {
         self.lemmas.push(clause);
+    }
+
+    /// The theory could not finish this callback (a limit was hit): the solve ends with
+    /// `Unknown`. Whatever else was reported in the callback is dropped.
+    pub fn give_up(&mut self) {
+        self.gave_up = true;
     }
 
     /// A fresh variable usable in lemmas; the solver creates it after the callback returns.

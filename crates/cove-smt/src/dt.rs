@@ -74,7 +74,25 @@ pub(crate) struct DtState {
     pub model_failure: Option<String>,
     /// Lemmas added so far.
     pub lemma_count: u64,
+    /// Per constructor application (term index): its size as a constant plus the sizes of
+    /// the non-constructor terms below it, with multiplicities (see [`SIZE_FORM_LEAVES`]).
+    size_form: FxHashMap<usize, SizeForm>,
 }
+
+/// `size(t) = constant + Σ k · size(leaf)` over the datatype terms below a nest of
+/// constructor applications that are not constructor applications themselves.
+#[derive(Clone)]
+struct SizeForm {
+    constant: i64,
+    leaves: Vec<(usize, i64)>,
+}
+
+/// Leaves a size form may have before a constructor application's size is stated over its
+/// children's sizes instead. Stating the size of `C(.. C(.. t ..) ..)` over the leaves
+/// keeps the rows of a deep constructor term independent: chained rows `size_i = 1 +
+/// size_{i+1}` over a 10,000-deep ground list made the simplex fill in quadratically
+/// (minutes), while `size_i = k_i` is a bound and `size_i = k_i + size(l)` one short row.
+const SIZE_FORM_LEAVES: usize = 4;
 
 impl DtState {
     /// Whether any datatype term was met.
@@ -82,6 +100,13 @@ impl DtState {
         !self.terms.is_empty()
     }
 }
+
+/// Terms or facts processed between two polls of the limits while encoding: one step
+/// registers a term (a few symbols and facts), a poll reads the clock.
+const POLL_EVERY: u32 = 256;
+
+/// Why an assertion was weakened: the encoding stopped at a limit.
+const STOPPED: &str = "encoding stopped at a limit";
 
 fn is_dt(s: Sort) -> bool {
     matches!(s, Sort::Dt(_))
@@ -106,9 +131,18 @@ impl SmtSolver {
         }
         let mut why: Option<String> = None;
         let mut stack = vec![(t, false)];
+        let mut steps = 0u32;
         while let Some((u, expanded)) = stack.pop() {
             if self.dt.memo.contains_key(&u) {
                 continue;
+            }
+            steps += 1;
+            if steps % POLL_EVERY == 0 && self.limits.control.should_stop().is_some() {
+                // Stopped at a limit: the assertion is weakened to `true` and marked, so
+                // that `unsat` stays sound and `sat` needs a model check (the search, under
+                // the same limit, answers `unknown` first). What is done is kept: the
+                // memoized subterms and their facts are valid and a later call resumes.
+                return (store.mk_true(), Some(STOPPED.to_string()));
             }
             if !expanded {
                 stack.push((u, true));
@@ -129,7 +163,9 @@ impl SmtSolver {
         if let Some(w) = self.dt.opaque.get(&t) {
             why.get_or_insert_with(|| w.clone());
         }
-        self.flush_dt_facts(store);
+        if !self.flush_dt_facts(store) {
+            why.get_or_insert_with(|| STOPPED.to_string());
+        }
         (r, why)
     }
 
@@ -142,15 +178,24 @@ impl SmtSolver {
         }
     }
 
-    /// Asserts the pending facts of the reduction (permanent, unscoped).
-    pub(crate) fn flush_dt_facts(&mut self, store: &mut TermStore) {
+    /// Asserts the pending facts of the reduction (permanent, unscoped); `false` when it
+    /// stopped at a limit with facts left pending (a later call asserts them, and no check
+    /// answers `sat` before: see [`SmtSolver::check_assuming`]).
+    pub(crate) fn flush_dt_facts(&mut self, store: &mut TermStore) -> bool {
+        let mut steps = 0u32;
         while let Some(f) = self.dt.pending.pop() {
+            steps += 1;
+            if steps % POLL_EVERY == 0 && self.limits.control.should_stop().is_some() {
+                self.dt.pending.push(f);
+                return false;
+            }
             let s = self.simp.run(store, f);
             let saved = self.enc.scope.take();
             let l = self.lit_of(store, s);
             self.enc.scope = saved;
             self.sat.add_clause(&[l]);
         }
+        true
     }
 
     fn dt_rewrite_node(
@@ -317,6 +362,10 @@ impl SmtSolver {
                 self.dt.pending.push(f);
                 let sels = self.dt.terms[i].sels.clone().expect("full");
                 let mut sum = vec![one];
+                let mut form = Some(SizeForm {
+                    constant: 1,
+                    leaves: Vec::new(),
+                });
                 for (j, &a) in args.iter().enumerate() {
                     let ra = self.dt_arg_rep(store, a);
                     let rs = self.dt_sel_rep(store, sels[c as usize][j]);
@@ -325,9 +374,24 @@ impl SmtSolver {
                     if is_dt(store.sort(a)) {
                         let ai = self.dt_register(store, a, true);
                         sum.push(self.dt.terms[ai].size);
+                        form = form.and_then(|f| self.dt_add_size_form(f, ai));
                     }
                 }
-                let s = store.mk_add(&sum);
+                let s = match &form {
+                    Some(f) => {
+                        let mut parts = vec![store.mk_int(f.constant)];
+                        for &(l, k) in &f.leaves {
+                            let k = store.mk_int(k);
+                            let x = self.dt.terms[l].size;
+                            parts.push(store.mk_mul(&[k, x]));
+                        }
+                        store.mk_add(&parts)
+                    }
+                    None => store.mk_add(&sum),
+                };
+                if let Some(f) = form {
+                    self.dt.size_form.insert(i, f);
+                }
                 let f = store.mk_eq(size, s);
                 self.dt.pending.push(f);
             }
@@ -346,6 +410,30 @@ impl SmtSolver {
             _ => {}
         }
         i
+    }
+
+    /// `form` plus the size of term `a` (its own form when it is a constructor
+    /// application with one, else `a` as a leaf); `None` past [`SIZE_FORM_LEAVES`] leaves
+    /// or on overflow.
+    fn dt_add_size_form(&self, mut form: SizeForm, a: usize) -> Option<SizeForm> {
+        let own;
+        let add: &[(usize, i64)] = match self.dt.size_form.get(&a) {
+            Some(f) => {
+                form.constant = form.constant.checked_add(f.constant)?;
+                &f.leaves
+            }
+            None => {
+                own = [(a, 1)];
+                &own
+            }
+        };
+        for &(l, k) in add {
+            match form.leaves.iter_mut().find(|e| e.0 == l) {
+                Some(e) => e.1 = e.1.checked_add(k)?,
+                None => form.leaves.push((l, k)),
+            }
+        }
+        (form.leaves.len() <= SIZE_FORM_LEAVES).then_some(form)
     }
 
     /// The rewritten form of argument `a` of a constructor application.
@@ -781,7 +869,7 @@ impl SmtSolver {
                                     Field::Class(k) => val[*k].clone().expect("built"),
                                 })
                                 .collect();
-                            let v = Value::Dt(Box::new(DtValue {
+                            let v = Value::Dt(std::sync::Arc::new(DtValue {
                                 sort: *sort,
                                 ctor: *tag,
                                 fields: vals,
@@ -855,7 +943,7 @@ fn free_value(sort: Sort, tag: u32, salt: u64) -> Value {
         .iter()
         .map(|f| salted(f.1, salt))
         .collect();
-    Value::Dt(Box::new(DtValue {
+    Value::Dt(std::sync::Arc::new(DtValue {
         sort,
         ctor: tag,
         fields,
@@ -882,7 +970,7 @@ fn small_values(sort: Sort, tag: u32, salt: u64) -> Vec<Value> {
                         (0..d.ctors.len() as u32)
                             .filter(|&k| d.ctors[k as usize].fields.is_empty())
                             .map(|k| {
-                                Value::Dt(Box::new(DtValue {
+                                Value::Dt(std::sync::Arc::new(DtValue {
                                     sort: f.1,
                                     ctor: k,
                                     fields: vec![],
@@ -914,7 +1002,7 @@ fn small_values(sort: Sort, tag: u32, salt: u64) -> Vec<Value> {
     }
     out.into_iter()
         .map(|fields| {
-            Value::Dt(Box::new(DtValue {
+            Value::Dt(std::sync::Arc::new(DtValue {
                 sort,
                 ctor: tag,
                 fields,
@@ -947,7 +1035,7 @@ fn salted(sort: Sort, salt: u64) -> Value {
                         }
                     })
                     .collect();
-                Value::Dt(Box::new(DtValue {
+                Value::Dt(std::sync::Arc::new(DtValue {
                     sort,
                     ctor: c as u32,
                     fields,
@@ -992,7 +1080,7 @@ fn salted(sort: Sort, salt: u64) -> Value {
                     .position(|f| f.1 == sort)
                     .expect("recursive field");
                 fields[k] = v;
-                v = Value::Dt(Box::new(DtValue {
+                v = Value::Dt(std::sync::Arc::new(DtValue {
                     sort,
                     ctor: r as u32,
                     fields,

@@ -47,7 +47,7 @@ impl SmtSolver {
         r
     }
 
-    fn clause(&mut self, lits: &[Lit]) {
+    pub(crate) fn clause(&mut self, lits: &[Lit]) {
         self.sat.add_clause(lits);
     }
 
@@ -433,6 +433,7 @@ impl SmtSolver {
                 w
             }
             Op::ToInt => self.floor_var(store, args[0]),
+            Op::Bv(cove_logic::BvOp::ToNat) => self.bv_to_nat(store, args[0]),
             Op::Select => {
                 let v = self.abstraction(is_int);
                 self.enc.tvars.insert(t, v);
@@ -517,7 +518,7 @@ impl SmtSolver {
     }
 
     /// The literal of `Σ lin + c = 0`: the conjunction of two bound atoms.
-    fn eq_atom(&mut self, lin: &[(TVar, Rational)], c: &Rational) -> Lit {
+    pub(crate) fn eq_atom(&mut self, lin: &[(TVar, Rational)], c: &Rational) -> Lit {
         let le = self.le_atom(lin, c, false);
         let neg: Vec<(TVar, Rational)> = lin.iter().map(|(v, k)| (*v, -k.clone())).collect();
         let ge = self.le_atom(&neg, &-c.clone(), false);

@@ -140,7 +140,7 @@ pub struct SmtSolver {
     pub(crate) bv: crate::bv::smt::BvState,
     pub(crate) dt: crate::dt::DtState,
     pub(crate) simp: Simplifier,
-    limits: Limits,
+    pub(crate) limits: Limits,
     frames: Vec<Frame>,
     /// Union of the frames' `vars`.
     asserted_vars: FxHashSet<VarId>,
@@ -378,13 +378,20 @@ impl SmtSolver {
         }
         let mut lits: Vec<Lit> = self.frames.iter().filter_map(|f| f.act).collect();
         lits.extend(self.assumptions.iter().map(|(_, l)| *l));
+        // Datatype facts left pending by an encoding that stopped at a limit: a candidate
+        // found without them could be no datatype model at all.
+        let flushed = self.dt.pending.is_empty() || self.flush_dt_facts(store);
         self.th.model = None;
         self.th.new_check();
         let (c0, d0, p0) = {
             let s = self.sat.stats();
             (s.conflicts, s.decisions, self.th.sx.stats().pivots)
         };
-        let res = self.solve_with_arrays(store, &lits);
+        let res = if flushed {
+            self.solve_with_arrays(store, &lits)
+        } else {
+            SolveResult::Unknown
+        };
         let res = match res {
             SolveResult::Sat => self.on_sat(store),
             SolveResult::Unsat => {
@@ -506,6 +513,7 @@ impl SmtSolver {
     /// `Unsat` is only final when no box literal is among the failed assumptions. The last
     /// round has no box.
     fn solve_lits(&mut self, lits: &[Lit]) -> SolveResult {
+        self.th.set_poll(Some(self.limits.control.clone()));
         if self.th.int_vars.is_empty() {
             return self.sat.solve_limited(lits, &mut self.th, &self.limits);
         }
@@ -601,8 +609,7 @@ impl SmtSolver {
                 self.dt.lemma_count += dl.len() as u64;
                 self.stats.dt_lemmas += dl.len() as u64;
                 self.dt.pending.extend(dl);
-                self.flush_dt_facts(store);
-                if self.limits.control.should_stop().is_some() {
+                if !self.flush_dt_facts(store) || self.limits.control.should_stop().is_some() {
                     return SolveResult::Unknown;
                 }
                 continue;
@@ -755,9 +762,6 @@ impl SmtSolver {
                 Op::Forall(_) | Op::Exists(_) => Some("quantifiers".to_string()),
                 Op::Mul if args.iter().filter(|&&a| store.as_num(a).is_none()).count() >= 2 => {
                     Some("nonlinear arithmetic".to_string())
-                }
-                Op::Bv(cove_logic::BvOp::ToNat | cove_logic::BvOp::OfInt) => {
-                    Some("bit-vector/integer conversion".to_string())
                 }
                 Op::Div | Op::IntDiv | Op::Mod => match store.as_num(args[1]) {
                     Some(k) if !k.is_zero() => None,

@@ -177,6 +177,12 @@ impl ArithTheory {
         self.sx.set_propagation(on);
     }
 
+    /// The limits the simplex polls during a check; when one is hit the theory gives up
+    /// ([`cove_sat::TheoryOut::give_up`]) and the solve ends `Unknown`.
+    pub fn set_poll(&mut self, control: Option<cove_control::Control>) {
+        self.sx.set_poll(control);
+    }
+
     /// Rounds of derived-bound chaining per propagation (0: off).
     pub fn chain_rounds(&self) -> u32 {
         self.chain_rounds
@@ -464,6 +470,11 @@ impl ArithTheory {
                 ok = false;
                 break;
             }
+            if self.sx.stopped() {
+                out.give_up();
+                ok = false;
+                break;
+            }
         }
         lits.clear();
         self.lit_buf = lits;
@@ -519,6 +530,10 @@ impl ArithTheory {
         }
         if let Err(c) = self.sx.check() {
             self.report(c, out);
+            return false;
+        }
+        if self.sx.stopped() {
+            out.give_up();
             return false;
         }
         // Atoms implied through tableau rows.
@@ -601,7 +616,7 @@ impl ArithTheory {
             }
         }
         let mut result = None;
-        if ok && self.sx.check().is_ok() {
+        if ok && self.sx.check().is_ok() && !self.sx.stopped() {
             let d = self.sx.concrete_delta();
             let mut vals: Vec<Rational> = (0..n)
                 .map(|v| self.sx.concrete_value(TVar(v as u32), &d))
@@ -751,6 +766,10 @@ impl Theory for ArithTheory {
             // The failed attempt left the relaxation unchecked: restore feasibility.
             if let Err(c) = self.sx.check() {
                 self.report(c, out);
+                return;
+            }
+            if self.sx.stopped() {
+                out.give_up();
                 return;
             }
         }

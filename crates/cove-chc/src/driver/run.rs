@@ -182,7 +182,7 @@ fn run(
 /// not push the check's end towards the CLI's watchdog (deadline + 0.6 s, which ends the
 /// process as "a phase did not stop in time"). A check that starts after that point stops
 /// at its first poll, and the answer is `unknown`.
-const VALIDATION_GRACE: Duration = Duration::from_millis(400);
+const VALIDATION_GRACE: Duration = Duration::from_millis(250);
 
 /// Checks the certificate of `answer` against `sys`; an answer whose certificate is refuted
 /// or cannot be confirmed within the limits becomes `unknown`.

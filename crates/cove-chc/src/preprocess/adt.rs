@@ -1416,7 +1416,7 @@ fn value_of(sort: Sort, comps: &[Value]) -> Result<Value, FlatError> {
             at += k;
         }
     }
-    Ok(Value::Dt(Box::new(DtValue {
+    Ok(Value::Dt(std::sync::Arc::new(DtValue {
         sort,
         ctor: tag as u32,
         fields,

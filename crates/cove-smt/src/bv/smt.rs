@@ -5,8 +5,9 @@
 //! permanent and shared by all assertions, scopes and checks.
 
 use super::{Blaster, GLit, Node, var_of};
+use crate::simplex::TVar;
 use crate::solver::SmtSolver;
-use cove_logic::{BvValue, Sort, TermId, TermStore, Value};
+use cove_logic::{BvValue, Rational, Sort, TermId, TermStore, Value};
 use cove_sat::{LBool, Lit};
 
 /// The bit-vector part of the encoding state.
@@ -58,6 +59,9 @@ impl SmtSolver {
                 if store.op(leaf) == &cove_logic::Op::Select {
                     self.registering(|s| s.register_read(store, leaf));
                 }
+                if store.op(leaf) == &cove_logic::Op::Bv(cove_logic::BvOp::OfInt) {
+                    self.bv_of_int(store, leaf);
+                }
             }
         }
     }
@@ -78,6 +82,61 @@ impl SmtSolver {
             });
         }
         Some(Value::Bv(BvValue::from_bits(&vals)))
+    }
+
+    /// `bv2nat(x)` as an integer variable `n = Σ 2^i·b_i` over 0/1 integers `b_i` that
+    /// are the bits of `x`: exact, so the conversion needs no model check.
+    pub(crate) fn bv_to_nat(&mut self, store: &mut TermStore, x: TermId) -> TVar {
+        let bits = self.bv_word(store, x);
+        let n = self.th.add_var(true);
+        let mut lin = vec![(n, Rational::ONE)];
+        let mut weight = Rational::ONE;
+        for b in bits {
+            let v = self.bit_as_int(b);
+            lin.push((v, -weight.clone()));
+            weight = &weight + &weight;
+        }
+        let eq = self.eq_atom(&lin, &Rational::ZERO);
+        self.clause(&[eq]);
+        n
+    }
+
+    /// Gives the bits of the leaf `((_ nat2bv w) t)` their meaning: `t = 2^w·q + Σ 2^i·b_i`
+    /// for an integer `q` and the 0/1 integers `b_i` of the leaf's bits (SMT-LIB: `nat2bv`
+    /// is `t mod 2^w`, for negative `t` too).
+    fn bv_of_int(&mut self, store: &mut TermStore, leaf: TermId) {
+        let bits: Vec<Lit> = {
+            let gs = self.bv.blaster().bits(leaf).expect("leaf").to_vec();
+            gs.into_iter()
+                .map(|g| self.sat_lit(g).expect("bound leaf bit"))
+                .collect()
+        };
+        let arg = store.args(leaf)[0];
+        let (mut lin, c) = self.arith_lin(store, arg);
+        let mut weight = Rational::ONE;
+        for b in bits {
+            let v = self.bit_as_int(b);
+            lin.push((v, -weight.clone()));
+            weight = &weight + &weight;
+        }
+        let q = self.th.add_var(true);
+        lin.push((q, -weight));
+        let eq = self.eq_atom(&lin, &c);
+        self.clause(&[eq]);
+    }
+
+    /// A 0/1 integer variable equal to the literal `l` (1 when true).
+    fn bit_as_int(&mut self, l: Lit) -> TVar {
+        let v = self.th.add_var(true);
+        let one = [(v, Rational::ONE)];
+        let nonneg = !self.le_atom(&one, &Rational::ZERO, true);
+        let at_most_one = self.le_atom(&one, &Rational::MINUS_ONE, false);
+        let zero = self.le_atom(&one, &Rational::ZERO, false);
+        self.clause(&[nonneg]);
+        self.clause(&[at_most_one]);
+        self.clause(&[l, zero]);
+        self.clause(&[!l, !zero]);
+        v
     }
 
     fn bind(&mut self, g: GLit, l: Lit) {

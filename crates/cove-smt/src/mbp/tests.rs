@@ -479,13 +479,13 @@ fn int_list() -> Sort {
 }
 
 fn list_value(l: Sort, xs: &[i64]) -> Value {
-    let mut v = Value::Dt(Box::new(cove_logic::DtValue {
+    let mut v = Value::Dt(std::sync::Arc::new(cove_logic::DtValue {
         sort: l,
         ctor: 0,
         fields: vec![],
     }));
     for &x in xs.iter().rev() {
-        v = Value::Dt(Box::new(cove_logic::DtValue {
+        v = Value::Dt(std::sync::Arc::new(cove_logic::DtValue {
             sort: l,
             ctor: 1,
             fields: vec![Value::Num(Rational::int(x)), v],

@@ -9,8 +9,14 @@
 use super::{BoundKind, Conflict, FarkasTerm, NO_ROW, Simplex, TVar};
 use std::cmp::Reverse;
 
+/// Pivots between two polls of the limits: a poll reads the clock (tens of nanoseconds), a
+/// pivot that substitutes a dense row into thousands of others costs milliseconds.
+const POLL_EVERY: u64 = 2;
+
 impl Simplex {
-    /// Restores feasibility of all bounds, or returns a minimal Farkas certificate.
+    /// Restores feasibility of all bounds, or returns a minimal Farkas certificate. With a
+    /// poll set ([`Simplex::set_poll`]) it may also stop early: then `Ok` is returned and
+    /// [`Simplex::stopped`] is true.
     pub fn check(&mut self) -> Result<(), Conflict> {
         self.check_limited(u64::MAX).map(|_| ())
     }
@@ -19,9 +25,18 @@ impl Simplex {
     /// `Ok(false)`; the state stays consistent and a later call resumes the search.
     pub fn check_limited(&mut self, max_pivots: u64) -> Result<bool, Conflict> {
         self.stats.checks += 1;
+        self.stopped = false;
         let mut pivots = 0u64;
         while let Some(xi) = self.pop_violated() {
-            if pivots >= max_pivots {
+            let stop = pivots % POLL_EVERY == POLL_EVERY - 1
+                && self
+                    .poll
+                    .as_ref()
+                    .is_some_and(|c| c.should_stop().is_some());
+            if stop {
+                self.stopped = true;
+            }
+            if pivots >= max_pivots || stop {
                 // Keep the pivot count so that Bland's rule still takes over eventually.
                 self.unfinished_pivots += pivots;
                 self.in_heap[xi.idx()] = true;

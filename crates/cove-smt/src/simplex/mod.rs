@@ -223,6 +223,11 @@ pub struct Simplex {
     bland_after: u64,
     /// Pivots of limited checks that ran out of budget since the last finished check.
     unfinished_pivots: u64,
+    /// Polled every few pivots by [`Simplex::check`]: a single check on a large tableau
+    /// (e.g. the size rows of a 10,000-deep datatype term) can pivot for minutes.
+    poll: Option<cove_control::Control>,
+    /// Whether the last check stopped at `poll` instead of finishing.
+    stopped: bool,
     stats: Stats,
 }
 
@@ -256,8 +261,23 @@ impl Simplex {
             row_dirty: Vec::new(),
             bland_after: 1000,
             unfinished_pivots: 0,
+            poll: None,
+            stopped: false,
             stats: Stats::default(),
         }
+    }
+
+    /// Limits that [`Simplex::check`] polls (deadline, interrupt, memory): when one is hit
+    /// the check returns early with the state consistent but not feasible, and
+    /// [`Simplex::stopped`] tells the caller not to read it as feasible.
+    pub fn set_poll(&mut self, control: Option<cove_control::Control>) {
+        self.poll = control;
+    }
+
+    /// Whether the last [`Simplex::check`] (or [`Simplex::check_limited`]) stopped at a
+    /// limit of [`Simplex::set_poll`]: its `Ok` then means nothing.
+    pub fn stopped(&self) -> bool {
+        self.stopped
     }
 
     /// Number of variables (problem and slack).
