@@ -162,7 +162,7 @@ fn latch_correspondence(red: &mut Reduced, ctl: &Control) -> Result<(), UnknownR
             }
         }
     }
-    let (aig, inputs, latches) = rebuild_eq(&red.aig, &subst, &[], &eq, false);
+    let (aig, inputs, latches) = rebuild_eq(&red.aig, &subst, &[], &eq, false, ctl)?;
     red.input_orig = inputs.iter().map(|&i| red.input_orig[i]).collect();
     red.latch_orig = latches.iter().map(|&i| red.latch_orig[i]).collect();
     red.aig = aig;
@@ -184,7 +184,8 @@ fn simplify(
         if let Some(r) = ctl.should_stop() {
             return Err(r);
         }
-        let (aig, inputs, latches) = rebuild(&red.aig, &subst, &in_subst, merge_bad && round == 0);
+        let (aig, inputs, latches) =
+            rebuild(&red.aig, &subst, &in_subst, merge_bad && round == 0, ctl)?;
         in_subst.clear();
         red.input_orig = inputs.iter().map(|&i| red.input_orig[i]).collect();
         red.latch_orig = latches.iter().map(|&i| red.latch_orig[i]).collect();
@@ -202,7 +203,7 @@ fn simplify(
         }
     }
     if subst.iter().any(|c| c.is_some()) {
-        let (aig, inputs, latches) = rebuild(&red.aig, &subst, &[], false);
+        let (aig, inputs, latches) = rebuild(&red.aig, &subst, &[], false, ctl)?;
         red.input_orig = inputs.iter().map(|&i| red.input_orig[i]).collect();
         red.latch_orig = latches.iter().map(|&i| red.latch_orig[i]).collect();
         red.aig = aig;
@@ -219,9 +220,13 @@ fn rebuild(
     subst: &[Option<bool>],
     in_subst: &[Option<bool>],
     merge_bad: bool,
-) -> (Aig, Vec<usize>, Vec<usize>) {
-    rebuild_eq(aig, subst, in_subst, &[], merge_bad)
+    ctl: &Control,
+) -> Result<Rebuilt, UnknownReason> {
+    rebuild_eq(aig, subst, in_subst, &[], merge_bad, ctl)
 }
+
+/// A rebuilt circuit with the old indices of its inputs and latches.
+type Rebuilt = (Aig, Vec<usize>, Vec<usize>);
 
 /// [`rebuild`] that also reads latch `i` as latch `j` (negated with the flag) where
 /// `eq[i] = Some((j, neg))` (`j < i`, `j` neither substituted nor merged; `eq` may be empty).
@@ -231,7 +236,8 @@ fn rebuild_eq(
     in_subst: &[Option<bool>],
     eq: &[Option<(usize, bool)>],
     merge_bad: bool,
-) -> (Aig, Vec<usize>, Vec<usize>) {
+    ctl: &Control,
+) -> Result<Rebuilt, UnknownReason> {
     let m = aig.max_var as usize;
     // Where each variable is defined.
     const NONE: u32 = u32::MAX;
@@ -310,7 +316,13 @@ fn rebuild_eq(
     }
     let mut st = Strash::new(next_var);
     let ml = |map: &[ALit], l: ALit| map[(l >> 1) as usize] ^ (l & 1);
-    for a in &aig.ands {
+    for (k, a) in aig.ands.iter().enumerate() {
+        // Circuits blasted from wide multipliers have millions of gates.
+        if k % 65_536 == 65_535
+            && let Some(r) = ctl.should_stop()
+        {
+            return Err(r);
+        }
         if mark[a.var as usize] {
             let l = st.and(ml(&map, a.rhs0), ml(&map, a.rhs1));
             map[a.var as usize] = l;
@@ -339,7 +351,7 @@ fn rebuild_eq(
     out.constraints.dedup();
     out.max_var = st.next_var - 1;
     out.ands = st.ands;
-    (out, inputs, latches)
+    Ok((out, inputs, latches))
 }
 
 /// Latches that keep their reset value forever, by ternary simulation from the reset state

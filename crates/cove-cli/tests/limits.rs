@@ -11,8 +11,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// The limit given to every run.
-const LIMIT_SECS: f64 = 1.0;
+/// The limits every file is run with: phases that start late (an engine the portfolio
+/// starts on a freed thread, the drop of a large solver) are reached only with the longer.
+const LIMITS_SECS: [f64; 2] = [1.0, 3.0];
 
 /// Wall time allowed beyond the limit. The promise is 0.5 s (and the watchdog, whose message
 /// is asserted absent, fires at 0.6 s); the bound here is generous so that a loaded test
@@ -75,11 +76,14 @@ fn every_input_answers_within_the_limit_under_load() {
     assert!(files.len() >= 20, "the corpus is incomplete");
     let _load = Load::start();
     let mut failures = Vec::new();
-    for (file, right) in &files {
+    for (limit, (file, right)) in LIMITS_SECS
+        .iter()
+        .flat_map(|&l| files.iter().map(move |f| (l, f)))
+    {
         let path = corpus().join(file);
         let start = Instant::now();
         let out = Command::new(env!("CARGO_BIN_EXE_cove"))
-            .args(["solve", "--timeout", &LIMIT_SECS.to_string()])
+            .args(["solve", "--timeout", &limit.to_string()])
             .arg(&path)
             .stdin(Stdio::null())
             .output()
@@ -101,11 +105,11 @@ fn every_input_answers_within_the_limit_under_load() {
         if stderr.contains("internal error") || stderr.contains("panicked") {
             why.push(format!("stderr: {}", stderr.trim()));
         }
-        if wall > Duration::from_secs_f64(LIMIT_SECS) + SLACK {
+        if wall > Duration::from_secs_f64(limit) + SLACK {
             why.push(format!("wall time {:.2} s", wall.as_secs_f64()));
         }
         if !why.is_empty() {
-            failures.push(format!("{file}: {}", why.join("; ")));
+            failures.push(format!("{file} (--timeout {limit}): {}", why.join("; ")));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -642,7 +642,13 @@ impl SmtSolver {
 
     fn on_sat(&mut self, store: &mut TermStore) -> SmtResult {
         let model = self.build_model(store);
-        let unsupported = self.active().find_map(|a| a.unsupported.clone());
+        let unsupported = self
+            .active()
+            .find_map(|a| a.unsupported.clone())
+            .or_else(|| {
+                self.bv_abstracted()
+                    .then(|| "bit-blasting stopped at a limit".to_string())
+            });
         let verify = unsupported.is_some()
             || cfg!(debug_assertions)
             || self.arr.active()

@@ -427,15 +427,18 @@ impl Engine for Bmc {
         let mut solver = SmtSolver::new();
         solver.set_limits(cove_smt::Limits::of(ctl));
         let mut un = Unroller::new(sys);
+        let mut result = None;
         for k in 0.. {
             if let Some(r) = ctl.should_stop() {
-                return ChcResult::Unknown(r);
+                result = Some(ChcResult::Unknown(r));
+                break;
             }
             if self.config.max_depth.is_some_and(|m| k > m) {
-                return ChcResult::Unknown(UnknownReason::Incomplete(format!(
+                result = Some(ChcResult::Unknown(UnknownReason::Incomplete(format!(
                     "no counterexample up to depth {}",
                     k - 1
-                )));
+                ))));
+                break;
             }
             un.add_layer(store);
             for t in std::mem::take(&mut un.pending) {
@@ -450,22 +453,28 @@ impl Engine for Bmc {
                 SmtResult::Unsat => continue,
                 SmtResult::Sat => {
                     let model = solver.model(store);
-                    return match un.extract(store, &model, k) {
+                    result = Some(match un.extract(store, &model, k) {
                         Some(d) => ChcResult::Unsat(d),
                         None => ChcResult::Unknown(UnknownReason::Incomplete(
                             "could not read a derivation off the model".into(),
                         )),
-                    };
+                    });
+                    break;
                 }
                 SmtResult::Unknown(r) => {
-                    return ChcResult::Unknown(match ctl.should_stop() {
+                    result = Some(ChcResult::Unknown(match ctl.should_stop() {
                         Some(s) => s,
                         None => UnknownReason::Incomplete(format!("SMT solver: {r:?}")),
-                    });
+                    }));
+                    break;
                 }
             }
         }
-        unreachable!()
+        // A deep unrolling takes a tenth of a second and more to free: at a limit it is
+        // freed off this thread.
+        ctl.dispose(std::mem::take(&mut un.layers));
+        ctl.dispose(solver);
+        result.expect("the loop ends with a result")
     }
 
     fn stats(&self) -> Stats {

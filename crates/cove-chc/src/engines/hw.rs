@@ -103,8 +103,11 @@ impl Engine for Hardware {
             Ok(ts) => ts,
             Err(e) => return ChcResult::Unknown(e.reason()),
         };
-        let circ = match Circuit::build(store, &ts) {
+        let circ = match Circuit::build(store, &ts, ctl) {
             Ok(c) => c,
+            Err(_) if ctl.should_stop().is_some() => {
+                return ChcResult::Unknown(ctl.should_stop().expect("stopped"));
+            }
             Err(why) => return ChcResult::Unknown(UnknownReason::Unsupported(why)),
         };
         self.stats = vec![
@@ -215,7 +218,11 @@ fn rewrite_loc(
 
 impl Circuit {
     /// Blasts `ts` (see the module doc); `Err` names what does not fit.
-    pub(crate) fn build(store: &mut TermStore, ts: &TransitionSystem) -> Result<Circuit, String> {
+    pub(crate) fn build(
+        store: &mut TermStore,
+        ts: &TransitionSystem,
+        ctl: &Control,
+    ) -> Result<Circuit, String> {
         let bits_needed = |n: usize| (usize::BITS - (n.max(2) - 1).leading_zeros()).max(1);
         let mut loc = None;
         let mut map = FxHashMap::default();
@@ -262,6 +269,8 @@ impl Circuit {
             .collect();
         let init_next = substitute(store, init, &to_next);
         let mut b = Blaster::new();
+        // Wide multipliers and dividers are millions of gates: the blaster polls the limits.
+        b.set_poll(Some(ctl.clone()));
         let bits_of = |store: &mut TermStore, b: &mut Blaster, v: VarId| -> Vec<GLit> {
             let t = store.mk_var(v);
             if store.var_sort(v) == Sort::Bool {
@@ -278,6 +287,9 @@ impl Circuit {
         let g_init = b.bool_lit(store, init_next);
         let g_trans = b.bool_lit(store, trans);
         let g_bad = b.bool_lit(store, bad);
+        if b.abstracted() {
+            return Err("bit-blasting stopped at a limit".into());
+        }
         let allowed: FxHashSet<VarId> = cur.iter().chain(&nxt).chain(&ts.aux).copied().collect();
         for leaf in b.take_new_leaves() {
             match store.op(leaf) {

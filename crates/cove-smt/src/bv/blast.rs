@@ -31,6 +31,13 @@ pub struct Blaster {
     /// Leaves made since the last [`Blaster::take_new_leaves`].
     new_leaves: Vec<TermId>,
     atom_mode: bool,
+    /// Limits polled while blasting (a 2048-bit multiplier is millions of gates).
+    poll: Option<cove_control::Control>,
+    /// Set when a poll found the run stopping: from then on every bit-vector term not yet
+    /// blasted becomes a leaf (fresh inputs), i.e. is abstracted.
+    stopped: bool,
+    /// Whether any term was abstracted so (sticky: an abstracted term stays in the caches).
+    abstracted: bool,
 }
 
 impl Blaster {
@@ -45,6 +52,33 @@ impl Blaster {
             atom_mode: true,
             ..Blaster::default()
         }
+    }
+
+    /// Limits to poll while blasting. When one is hit, the bit-vector terms not blasted yet
+    /// become leaves ([`Blaster::abstracted`]): fresh inputs, a weaker formula, so a client
+    /// may still conclude `unsat` but must check any model. Without a poll (the default)
+    /// every term is blasted exactly.
+    pub fn set_poll(&mut self, control: Option<cove_control::Control>) {
+        self.poll = control;
+        self.stopped = false;
+    }
+
+    /// Whether some term was abstracted because the limits were hit while blasting.
+    pub fn abstracted(&self) -> bool {
+        self.abstracted
+    }
+
+    /// Polls the limits (if any); sticky once they are hit.
+    fn stop_now(&mut self) -> bool {
+        if !self.stopped
+            && self
+                .poll
+                .as_ref()
+                .is_some_and(|c| c.should_stop().is_some())
+        {
+            self.stopped = true;
+        }
+        self.stopped
     }
 
     /// The leaves made since the last call, in creation order.
@@ -178,6 +212,7 @@ impl Blaster {
 
     fn run(&mut self, store: &TermStore, root: TermId) {
         let mut stack = vec![(root, false)];
+        let mut steps = 0u32;
         while let Some((t, expanded)) = stack.pop() {
             // In atom mode a Boolean root is blasted although it is a leaf below a root.
             let is_root = t == root && store.sort(t) == Sort::Bool && self.atom_mode;
@@ -185,6 +220,14 @@ impl Blaster {
                 continue;
             }
             if !is_root && self.is_leaf(store, t) {
+                self.leaf(store, t);
+                continue;
+            }
+            steps += 1;
+            // Only words are abstracted: a Boolean term over abstracted words is cheap, and
+            // an abstracted Boolean root would be its own leaf.
+            if store.sort(t).is_bv() && (self.stopped || (steps % 256 == 0 && self.stop_now())) {
+                self.abstracted = true;
                 self.leaf(store, t);
                 continue;
             }
@@ -202,7 +245,13 @@ impl Blaster {
                 self.bools.insert(t, g);
             } else {
                 let w = self.blast_word(store, t);
-                self.words.insert(t, w);
+                if self.stopped {
+                    // Stopped inside this term's circuit: its bits are incomplete.
+                    self.abstracted = true;
+                    self.leaf(store, t);
+                } else {
+                    self.words.insert(t, w);
+                }
             }
         }
     }
@@ -410,6 +459,9 @@ impl Blaster {
             if yb == G_FALSE {
                 continue;
             }
+            if self.stop_now() {
+                break;
+            }
             let mut pp = vec![G_FALSE; w];
             for j in i..w {
                 pp[j] = self.gates.and(x[j - i], yb);
@@ -455,6 +507,9 @@ impl Blaster {
             if d == 0 {
                 continue;
             }
+            if self.stop_now() {
+                break;
+            }
             // x << i on w bits.
             let mut shifted = vec![G_FALSE; w];
             shifted[i..].copy_from_slice(&x[..w - i]);
@@ -477,6 +532,9 @@ impl Blaster {
         let mut ny: Vec<GLit> = y.iter().map(|&b| b ^ 1).collect();
         ny.push(G_TRUE);
         for i in (0..w).rev() {
+            if self.stop_now() {
+                break;
+            }
             // shifted = rem << 1 | x_i, on w + 1 bits.
             let mut shifted = Vec::with_capacity(w + 1);
             shifted.push(x[i]);

@@ -16,6 +16,8 @@ pub(crate) struct BvState {
     blaster: Option<Blaster>,
     /// SAT literal of each gate variable, once encoded.
     sat_of: Vec<Option<Lit>>,
+    /// Whether a cone's encoding stopped at a limit and its root got a fresh literal.
+    abstracted: bool,
 }
 
 impl BvState {
@@ -27,6 +29,8 @@ impl BvState {
 impl SmtSolver {
     /// The literal of a bit-vector atom (see [`Blaster::is_bv_atom`]), encoded unscoped.
     pub(crate) fn bv_atom_lit(&mut self, store: &mut TermStore, t: TermId) -> Lit {
+        let poll = Some(self.limits.control.clone());
+        self.bv.blaster().set_poll(poll);
         let g = self.bv.blaster().bool_lit(store, t);
         self.connect_leaves(store);
         self.gate_lit(g)
@@ -35,6 +39,8 @@ impl SmtSolver {
     /// The SAT literals of the bits of the bit-vector term `t` (least significant first),
     /// encoded unscoped; for the array theory, which compares index and element values.
     pub(crate) fn bv_word(&mut self, store: &mut TermStore, t: TermId) -> Vec<Lit> {
+        let poll = Some(self.limits.control.clone());
+        self.bv.blaster().set_poll(poll);
         let bits = self.bv.blaster().word(store, t);
         self.connect_leaves(store);
         bits.into_iter().map(|g| self.gate_lit(g)).collect()
@@ -139,6 +145,12 @@ impl SmtSolver {
         v
     }
 
+    /// Whether the blaster abstracted a term because the limits were hit (every `sat`
+    /// then needs a model check).
+    pub(crate) fn bv_abstracted(&self) -> bool {
+        self.bv.abstracted || self.bv.blaster.as_ref().is_some_and(|b| b.abstracted())
+    }
+
     fn bind(&mut self, g: GLit, l: Lit) {
         let v = var_of(g) as usize;
         if self.bv.sat_of.len() <= v {
@@ -166,9 +178,18 @@ impl SmtSolver {
             self.bv.sat_of.resize(n, None);
         }
         let mut stack = vec![(var_of(g), false)];
+        let mut steps = 0u32;
         while let Some((v, expanded)) = stack.pop() {
             if self.bv.sat_of[v as usize].is_some() {
                 continue;
+            }
+            steps += 1;
+            if steps % 4096 == 0 && self.limits.control.should_stop().is_some() {
+                // Stopped with the cone half encoded: `g` gets a fresh, unconstrained
+                // literal (an abstraction: `unsat` stays sound, every model is checked).
+                // The gates encoded so far are kept; a later call finishes the cone.
+                self.bv.abstracted = true;
+                return self.fresh_lit();
             }
             let node = self.bv.blaster().gates.node(v);
             let Node::And(a, b) = node else {

@@ -289,6 +289,9 @@ impl Spacer {
             }
         }
         let trace = std::mem::take(&mut run.trace);
+        // The predicates' solvers can be large (a blasted wide multiplier: a second to free):
+        // at a limit they are freed off this thread.
+        ctl.dispose(std::mem::take(&mut run.preds));
         drop(run);
         self.trace = trace;
         result
