@@ -137,7 +137,7 @@ impl SmtSolver {
                 continue;
             }
             steps += 1;
-            if steps % POLL_EVERY == 0 && self.limits.control.should_stop().is_some() {
+            if steps.is_multiple_of(POLL_EVERY) && self.limits.control.should_stop().is_some() {
                 // Stopped at a limit: the assertion is weakened to `true` and marked, so
                 // that `unsat` stays sound and `sat` needs a model check (the search, under
                 // the same limit, answers `unknown` first). What is done is kept: the
@@ -185,7 +185,7 @@ impl SmtSolver {
         let mut steps = 0u32;
         while let Some(f) = self.dt.pending.pop() {
             steps += 1;
-            if steps % POLL_EVERY == 0 && self.limits.control.should_stop().is_some() {
+            if steps.is_multiple_of(POLL_EVERY) && self.limits.control.should_stop().is_some() {
                 self.dt.pending.push(f);
                 return false;
             }

@@ -226,7 +226,7 @@ impl Blaster {
             steps += 1;
             // Only words are abstracted: a Boolean term over abstracted words is cheap, and
             // an abstracted Boolean root would be its own leaf.
-            if store.sort(t).is_bv() && (self.stopped || (steps % 256 == 0 && self.stop_now())) {
+            if store.sort(t).is_bv() && (self.stopped || (steps.is_multiple_of(256) && self.stop_now())) {
                 self.abstracted = true;
                 self.leaf(store, t);
                 continue;

@@ -184,7 +184,7 @@ impl SmtSolver {
                 continue;
             }
             steps += 1;
-            if steps % 4096 == 0 && self.limits.control.should_stop().is_some() {
+            if steps.is_multiple_of(4096) && self.limits.control.should_stop().is_some() {
                 // Stopped with the cone half encoded: `g` gets a fresh, unconstrained
                 // literal (an abstraction: `unsat` stays sound, every model is checked).
                 // The gates encoded so far are kept; a later call finishes the cone.
