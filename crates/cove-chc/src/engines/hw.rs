@@ -288,7 +288,10 @@ impl Circuit {
         let g_trans = b.bool_lit(store, trans);
         let g_bad = b.bool_lit(store, bad);
         if b.abstracted() {
-            return Err("bit-blasting stopped at a limit".into());
+            return Err(format!(
+                "bit-blasting stopped at a limit or at {} gates",
+                cove_smt::bv::MAX_GATES
+            ));
         }
         let allowed: FxHashSet<VarId> = cur.iter().chain(&nxt).chain(&ts.aux).copied().collect();
         for leaf in b.take_new_leaves() {

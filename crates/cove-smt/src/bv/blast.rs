@@ -17,6 +17,15 @@ use super::gates::{G_FALSE, G_TRUE, GLit, Gates};
 use cove_logic::{BvOp, Op, Sort, TermId, TermStore};
 use rustc_hash::FxHashMap;
 
+/// Gates a polled circuit blaster ([`Blaster::new`], [`Blaster::set_poll`]) builds before it
+/// abstracts the rest (and the circuit is refused). The structural-hashing table doubles as
+/// the graph grows, and one doubling cannot be interrupted: at 8 million gates it took over
+/// half a second under load, past the limit's grace. Below this size the largest doubling
+/// costs a few tens of milliseconds; a circuit this large (a 700-bit multiplier) is beyond
+/// what the hardware engines decide anyway. The SMT core's blaster (atom mode) has no cap:
+/// its graph grows over many checks, and cutting it would cost answers.
+pub const MAX_GATES: usize = 3_500_000;
+
 /// Word-level terms to gates (see the module doc).
 #[derive(Clone, Debug, Default)]
 pub struct Blaster {
@@ -54,10 +63,10 @@ impl Blaster {
         }
     }
 
-    /// Limits to poll while blasting. When one is hit, the bit-vector terms not blasted yet
-    /// become leaves ([`Blaster::abstracted`]): fresh inputs, a weaker formula, so a client
-    /// may still conclude `unsat` but must check any model. Without a poll (the default)
-    /// every term is blasted exactly.
+    /// Limits to poll while blasting. When one is hit (or a circuit passes [`MAX_GATES`]),
+    /// the bit-vector terms not blasted yet become leaves ([`Blaster::abstracted`]): fresh
+    /// inputs, a weaker formula, so a client may still conclude `unsat` but must check any
+    /// model. Without a poll (the default) every term is blasted exactly.
     pub fn set_poll(&mut self, control: Option<cove_control::Control>) {
         self.poll = control;
         self.stopped = false;
@@ -68,13 +77,16 @@ impl Blaster {
         self.abstracted
     }
 
-    /// Polls the limits (if any); sticky once they are hit.
+    /// Polls the limits (if any) and, for circuits, the size cap [`MAX_GATES`]; sticky once
+    /// hit.
     fn stop_now(&mut self) -> bool {
         if !self.stopped
-            && self
-                .poll
-                .as_ref()
-                .is_some_and(|c| c.should_stop().is_some())
+            && self.poll.is_some()
+            && ((!self.atom_mode && self.gates.num_vars() > MAX_GATES)
+                || self
+                    .poll
+                    .as_ref()
+                    .is_some_and(|c| c.should_stop().is_some()))
         {
             self.stopped = true;
         }
@@ -226,7 +238,9 @@ impl Blaster {
             steps += 1;
             // Only words are abstracted: a Boolean term over abstracted words is cheap, and
             // an abstracted Boolean root would be its own leaf.
-            if store.sort(t).is_bv() && (self.stopped || (steps.is_multiple_of(256) && self.stop_now())) {
+            if store.sort(t).is_bv()
+                && (self.stopped || (steps.is_multiple_of(256) && self.stop_now()))
+            {
                 self.abstracted = true;
                 self.leaf(store, t);
                 continue;

@@ -22,5 +22,5 @@ mod blast;
 mod gates;
 pub(crate) mod smt;
 
-pub use blast::Blaster;
+pub use blast::{Blaster, MAX_GATES};
 pub use gates::{G_FALSE, G_TRUE, GLit, Gates, Node, lit_value, var_of};
