@@ -433,6 +433,13 @@ impl SmtSolver {
                 w
             }
             Op::ToInt => self.floor_var(store, args[0]),
+            Op::Mul => {
+                // A nonlinear product: abstracted, refined on candidates (`nonlinear.rs`).
+                let w = self.abstraction(is_int);
+                self.enc.tvars.insert(t, w);
+                self.nl_register(store, t);
+                w
+            }
             Op::Bv(cove_logic::BvOp::ToNat) => self.bv_to_nat(store, args[0]),
             Op::Select => {
                 let v = self.abstraction(is_int);

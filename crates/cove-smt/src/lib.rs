@@ -29,6 +29,7 @@ mod dt;
 mod encode;
 mod interp;
 mod interp_formula;
+mod nonlinear;
 pub mod script;
 pub mod solve_eqs;
 pub mod solver;

@@ -78,6 +78,8 @@ pub struct SmtStats {
     pub array_rounds: u64,
     /// Datatype congruence/extensionality instances added (see the `dt` module).
     pub dt_lemmas: u64,
+    /// Linearization lemmas of nonlinear products added (see the `nonlinear` module).
+    pub nl_lemmas: u64,
     /// Wall time spent in checks.
     pub time: Duration,
     /// Times the solver was rebuilt from its assertions (see `SmtSolver::rebuild`).
@@ -91,6 +93,8 @@ pub(crate) struct EncState {
     pub tvars: FxHashMap<TermId, TVar>,
     pub to_int: FxHashMap<TermId, TVar>,
     pub div_mod: FxHashMap<(TermId, Rational), (TVar, TVar)>,
+    /// Nonlinear product terms, abstracted and refined (see `nonlinear.rs`).
+    pub products: Vec<TermId>,
     /// Whether a simplified term contains something over-approximated, and what.
     pub unsupported: FxHashMap<TermId, Option<String>>,
     /// The guard of the assertion being encoded (see [`SmtSolver::assert_guarded`]).
@@ -581,6 +585,7 @@ impl SmtSolver {
     /// Solves under `lits`, adding violated array axiom instances until the candidate is
     /// array-consistent (see [`crate::arrays`]).
     fn solve_with_arrays(&mut self, store: &mut TermStore, lits: &[Lit]) -> SolveResult {
+        let mut nl_rounds = 0u32;
         loop {
             while let Some((l, scope)) = self.arr.pending.pop() {
                 self.add_array_lemma(store, l, scope);
@@ -590,7 +595,8 @@ impl SmtSolver {
             let atoms0 = self.th.atoms.len();
             let r = self.solve_lits(lits);
             self.search_atoms += self.th.atoms.len() - atoms0;
-            if r != SolveResult::Sat || !(self.arr.active() || self.dt.active()) {
+            let products = !self.enc.products.is_empty();
+            if r != SolveResult::Sat || !(self.arr.active() || self.dt.active() || products) {
                 return r;
             }
             let lemmas = if self.arr.active() {
@@ -599,12 +605,26 @@ impl SmtSolver {
                 Vec::new()
             };
             if lemmas.is_empty() && self.arr.pending.is_empty() {
-                if !self.dt.active() {
-                    return r;
-                }
-                let dl = self.dt_lemmas(store);
+                let dl = if self.dt.active() {
+                    self.dt_lemmas(store)
+                } else {
+                    Vec::new()
+                };
                 if dl.is_empty() {
-                    return r;
+                    if !products || nl_rounds >= crate::nonlinear::MAX_ROUNDS {
+                        return r;
+                    }
+                    let nl = self.nl_lemmas(store);
+                    if nl.is_empty() {
+                        return r;
+                    }
+                    nl_rounds += 1;
+                    self.stats.nl_lemmas += nl.len() as u64;
+                    self.nl_assert_lemmas(store, nl);
+                    if self.limits.control.should_stop().is_some() {
+                        return SolveResult::Unknown;
+                    }
+                    continue;
                 }
                 self.dt.lemma_count += dl.len() as u64;
                 self.stats.dt_lemmas += dl.len() as u64;

@@ -13,6 +13,13 @@ use std::cmp::Reverse;
 /// pivot that substitutes a dense row into thousands of others costs milliseconds.
 const POLL_EVERY: u64 = 2;
 
+/// Rows beyond which a tableau counts as large for [`POLL_EVERY`]; smaller ones poll every
+/// [`POLL_EVERY_SMALL`] pivots.
+const LARGE_TABLEAU: usize = 2048;
+
+/// Pivots between two polls on a small tableau.
+const POLL_EVERY_SMALL: u64 = 64;
+
 impl Simplex {
     /// Restores feasibility of all bounds, or returns a minimal Farkas certificate. With a
     /// poll set ([`Simplex::set_poll`]) it may also stop early: then `Ok` is returned and
@@ -27,8 +34,14 @@ impl Simplex {
         self.stats.checks += 1;
         self.stopped = false;
         let mut pivots = 0u64;
+        // Pivots on a small tableau are cheap, and a clock read per pivot would show.
+        let every = if self.rows.len() > LARGE_TABLEAU {
+            POLL_EVERY
+        } else {
+            POLL_EVERY_SMALL
+        };
         while let Some(xi) = self.pop_violated() {
-            let stop = pivots % POLL_EVERY == POLL_EVERY - 1
+            let stop = pivots % every == every - 1
                 && self
                     .poll
                     .as_ref()

@@ -1,0 +1,130 @@
+//! Nonlinear products by incremental linearization (Cimatti, Griggio, Irfan, Roveri,
+//! Sebastiani, TOCL 2018), in its simplest complete-for-models form.
+//!
+//! A product of two or more non-constant factors is abstracted by a fresh variable `w`
+//! (see `encode.rs`); that alone is an over-approximation whose models mostly give `w` a
+//! value that is not the product of its factors' values. On each candidate (after the
+//! array and datatype checks) every product the candidate gets wrong yields valid linear
+//! lemmas, and the search runs again:
+//! * value lemmas: `(∧_{i≠j} f_i = a_i) → w = c·Π_{i≠j} a_i · f_j` for each factor `f_j`,
+//!   where `a_i` are the candidate's values (with one factor left free the product is
+//!   linear);
+//! * tangent planes, for two factors `x·y` at the candidate point `(a, b)`:
+//!   `(x ≥ a ∧ y ≥ b) ∨ (x ≤ a ∧ y ≤ b) → xy ≥ a·y + b·x − a·b` and the opposite quadrants
+//!   with `≤`, both from the sign of `(x − a)(y − b)`.
+//!
+//! Every lemma holds for the real product, so `unsat` stays sound. A candidate whose
+//! products are all right is a model of the products, and `sat` is still confirmed by
+//! evaluating the assertions as written (products remain marked unsupported). Bounded
+//! ranges, as the Solidity compiler emits for its integer types, make the value lemmas
+//! converge on a real model when one exists; the number of rounds per check is capped
+//! ([`MAX_ROUNDS`]), after which the candidate is returned and its check decides.
+
+use crate::solver::SmtSolver;
+use cove_logic::{Rational, TermId, TermStore, Value};
+
+/// Refinement rounds per check.
+pub(crate) const MAX_ROUNDS: u32 = 400;
+
+impl SmtSolver {
+    /// Registers the product term `t` (abstracted): its factors are encoded so that the
+    /// candidate gives them values.
+    pub(crate) fn nl_register(&mut self, store: &mut TermStore, t: TermId) {
+        let args: Vec<TermId> = store.args(t).to_vec();
+        for a in args {
+            if store.as_num(a).is_none() {
+                let _ = self.arith_lin(store, a);
+            }
+        }
+        self.enc.products.push(t);
+    }
+
+    /// Lemmas for the products the current candidate gets wrong (empty: all right).
+    pub(crate) fn nl_lemmas(&mut self, store: &mut TermStore) -> Vec<TermId> {
+        let mut out = Vec::new();
+        let products = self.enc.products.clone();
+        for t in products {
+            let mut c = Rational::ONE;
+            let mut fs: Vec<TermId> = Vec::new();
+            for &a in store.args(t) {
+                match store.as_num(a) {
+                    Some(k) => c = &c * k,
+                    None => fs.push(a),
+                }
+            }
+            let num = |s: &Self, u: TermId| match s.cand_value(store, u) {
+                Some(Value::Num(x)) => Some(x),
+                _ => None,
+            };
+            let Some(vals) = fs.iter().map(|&f| num(self, f)).collect::<Option<Vec<_>>>() else {
+                continue;
+            };
+            let Some(w) = num(self, t) else { continue };
+            let sort = store.sort(t);
+            let prod = vals.iter().fold(c.clone(), |acc, v| &acc * v);
+            if prod == w {
+                continue;
+            }
+            for j in 0..fs.len() {
+                let mut k = c.clone();
+                let mut conds = Vec::with_capacity(fs.len() - 1);
+                for (i, &f) in fs.iter().enumerate() {
+                    if i != j {
+                        k = &k * &vals[i];
+                        let ai = store.mk_num(vals[i].clone(), store.sort(f));
+                        conds.push(store.mk_eq(f, ai));
+                    }
+                }
+                let kt = store.mk_num(k, sort);
+                let rhs = store.mk_mul(&[kt, fs[j]]);
+                let concl = store.mk_eq(t, rhs);
+                let cond = store.mk_and(&conds);
+                out.push(store.mk_implies(cond, concl));
+            }
+            if fs.len() == 2 && !c.is_zero() {
+                let (x, y) = (fs[0], fs[1]);
+                let (a, b) = (&vals[0], &vals[1]);
+                // c·(a·y + b·x − a·b): the tangent plane of c·x·y at (a, b).
+                let ca = store.mk_num(&c * a, sort);
+                let cb = store.mk_num(&c * b, sort);
+                let cab = store.mk_num(-(&(&c * a) * b), sort);
+                let ay = store.mk_mul(&[ca, y]);
+                let bx = store.mk_mul(&[cb, x]);
+                let plane = store.mk_add(&[ay, bx, cab]);
+                let at = store.mk_num(a.clone(), store.sort(x));
+                let bt = store.mk_num(b.clone(), store.sort(y));
+                let x_ge = store.mk_ge(x, at);
+                let x_le = store.mk_le(x, at);
+                let y_ge = store.mk_ge(y, bt);
+                let y_le = store.mk_le(y, bt);
+                let same1 = store.mk_and(&[x_ge, y_ge]);
+                let same2 = store.mk_and(&[x_le, y_le]);
+                let same = store.mk_or(&[same1, same2]);
+                let opp1 = store.mk_and(&[x_ge, y_le]);
+                let opp2 = store.mk_and(&[x_le, y_ge]);
+                let opp = store.mk_or(&[opp1, opp2]);
+                // (x − a)(y − b) ≥ 0 on `same`: x·y ≥ plane/c, so c·x·y ≥ plane when c > 0.
+                let (above, below) = if c.is_positive() {
+                    (store.mk_ge(t, plane), store.mk_le(t, plane))
+                } else {
+                    (store.mk_le(t, plane), store.mk_ge(t, plane))
+                };
+                out.push(store.mk_implies(same, above));
+                out.push(store.mk_implies(opp, below));
+            }
+        }
+        out
+    }
+
+    /// Asserts lemmas permanently (they are valid, whatever the assertions).
+    pub(crate) fn nl_assert_lemmas(&mut self, store: &mut TermStore, lemmas: Vec<TermId>) {
+        for f in lemmas {
+            // Not simplified: the simplifier may use the hypothesis `f_i = a_i` to rewrite
+            // the conclusion into `true`, which would lose the lemma.
+            let saved = self.enc.scope.take();
+            let l = self.lit_of(store, f);
+            self.enc.scope = saved;
+            self.sat.add_clause(&[l]);
+        }
+    }
+}
