@@ -190,10 +190,7 @@ impl SmtSolver {
                 return false;
             }
             let s = self.simp.run(store, f);
-            let saved = self.enc.scope.take();
-            let l = self.lit_of(store, s);
-            self.enc.scope = saved;
-            self.sat.add_clause(&[l]);
+            self.assert_fact(store, s);
         }
         true
     }

@@ -47,6 +47,15 @@ impl SmtSolver {
         r
     }
 
+    /// Asserts the valid fact `t` permanently (unscoped, in no frame): the facts of a
+    /// theory reduction and refinement lemmas, which hold whatever the assertions.
+    pub(crate) fn assert_fact(&mut self, store: &mut TermStore, t: TermId) {
+        let saved = self.enc.scope.take();
+        let l = self.lit_of(store, t);
+        self.enc.scope = saved;
+        self.sat.add_clause(&[l]);
+    }
+
     pub(crate) fn clause(&mut self, lits: &[Lit]) {
         self.sat.add_clause(lits);
     }

@@ -121,10 +121,7 @@ impl SmtSolver {
         for f in lemmas {
             // Not simplified: the simplifier may use the hypothesis `f_i = a_i` to rewrite
             // the conclusion into `true`, which would lose the lemma.
-            let saved = self.enc.scope.take();
-            let l = self.lit_of(store, f);
-            self.enc.scope = saved;
-            self.sat.add_clause(&[l]);
+            self.assert_fact(store, f);
         }
     }
 }

@@ -105,10 +105,11 @@ impl Engine for Hardware {
         };
         let circ = match Circuit::build(store, &ts, ctl) {
             Ok(c) => c,
-            Err(_) if ctl.should_stop().is_some() => {
-                return ChcResult::Unknown(ctl.should_stop().expect("stopped"));
+            Err(why) => {
+                // A blast cut by the limits is a timeout (or the like), not a refusal.
+                let reason = ctl.should_stop().unwrap_or(UnknownReason::Unsupported(why));
+                return ChcResult::Unknown(reason);
             }
-            Err(why) => return ChcResult::Unknown(UnknownReason::Unsupported(why)),
         };
         self.stats = vec![
             ("hw.latches".into(), circ.aig.latches.len().to_string()),

@@ -96,12 +96,7 @@ impl SmtSolver {
         let bits = self.bv_word(store, x);
         let n = self.th.add_var(true);
         let mut lin = vec![(n, Rational::ONE)];
-        let mut weight = Rational::ONE;
-        for b in bits {
-            let v = self.bit_as_int(b);
-            lin.push((v, -weight.clone()));
-            weight = &weight + &weight;
-        }
+        self.minus_bits_value(&mut lin, &bits);
         let eq = self.eq_atom(&lin, &Rational::ZERO);
         self.clause(&[eq]);
         n
@@ -119,16 +114,23 @@ impl SmtSolver {
         };
         let arg = store.args(leaf)[0];
         let (mut lin, c) = self.arith_lin(store, arg);
-        let mut weight = Rational::ONE;
-        for b in bits {
-            let v = self.bit_as_int(b);
-            lin.push((v, -weight.clone()));
-            weight = &weight + &weight;
-        }
+        let weight = self.minus_bits_value(&mut lin, &bits);
         let q = self.th.add_var(true);
         lin.push((q, -weight));
         let eq = self.eq_atom(&lin, &c);
         self.clause(&[eq]);
+    }
+
+    /// Appends `−Σ 2^i·b_i` over 0/1 integers `b_i` equal to `bits` (least significant
+    /// first) to `lin`; returns `2^w`.
+    fn minus_bits_value(&mut self, lin: &mut Vec<(TVar, Rational)>, bits: &[Lit]) -> Rational {
+        let mut weight = Rational::ONE;
+        for &b in bits {
+            let v = self.bit_as_int(b);
+            lin.push((v, -weight.clone()));
+            weight = &weight + &weight;
+        }
+        weight
     }
 
     /// A 0/1 integer variable equal to the literal `l` (1 when true).
