@@ -77,6 +77,9 @@ pub struct Inline {
     kept: Vec<usize>,
 }
 
+/// How much more a fact may grow the system than another definition (see `candidate`).
+const FACT_SIZE_FACTOR: usize = 40;
+
 /// Budget for the quantifier elimination of one invariant.
 const QE_TIME: Duration = Duration::from_secs(5);
 const QE_DISJUNCTS: usize = 1000;
@@ -249,7 +252,14 @@ impl State {
         if d.body.iter().any(|a| a.pred == p) || (d.body.len() > 1 && n_uses > 1) {
             return None;
         }
-        if dag_size(store, d.constraint) * n_uses > max_size || !clause_friendly(store, d) {
+        // A fact (no body atoms) adds no atoms to its users and is inlined at many more uses:
+        // a solc function summary called at constants folds to a constant at each call.
+        let cap = if d.body.is_empty() {
+            max_size.saturating_mul(FACT_SIZE_FACTOR)
+        } else {
+            max_size
+        };
+        if dag_size(store, d.constraint) * n_uses > cap || !clause_friendly(store, d) {
             return None;
         }
         // Users must not grow beyond a modest number of body atoms.

@@ -10,6 +10,8 @@
 
 use crate::simplex::{BoundTag, Simplex, TVar};
 use cove_logic::Rational;
+use num_bigint::BigInt;
+use num_integer::Integer;
 
 /// The bound tags of a row that fails the GCD test, if any row does. Both the current
 /// tableau rows and the original slack definitions are tried (pivoting can hide a
@@ -23,6 +25,14 @@ pub fn gcd_test(sx: &Simplex) -> Option<Vec<BoundTag>> {
 }
 
 /// The GCD test on `basic = Σ entries`.
+///
+/// The integer combinations of the free coefficients `a_i = p_i/q_i` (in lowest terms) are
+/// the multiples of `g = gcd(p_i) / lcm(q_i)`, so the row is infeasible iff the fixed part
+/// `k` is not a multiple of `g`. This form needs no scaling of the whole row: the test runs
+/// at every integer step over every row, and rows over wide bit-vector encodings carry up to
+/// hundreds of entries with coefficients (or denominators) up to `2^256`, nearly all of them
+/// fixed bits, so only the few free entries and the fixed entries with non-zero values cost
+/// big-number arithmetic.
 fn row_test(sx: &Simplex, basic: TVar, entries: &[(TVar, Rational)]) -> Option<Vec<BoundTag>> {
     let all = || {
         std::iter::once((basic, &Rational::MINUS_ONE)).chain(entries.iter().map(|(v, a)| (*v, a)))
@@ -38,26 +48,55 @@ fn row_test(sx: &Simplex, basic: TVar, entries: &[(TVar, Rational)]) -> Option<V
     if !any_fixed {
         return None;
     }
-    let mut den = Rational::ONE;
-    for (_, a) in entries {
-        if !a.is_integer() {
-            den = den.lcm(&Rational::from_bigint(a.denom()));
-        }
-    }
-    let mut g = Rational::ZERO;
-    let mut k = Rational::ZERO;
+    // `k = kn / kd`, summed without normalizing (the denominators are mostly powers of two
+    // that divide each other, so the sum rarely grows).
+    let mut kn = BigInt::ZERO;
+    let mut kd = BigInt::from(1);
+    let mut free: Vec<&Rational> = Vec::new();
     let mut fixed: Vec<TVar> = Vec::new();
     for (v, a) in all() {
-        let c = a * &den;
         match fixed_value(sx, v) {
             Some(val) => {
-                k += &(&c * val);
+                if !val.is_zero() {
+                    let (tn, td) = if val.is_one() {
+                        (a.numer(), a.denom())
+                    } else {
+                        let t = a * val;
+                        (t.numer(), t.denom())
+                    };
+                    if kd.is_multiple_of(&td) {
+                        kn += tn * (&kd / &td);
+                    } else if td.is_multiple_of(&kd) {
+                        kn = kn * (&td / &kd) + tn;
+                        kd = td;
+                    } else {
+                        kn = kn * &td + tn * &kd;
+                        kd *= td;
+                    }
+                }
                 fixed.push(v);
             }
-            None => g = g.gcd(&c),
+            None => free.push(a),
         }
     }
-    if g.is_zero() || (&k / &g).is_integer() {
+    if free.is_empty() || kn == BigInt::ZERO {
+        return None;
+    }
+    let unit = |a: &Rational| a.is_one() || *a == Rational::MINUS_ONE;
+    if free.iter().any(|a| unit(a)) && kn.is_multiple_of(&kd) {
+        // `g` divides 1, and 1 divides the integer `k`.
+        return None;
+    }
+    let mut num = BigInt::ZERO;
+    let mut den = BigInt::from(1);
+    for a in free {
+        num = num.gcd(&a.numer());
+        if !a.is_integer() {
+            den = den.lcm(&a.denom());
+        }
+    }
+    // `k / g` is an integer iff `kd·num` divides `kn·den`.
+    if (kn * den).is_multiple_of(&(kd * num)) {
         return None;
     }
     let mut tags = Vec::with_capacity(2 * fixed.len());
