@@ -22,7 +22,7 @@
 
 use super::util::{
     assignment, dag_size, defining_equality, eval, fresh_params, model_of, peel_store,
-    rename_clause, store_equality,
+    rename_clause, store_equality, store_read,
 };
 use super::{BackError, BackTranslate};
 use crate::engine::Control;
@@ -372,6 +372,14 @@ impl Record {
             {
                 let y = store.fresh_var("peel", store.sort(eq.v));
                 let out = peel_store(store, &parts, &eq, y);
+                f = store.mk_and(&out);
+                continue;
+            }
+            if found.is_none()
+                && let Some(read) = store_read(store, &parts, &allowed)
+            {
+                let mut out = parts.clone();
+                out.push(read);
                 f = store.mk_and(&out);
                 continue;
             }

@@ -148,6 +148,42 @@ pub fn peel_store(store: &mut TermStore, parts: &[TermId], eq: &StoreEq, y: VarI
     out
 }
 
+/// The read `t[i] = v` implied by a conjunct `t = store(s, i, v)` (either side) whose value
+/// `v` mentions a variable with `allowed`, if that read is not among `parts` yet.
+///
+/// # Why
+/// Solidity's transfer of funds writes `balances[this] + funds` into the balances, with
+/// `funds` bound only there: the read makes `funds = t[this] − balances[this]` a linear
+/// definition, so substitution removes it where quantifier elimination (which does not
+/// look under array writes) would give up.
+pub fn store_read(
+    store: &mut TermStore,
+    parts: &[TermId],
+    allowed: &dyn Fn(VarId) -> bool,
+) -> Option<TermId> {
+    for &c in parts {
+        if store.op(c) != &Op::Eq || !store.sort(store.args(c)[0]).is_array() {
+            continue;
+        }
+        let (l, r) = (store.args(c)[0], store.args(c)[1]);
+        for (t, w) in [(l, r), (r, l)] {
+            if store.op(w) != &Op::Store {
+                continue;
+            }
+            let (i, v) = (store.args(w)[1], store.args(w)[2]);
+            if !free_vars(store, v).iter().any(|&x| allowed(x)) {
+                continue;
+            }
+            let ti = store.mk_select(t, i);
+            let read = store.mk_eq(ti, v);
+            if !parts.contains(&read) {
+                return Some(read);
+            }
+        }
+    }
+    None
+}
+
 /// If the conjunct `e` is an equality that defines a variable, returns `(x, t)` with `e ≡ x = t`,
 /// `x ∉ t`, `t` total and of `x`'s sort (for `Int`, only when `x` has coefficient ±1 and the
 /// rest is integral, so `t` is an integer under every integer assignment). Among several
