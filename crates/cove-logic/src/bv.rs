@@ -886,10 +886,64 @@ fn normalize(store: &mut TermStore, op: &BvOp, args: &[TermId], sort: Sort) -> O
             Op::Bv(BvOp::ToNat) if store.sort(store.args(args[0])[0]) == sort => {
                 Some(store.args(args[0])[0])
             }
+            Op::Add | Op::Sub | Op::Neg | Op::Mul => of_int_linear(store, args[0], sort),
             _ => None,
         },
         _ => None,
     }
+}
+
+/// `nat2bv` of an integer linear sum, distributed over it: `nat2bv` is a ring homomorphism
+/// onto the integers modulo `2^w`, so `nat2bv(Σ c_i·t_i + k) = Σ c_i·nat2bv(t_i) + k` in
+/// bit-vector arithmetic.
+///
+/// # Why
+/// solc reads a signed integer `x` as `ite(x ≥ 0, nat2bv(x), bvneg(nat2bv(−x)))`: two
+/// leaves whose bits are unrelated for the SAT solver, tied only by integer rows with
+/// coefficients up to `2^w`, so every wrong guess of the bits is refuted one assignment at a
+/// time (seconds on 16 bits). Distributed, `nat2bv(−x)` is `bvneg(nat2bv(x))`, the `ite`
+/// folds, and the bits of `x` exist once. `None` when `t` is not such a sum (a real
+/// coefficient, or a single atom with coefficient 1: nothing to distribute).
+fn of_int_linear(store: &mut TermStore, t: TermId, sort: Sort) -> Option<TermId> {
+    if store.sort(t) != Sort::Int {
+        return None;
+    }
+    let lin = crate::linear::linearize(store, t);
+    let integral = lin.constant.is_integer()
+        && lin
+            .terms
+            .iter()
+            .all(|(a, c)| c.is_integer() && store.sort(*a) == Sort::Int);
+    let trivial = lin.terms.len() == 1 && lin.terms[0].1.is_one() && lin.constant.is_zero();
+    if !integral || trivial || lin.terms.is_empty() {
+        return None;
+    }
+    let mut sum: Option<TermId> = None;
+    let mut add = |store: &mut TermStore, x: TermId| {
+        sum = Some(match sum {
+            None => x,
+            Some(s) => store.mk_bv_sorted(BvOp::Add, &[s, x], sort),
+        });
+    };
+    for (a, c) in &lin.terms {
+        let x = store.mk_bv_sorted(BvOp::OfInt, &[*a], sort);
+        let term = if c.is_one() {
+            x
+        } else if *c == crate::Rational::MINUS_ONE {
+            store.mk_bv_sorted(BvOp::Neg, &[x], sort)
+        } else {
+            let n = store.mk_num(c.clone(), Sort::Int);
+            let k = store.mk_bv_sorted(BvOp::OfInt, &[n], sort);
+            store.mk_bv_sorted(BvOp::Mul, &[k, x], sort)
+        };
+        add(store, term);
+    }
+    if !lin.constant.is_zero() {
+        let n = store.mk_num(lin.constant.clone(), Sort::Int);
+        let k = store.mk_bv_sorted(BvOp::OfInt, &[n], sort);
+        add(store, k);
+    }
+    sum
 }
 
 /// The largest signed value of width `w` (`0 1…1`).

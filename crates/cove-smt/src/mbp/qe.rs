@@ -9,7 +9,8 @@
 use super::{MbpError, mbp};
 use crate::{Limits, SmtResult, SmtSolver};
 use cove_control::Control;
-use cove_logic::{Model, TermId, TermStore, VarId, simplify};
+use cove_logic::{Model, TermId, TermStore, VarId, free_vars, simplify};
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Why quantifier elimination failed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -89,6 +90,7 @@ pub fn qe_with<F>(
 where
     F: FnMut(&mut TermStore, &[TermId]) -> Result<Option<Model>, QeError>,
 {
+    let phi = open_part(store, phi, vars);
     let mut disjuncts: Vec<TermId> = Vec::new();
     loop {
         let Some(model) = next_model(store, &disjuncts)? else {
@@ -115,4 +117,62 @@ where
         }
         disjuncts.push(r.formula);
     }
+}
+
+/// The conjuncts of `phi` outside its *closed* components: groups of conjuncts linked by
+/// shared `vars` that mention no other variable.
+///
+/// # Why
+/// A closed component `C` shares no variable with the rest, so `∃vars·φ ≡ (∃vars·C) ∧
+/// ∃vars·rest`, and `∃vars·C` is a sentence: true as soon as `φ` has a model, which is the
+/// first thing the enumeration asks. MBP need not (and often cannot: bit-vector conversions,
+/// nonlinear terms) project it. A Solidity function's summary binds its arguments this way:
+/// the invariant of an inlined `testBitwise(x, y)` is `∃x y·` (the results are in range).
+/// If `φ` is unsatisfiable the enumeration returns `false` before any projection.
+fn open_part(store: &mut TermStore, phi: TermId, vars: &[VarId]) -> TermId {
+    let parts = store.conjuncts(phi);
+    let elim: FxHashSet<VarId> = vars.iter().copied().collect();
+    // Union-find over conjuncts, joined through shared eliminated variables.
+    let mut parent: Vec<usize> = (0..parts.len()).collect();
+    fn find(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    let mut owner: FxHashMap<VarId, usize> = FxHashMap::default();
+    let mut open = vec![false; parts.len()];
+    for (i, &p) in parts.iter().enumerate() {
+        for v in free_vars(store, p) {
+            if !elim.contains(&v) {
+                open[i] = true;
+                continue;
+            }
+            match owner.get(&v) {
+                Some(&j) => {
+                    let (a, b) = (find(&mut parent, i), find(&mut parent, j));
+                    parent[a] = b;
+                }
+                None => {
+                    owner.insert(v, i);
+                }
+            }
+        }
+    }
+    let mut open_root = vec![false; parts.len()];
+    for i in 0..parts.len() {
+        if open[i] {
+            let r = find(&mut parent, i);
+            open_root[r] = true;
+        }
+    }
+    let kept: Vec<TermId> = (0..parts.len())
+        .filter(|&i| open_root[find(&mut parent, i)])
+        .map(|i| parts[i])
+        .collect();
+    if kept.len() == parts.len() {
+        return phi;
+    }
+    store.mk_and(&kept)
 }
