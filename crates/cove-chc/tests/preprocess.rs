@@ -192,6 +192,38 @@ fn inline_pass_inlines_single_definitions() {
     }
 }
 
+/// Solidity's transfer of funds: `pay` writes `balances[this] + funds` with `funds` bound
+/// only in that write, and a loop keeps paying. Inlined, `pay`'s invariant needs `funds`
+/// eliminated from under the array write: the read `b[t] = a[t] + funds` it implies defines
+/// `funds` (`preprocess::util::store_read`), where quantifier elimination gives up.
+const FUNDS: &str = "(set-logic HORN)
+(declare-fun pay (Int (Array Int Int) (Array Int Int)) Bool)
+(declare-fun inv (Int (Array Int Int)) Bool)
+(assert (forall ((t Int) (a (Array Int Int)) (b (Array Int Int)) (f Int))
+  (=> (and (>= f 0) (= b (store a t (+ (select a t) f)))) (pay t a b))))
+(assert (forall ((t Int) (a (Array Int Int))) (=> (= (select a t) 0) (inv t a))))
+(assert (forall ((t Int) (a (Array Int Int)) (b (Array Int Int)))
+  (=> (and (inv t a) (pay t a b)) (inv t b))))
+(assert (forall ((t Int) (a (Array Int Int))) (=> (and (inv t a) QUERY) false)))
+";
+
+#[test]
+fn inlined_array_writes_give_their_bound_values_back() {
+    for (q, want) in [
+        ("(< (select a t) 0)", "sat"),
+        ("(> (select a t) 5)", "unsat"),
+    ] {
+        let mut store = TermStore::new();
+        let sys = parse(&mut store, &FUNDS.replace("QUERY", q));
+        let (small, bt) = inline::run(&mut store, &sys, 1000, &far_ctl());
+        assert_eq!(small.preds.len(), 1, "pay is inlined");
+        assert_eq!(
+            solve_back_check(&mut store, &sys, &small, &bt, 200_000),
+            want
+        );
+    }
+}
+
 /// `x` walks between -100 and 100 in steps of `y`, and `y` flips sign at the ends: safe,
 /// but the invariant `-100 <= x + y <= 100` needs `-1 <= y <= 1`, which no query mentions.
 const SWING: &str = "(set-logic HORN)

@@ -222,3 +222,77 @@ fn values_print_the_smtlib_way() {
     assert_eq!(term_to_string(&s, t), "#xabc");
     assert_eq!(Value::default_of(Sort::BitVec(5)).to_string(), "#b00000");
 }
+
+/// `nat2bv` distributes over integer linear sums (a ring homomorphism onto `Z/2^w`): the
+/// constructor's rewrite keeps the meaning for negative values, large coefficients and
+/// constants, and turns solc's `nat2bv(−x)` into `bvneg(nat2bv(x))`.
+#[test]
+fn nat2bv_of_a_linear_sum_keeps_its_meaning() {
+    let mut s = TermStore::new();
+    let x = s.var("x", Sort::Int);
+    let xt = s.mk_var(x);
+    let minus_x = s.mk_neg(xt);
+    let of_minus_x = s.mk_bv(BvOp::OfInt, &[minus_x], Some(16)).unwrap();
+    let of_x = s.mk_bv(BvOp::OfInt, &[xt], Some(16)).unwrap();
+    let neg_of_x = s.mk_bv(BvOp::Neg, &[of_x], None).unwrap();
+    assert_eq!(of_minus_x, neg_of_x);
+
+    let mut rng = Rng::new(11);
+    for round in 0..400 {
+        let mut s = TermStore::new();
+        let w = 1 + rng.below(80) as u32;
+        let vars: Vec<TermId> = (0..3)
+            .map(|i| {
+                let v = s.var(&format!("x{i}"), Sort::Int);
+                s.mk_var(v)
+            })
+            .collect();
+        let num = |s: &mut TermStore, rng: &mut Rng| {
+            let n = rng.below(1 << 20) as i64 - (1 << 19);
+            let big = cove_logic::Rational::int(n) * cove_logic::Rational::int(1 << 40);
+            let v = if rng.below(3) == 0 {
+                big
+            } else {
+                cove_logic::Rational::int(n)
+            };
+            s.mk_num(v, Sort::Int)
+        };
+        let mut parts = Vec::new();
+        for &x in &vars {
+            let c = num(&mut s, &mut rng);
+            let p = match rng.below(3) {
+                0 => s.mk_mul(&[c, x]),
+                1 => s.mk_neg(x),
+                _ => x,
+            };
+            parts.push(p);
+        }
+        parts.push(num(&mut s, &mut rng));
+        let sum = if rng.below(2) == 0 {
+            s.mk_add(&parts)
+        } else {
+            let head = s.mk_add(&parts[..2]);
+            let tail = s.mk_add(&parts[2..]);
+            s.mk_sub(head, tail)
+        };
+        let t = s.mk_bv(BvOp::OfInt, &[sum], Some(w)).unwrap();
+        let mut model = Model::new();
+        for &x in &vars {
+            let v = cove_logic::Rational::int(rng.below(1 << 30) as i64 - (1 << 29));
+            model.set(s.as_var(x).unwrap(), Value::Num(v));
+        }
+        // The reference: the sum's integer value, taken modulo 2^w by constant folding.
+        let Ok(Value::Num(n)) = model.eval(&s, sum) else {
+            panic!("an integer sum")
+        };
+        let n = s.mk_num(n, Sort::Int);
+        let want = s.mk_bv(BvOp::OfInt, &[n], Some(w)).unwrap();
+        let want = s.as_bv(want).cloned().expect("folded");
+        assert_eq!(
+            model.eval(&s, t),
+            Ok(Value::Bv(want)),
+            "round {round}: {}",
+            term_to_string(&s, t)
+        );
+    }
+}

@@ -176,3 +176,65 @@ fn random_bounded_formulas_agree_with_enumeration() {
         "{sat} sat of {decided}: the mix is lopsided"
     );
 }
+
+/// Quantifier elimination of a sentence part: `∃x y·` (bit-vector conversions of `x`, `y`
+/// and a product) `∧ z ≥ 1` is `z ≥ 1`. MBP cannot project `x` and `y` out of `nat2bv` or a
+/// product, but those conjuncts share no variable with `z`: they form a sentence, true
+/// because the formula has a model. Unsatisfiable, the same shape eliminates to `false`.
+#[test]
+fn quantifier_elimination_decides_closed_parts() {
+    use cove_logic::smtlib::{Command, parse_script};
+    use cove_logic::{Model, TermStore, Value};
+    let src = "(declare-const x Int) (declare-const y Int) (declare-const z Int)
+        (assert (and (<= (- 32768) x 32767) (<= (- 32768) y 32767)
+          (= (bv2nat (bvor ((_ int2bv 16) x) ((_ int2bv 16) (- y)))) (+ (* x y) 3))
+          (>= z 1)))
+        (assert (and (<= 0 x 3) (<= 0 y 3) (= (* x y) 7) (>= z 1)))";
+    let mut store = TermStore::new();
+    let script = parse_script(src.as_bytes(), &mut store).unwrap();
+    let phis: Vec<_> = script
+        .commands
+        .iter()
+        .filter_map(|(c, _)| match c {
+            Command::Assert { term, .. } => Some(*term),
+            _ => None,
+        })
+        .collect();
+    let declared: Vec<_> = script
+        .commands
+        .iter()
+        .filter_map(|(c, _)| match c {
+            Command::DeclareConst(v) => Some(*v),
+            _ => None,
+        })
+        .collect();
+    let (vars, z) = (declared[..2].to_vec(), declared[2]);
+    let open = cove_smt::mbp::qe(&mut store, phis[0], &vars).expect("eliminated");
+    for (zv, want) in [(0, false), (1, true), (5, true)] {
+        let mut m = Model::new();
+        m.set(z, Value::Num(cove_logic::Rational::int(zv)));
+        assert_eq!(m.eval(&store, open), Ok(Value::Bool(want)), "z = {zv}");
+    }
+    let none = cove_smt::mbp::qe(&mut store, phis[1], &vars).expect("eliminated");
+    assert_eq!(store.as_bool(none), Some(false));
+}
+
+/// The GCD test over rows of wide bit encodings: `bv2nat` of a 200-bit word is even when its
+/// low bit is clear, so it is never `2^199 + 1`; and a word plus itself is never odd.
+/// Bounded by conflicts through the script's default limits, these end at once.
+#[test]
+fn wide_conversions_meet_parity_at_once() {
+    let out = run(
+        "(set-logic ALL) (declare-const v (_ BitVec 200)) (declare-const n Int)
+        (assert (= ((_ extract 0 0) v) #b0))
+        (assert (= (bv2nat v) (+ n n 1)))
+        (check-sat)",
+    );
+    assert_eq!(out.trim(), "unsat");
+    let out = run("(set-logic ALL) (declare-const x Int) (declare-const y Int)
+        (assert (<= (- 32768) x 32767))
+        (assert (= (bv2nat (ite (>= x 0) ((_ int2bv 16) x) (bvneg ((_ int2bv 16) (- x))))) y))
+        (assert (= x (- 5)))
+        (check-sat) (get-value (y))");
+    assert!(out.starts_with("sat") && out.contains("(y 65531)"), "{out}");
+}
