@@ -161,11 +161,9 @@ fn open_part(store: &mut TermStore, phi: TermId, vars: &[VarId]) -> TermId {
         }
     }
     let mut open_root = vec![false; parts.len()];
-    for i in 0..parts.len() {
-        if open[i] {
-            let r = find(&mut parent, i);
-            open_root[r] = true;
-        }
+    for (i, _) in open.iter().enumerate().filter(|(_, o)| **o) {
+        let r = find(&mut parent, i);
+        open_root[r] = true;
     }
     let kept: Vec<TermId> = (0..parts.len())
         .filter(|&i| open_root[find(&mut parent, i)])
