@@ -545,3 +545,39 @@ fn counterexamples_over_datatypes_read_back() {
     let e = cert::check_derivation(&store, sys, &back).unwrap_err();
     assert!(e.is_invalid(), "{e}");
 }
+
+/// A frame condition over a datatype holding an array of datatypes comes back from the
+/// flat engines as one equality per component; the back-translation gives it as the one
+/// equality of the original values, with no pointwise `forall` for the checker to decide.
+#[test]
+fn componentwise_frame_equalities_come_back_whole() {
+    let src = "(set-logic HORN)
+        (declare-datatypes ((P 0)) (((mkP (pa (Array Int Int)) (pl Int)))))
+        (declare-datatypes ((S 0)) (((mkS (sa (Array Int P)) (sl Int)))))
+        (declare-fun inv (S S Int) Bool)
+        (assert (forall ((s S)) (inv s s 0)))
+        (assert (forall ((s S) (t S) (n Int)) (=> (inv s t n) (inv s t (+ n 1)))))
+        (assert (forall ((s S) (t S) (n Int)) (=> (and (inv s t n) (not (= s t))) false)))
+        (check-sat)";
+    let mut store = TermStore::new();
+    let q = parse_queries(src.as_bytes(), &mut store, &Control::default())
+        .unwrap()
+        .remove(0);
+    let cfg = SolveConfig {
+        threads: 1,
+        ..SolveConfig::default()
+    };
+    let ctl = Control::default()
+        .with_work_budget(2_000_000)
+        .with_timeout(std::time::Duration::from_secs(300));
+    let out = solve(&store, &q, &cfg, &ctl);
+    let ChcResult::Sat(inv) = &out.answer else {
+        panic!("{}: {:?}", out.engine, out.answer)
+    };
+    assert_eq!(out.validation, Validation::Valid);
+    let st = &out.store;
+    for def in inv.defs.values() {
+        let text = cove_logic::print::term_to_string(st, def.body);
+        assert!(!text.contains("forall"), "{text}");
+    }
+}

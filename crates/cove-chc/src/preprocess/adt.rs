@@ -55,7 +55,7 @@ use crate::result::{Derivation, Invariants};
 use crate::system::{ChcSystem, Clause, PredApp};
 use cove_logic::dt::{self, DtOp};
 use cove_logic::{ArrayValue, DtValue, FuncId, Op, Sort, TermId, TermStore, Value, VarId};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// One step of a component path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1101,19 +1101,146 @@ pub fn back_invariants(
         let mut params = vec![];
         // flat parameter -> (original parameter, component)
         let mut owner: FxHashMap<VarId, (VarId, Comp)> = FxHashMap::default();
+        // flat parameter -> (original parameter, component index, number of components)
+        let mut place: FxHashMap<VarId, (VarId, usize, usize)> = FxHashMap::default();
         let mut k = 0;
         for (i, &s) in decl.args.iter().enumerate() {
             let v = store.fresh_var(&format!("x{i}"), s);
             params.push(v);
-            for comp in layout(s).ok_or(NOT_FLAT)? {
+            let comps = layout(s).ok_or(NOT_FLAT)?;
+            let n = comps.len();
+            for (c, comp) in comps.into_iter().enumerate() {
                 owner.insert(def.params[k], (v, comp));
+                place.insert(def.params[k], (v, c, n));
                 k += 1;
             }
         }
-        let body = back_term(store, def.body, &owner)?;
+        let (rest, whole) = whole_equalities(store, def.body, &place);
+        let mut parts = vec![back_term(store, rest, &owner)?];
+        parts.extend(whole);
+        let body = store.mk_and(&parts);
         out.define(p, params, body);
     }
     Ok(out)
+}
+
+/// Splits off the top-level equalities of a flat invariant that equate *every* component of
+/// two original parameters of the same sort, componentwise: they are the equality of the two
+/// original values (flattening is a bijection between values and their components; arrays
+/// of datatypes by extensionality). Returns the rest and those original equalities.
+///
+/// # Why
+/// The Solidity compiler's frame conditions (`state' = state`, nested arrays of tuples
+/// unchanged) come out of the flat engines as one equality per component; translated one
+/// by one, each component of an array of tuples becomes a pointwise `forall`, and the
+/// certificate checker cannot decide clauses over such quantifiers in time (a proof found
+/// in 0.09 s printed as `unknown`). The same facts as one equality of original terms are
+/// ground.
+fn whole_equalities(
+    store: &mut TermStore,
+    body: TermId,
+    place: &FxHashMap<VarId, (VarId, usize, usize)>,
+) -> (TermId, Vec<TermId>) {
+    let parts = store.conjuncts(body);
+    /// The componentwise equalities of two original parameters: the components seen, how
+    /// many there are, the conjuncts' positions.
+    struct Group {
+        seen: FxHashSet<usize>,
+        n: usize,
+        at: Vec<usize>,
+    }
+    let mut groups: FxHashMap<(VarId, VarId), Group> = FxHashMap::default();
+    // Integer equalities may come as `x − y ≤ 0 ∧ y − x ≤ 0`: both halves make one.
+    let mut halves: FxHashMap<(VarId, VarId), usize> = FxHashMap::default();
+    let mut eqs: Vec<(VarId, VarId, Vec<usize>)> = Vec::new();
+    for (at, &e) in parts.iter().enumerate() {
+        if store.args(e).len() != 2 {
+            continue;
+        }
+        match store.op(e) {
+            Op::Eq => {
+                if let Some((x, y)) = var_equality(store, e) {
+                    eqs.push((x, y, vec![at]));
+                }
+            }
+            Op::Le => {
+                if let Some((x, y)) = var_equality(store, e) {
+                    match halves.remove(&(y, x)) {
+                        Some(other) => eqs.push((x, y, vec![other, at])),
+                        None => {
+                            halves.insert((x, y), at);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    for (va, vb, at) in eqs {
+        let (Some(&(oa, ca, na)), Some(&(ob, cb, nb))) = (place.get(&va), place.get(&vb)) else {
+            continue;
+        };
+        if ca != cb || na != nb || oa == ob || store.var_sort(oa) != store.var_sort(ob) {
+            continue;
+        }
+        let key = if oa < ob { (oa, ob) } else { (ob, oa) };
+        let g = groups.entry(key).or_insert_with(|| Group {
+            seen: FxHashSet::default(),
+            n: na,
+            at: Vec::new(),
+        });
+        g.seen.insert(ca);
+        g.at.extend(at);
+    }
+    let mut drop: FxHashSet<usize> = FxHashSet::default();
+    let mut whole = Vec::new();
+    let mut keys: Vec<_> = groups.keys().copied().collect();
+    keys.sort_unstable();
+    for key in keys {
+        let g = &groups[&key];
+        if g.seen.len() == g.n && g.n > 1 {
+            drop.extend(g.at.iter().copied());
+            let (a, b) = (store.mk_var(key.0), store.mk_var(key.1));
+            whole.push(store.mk_eq(a, b));
+        }
+    }
+    if whole.is_empty() {
+        return (body, whole);
+    }
+    let rest: Vec<TermId> = (0..parts.len())
+        .filter(|i| !drop.contains(i))
+        .map(|i| parts[i])
+        .collect();
+    (store.mk_and(&rest), whole)
+}
+
+/// `(x, y)` when the equality `e` says `x = y` for two variables, also in the linear forms
+/// the simplifier gives integer equalities (`x − y = 0`); for `e` an inequality `x − y ≤ 0`
+/// (either side holding the difference), `(x, y)` with `x ≤ y`.
+fn var_equality(store: &TermStore, e: TermId) -> Option<(VarId, VarId)> {
+    let (a, b) = (store.args(e)[0], store.args(e)[1]);
+    if let (Some(x), Some(y)) = (store.as_var(a), store.as_var(b)) {
+        return Some((x, y));
+    }
+    if !matches!(store.sort(a), Sort::Int | Sort::Real) {
+        return None;
+    }
+    let mut lin = cove_logic::linearize(store, a);
+    lin.add_scaled(
+        &cove_logic::linearize(store, b),
+        &cove_logic::Rational::MINUS_ONE,
+    );
+    if !lin.constant.is_zero() || lin.terms.len() != 2 {
+        return None;
+    }
+    let (x, cx) = (&lin.terms[0].0, &lin.terms[0].1);
+    let (y, cy) = (&lin.terms[1].0, &lin.terms[1].1);
+    if !(cx + cy).is_zero() || !(cx.is_one() || cy.is_one()) {
+        return None;
+    }
+    // Oriented `x − y` (for `x − y ≤ 0`: `x ≤ y`).
+    let (x, y) = if cx.is_one() { (x, y) } else { (y, x) };
+    Some((store.as_var(*x)?, store.as_var(*y)?))
 }
 
 /// A flat term during back-translation: an original term, or a flat array that has no
