@@ -14,17 +14,13 @@ use cove_chc::engines::spacer::SpacerConfig;
 use cove_chc::frontend::parse_queries;
 use cove_chc::{ChcResult, Control};
 use cove_logic::TermStore;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
+mod common;
+
 fn files() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/solidity");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&root)
-        .expect("tests/solidity exists")
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "smt2"))
-        .collect();
-    files.sort();
+    let files = common::smt2_files("solidity");
     assert!(files.len() >= 8, "the Solidity queries have shrunk");
     files
 }

@@ -82,6 +82,27 @@ pub fn total(store: &TermStore, t: TermId) -> bool {
     true
 }
 
+/// The conjuncts `t = w` of `parts` with `w` an array write `store(…)` (either side): their
+/// positions, `t` and `w`.
+fn array_writes<'a>(
+    store: &'a TermStore,
+    parts: &'a [TermId],
+) -> impl Iterator<Item = (usize, TermId, TermId)> + 'a {
+    parts.iter().enumerate().flat_map(move |(at, &c)| {
+        let eq = store.op(c) == &Op::Eq && store.sort(store.args(c)[0]).is_array();
+        let sides = if eq {
+            let (l, r) = (store.args(c)[0], store.args(c)[1]);
+            vec![(l, r), (r, l)]
+        } else {
+            vec![]
+        };
+        sides
+            .into_iter()
+            .filter(|&(_, w)| store.op(w) == &Op::Store)
+            .map(move |(t, w)| (at, t, w))
+    })
+}
+
 /// A conjunct `t = store(s, i, v)` (either side) whose `s` is a chain of writes over an array
 /// variable `b` with `allowed(b)`, `b` occurring neither in `t` nor in `i`.
 pub struct StoreEq {
@@ -107,28 +128,19 @@ pub fn store_equality(
     parts: &[TermId],
     allowed: &dyn Fn(VarId) -> bool,
 ) -> Option<StoreEq> {
-    for (at, &c) in parts.iter().enumerate() {
-        if store.op(c) != &Op::Eq || !store.sort(store.args(c)[0]).is_array() {
+    for (at, t, w) in array_writes(store, parts) {
+        let mut base = w;
+        while store.op(base) == &Op::Store {
+            base = store.args(base)[0];
+        }
+        let Some(b) = store.as_var(base).filter(|&b| allowed(b)) else {
+            continue;
+        };
+        let (s, i, v) = (store.args(w)[0], store.args(w)[1], store.args(w)[2]);
+        if free_vars(store, t).contains(&b) || free_vars(store, i).contains(&b) {
             continue;
         }
-        let (l, r) = (store.args(c)[0], store.args(c)[1]);
-        for (t, w) in [(l, r), (r, l)] {
-            if store.op(w) != &Op::Store {
-                continue;
-            }
-            let mut base = w;
-            while store.op(base) == &Op::Store {
-                base = store.args(base)[0];
-            }
-            let Some(b) = store.as_var(base).filter(|&b| allowed(b)) else {
-                continue;
-            };
-            let (s, i, v) = (store.args(w)[0], store.args(w)[1], store.args(w)[2]);
-            if free_vars(store, t).contains(&b) || free_vars(store, i).contains(&b) {
-                continue;
-            }
-            return Some(StoreEq { at, t, s, i, v });
-        }
+        return Some(StoreEq { at, t, s, i, v });
     }
     None
 }
@@ -161,24 +173,16 @@ pub fn store_read(
     parts: &[TermId],
     allowed: &dyn Fn(VarId) -> bool,
 ) -> Option<TermId> {
-    for &c in parts {
-        if store.op(c) != &Op::Eq || !store.sort(store.args(c)[0]).is_array() {
+    let writes: Vec<_> = array_writes(store, parts).collect();
+    for (_, t, w) in writes {
+        let (i, v) = (store.args(w)[1], store.args(w)[2]);
+        if !free_vars(store, v).iter().any(|&x| allowed(x)) {
             continue;
         }
-        let (l, r) = (store.args(c)[0], store.args(c)[1]);
-        for (t, w) in [(l, r), (r, l)] {
-            if store.op(w) != &Op::Store {
-                continue;
-            }
-            let (i, v) = (store.args(w)[1], store.args(w)[2]);
-            if !free_vars(store, v).iter().any(|&x| allowed(x)) {
-                continue;
-            }
-            let ti = store.mk_select(t, i);
-            let read = store.mk_eq(ti, v);
-            if !parts.contains(&read) {
-                return Some(read);
-            }
+        let ti = store.mk_select(t, i);
+        let read = store.mk_eq(ti, v);
+        if !parts.contains(&read) {
+            return Some(read);
         }
     }
     None

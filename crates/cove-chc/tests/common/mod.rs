@@ -11,9 +11,16 @@ use std::path::{Path, PathBuf};
 
 /// The `.smt2` files of the workspace's `tests/corpus/`, sorted by path.
 pub fn corpus_files() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus");
+    smt2_files("corpus")
+}
+
+/// The `.smt2` files of the workspace's `tests/DIR/`, sorted by path.
+pub fn smt2_files(dir: &str) -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests")
+        .join(dir);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&root)
-        .expect("tests/corpus exists")
+        .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "smt2"))
         .collect();
