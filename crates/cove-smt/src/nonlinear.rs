@@ -11,7 +11,12 @@
 //!   linear);
 //! * tangent planes, for two factors `x·y` at the candidate point `(a, b)`:
 //!   `(x ≥ a ∧ y ≥ b) ∨ (x ≤ a ∧ y ≤ b) → xy ≥ a·y + b·x − a·b` and the opposite quadrants
-//!   with `≤`, both from the sign of `(x − a)(y − b)`.
+//!   with `≤`, both from the sign of `(x − a)(y − b)`;
+//! * congruence, for two products whose factors the candidate makes pairwise equal but
+//!   whose values it makes different: `(∧_i f_i = g_i) → c'·w = c·w'`. Two calls of one
+//!   function with the same arguments (solc's `x * y == mul(x, y)`) give two copies of one
+//!   product; the value lemmas alone would have to enumerate every value of the factors
+//!   before the copies agree, the congruence lemma says it once.
 //!
 //! Every lemma holds for the real product, so `unsat` stays sound. A candidate whose
 //! products are all right is a model of the products, and `sat` is still confirmed by
@@ -43,6 +48,10 @@ impl SmtSolver {
     pub(crate) fn nl_lemmas(&mut self, store: &mut TermStore) -> Vec<TermId> {
         let mut out = Vec::new();
         let products = self.enc.products.clone();
+        // Products seen so far by their factors' values (sorted): the product, its
+        // coefficient and value, its factors sorted by value.
+        type Seen = (TermId, Rational, Rational, Vec<(Rational, TermId)>);
+        let mut seen: std::collections::HashMap<Vec<Rational>, Seen> = Default::default();
         for t in products {
             let mut c = Rational::ONE;
             let mut fs: Vec<TermId> = Vec::new();
@@ -61,6 +70,34 @@ impl SmtSolver {
             };
             let Some(w) = num(self, t) else { continue };
             let sort = store.sort(t);
+            let mut sorted: Vec<(Rational, TermId)> =
+                vals.iter().cloned().zip(fs.iter().copied()).collect();
+            sorted.sort_by(|a, b| a.0.cmp(&b.0));
+            let key: Vec<Rational> = sorted.iter().map(|p| p.0.clone()).collect();
+            match seen.get(&key) {
+                Some((t0, c0, w0, fs0)) => {
+                    // c0·Π = w0 and c·Π = w agree iff c·w0 = c0·w.
+                    if &c * w0 != c0 * &w {
+                        let conds: Vec<TermId> = fs0
+                            .iter()
+                            .zip(&sorted)
+                            .filter(|(a, b)| a.1 != b.1)
+                            .map(|(a, b)| store.mk_eq(a.1, b.1))
+                            .collect();
+                        let t0 = *t0;
+                        let ct = store.mk_num(c.clone(), sort);
+                        let c0t = store.mk_num(c0.clone(), sort);
+                        let lhs = store.mk_mul(&[ct, t0]);
+                        let rhs = store.mk_mul(&[c0t, t]);
+                        let concl = store.mk_eq(lhs, rhs);
+                        let cond = store.mk_and(&conds);
+                        out.push(store.mk_implies(cond, concl));
+                    }
+                }
+                None => {
+                    seen.insert(key, (t, c.clone(), w.clone(), sorted));
+                }
+            }
             let prod = vals.iter().fold(c.clone(), |acc, v| &acc * v);
             if prod == w {
                 continue;

@@ -238,3 +238,27 @@ fn wide_conversions_meet_parity_at_once() {
         (check-sat) (get-value (y))");
     assert!(out.starts_with("sat") && out.contains("(y 65531)"), "{out}");
 }
+
+#[test]
+fn copies_of_one_product_agree() {
+    // Two calls of solc's `mul(x, y)` on the same int16 arguments: two products whose
+    // factors are equal only through the constraints. Before congruence lemmas the value
+    // lemmas ran out of rounds (`unknown`); z3: unsat.
+    let out = run("(set-logic QF_NIA)
+        (declare-const x1 Int) (declare-const y1 Int)
+        (declare-const x2 Int) (declare-const y2 Int)
+        (assert (and (<= (- 32768) x1 32767) (<= (- 32768) y1 32767)
+                     (<= x1 x2) (<= x2 x1) (<= y2 y1) (<= y1 y2)))
+        (assert (distinct (* 3 x1 y1) (* 3 y2 x2)))
+        (check-sat)");
+    assert_eq!(out.trim(), "unsat");
+    // Different coefficients: 3·x·y = 2·x·y only when the product is 0 (z3: sat).
+    let out = run("(set-logic QF_NIA)
+        (declare-const x1 Int) (declare-const y1 Int)
+        (declare-const x2 Int) (declare-const y2 Int)
+        (assert (and (<= 1 x1 32767) (<= (- 32768) y1 32767)
+                     (<= x1 x2) (<= x2 x1) (<= y2 y1) (<= y1 y2)))
+        (assert (= (* 3 x1 y1) (* 2 y2 x2)))
+        (check-sat) (get-value (y1))");
+    assert!(out.starts_with("sat") && out.contains("(y1 0)"), "{out}");
+}
