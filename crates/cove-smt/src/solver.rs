@@ -584,11 +584,36 @@ impl SmtSolver {
 
     /// Solves under `lits`, adding violated array axiom instances until the candidate is
     /// array-consistent (see [`crate::arrays`]).
+    ///
+    /// A conflict limit holds for the whole check, across the rounds: each round's search
+    /// gets what the earlier rounds left (a clause check of the preprocessing with a
+    /// 200-conflict budget ran 39 array rounds and 792 conflicts, 2 s, on a Solidity
+    /// constructor before).
     fn solve_with_arrays(&mut self, store: &mut TermStore, lits: &[Lit]) -> SolveResult {
+        let user = self.limits.conflicts;
+        let r = self.solve_rounds(store, lits, user);
+        self.limits.conflicts = user;
+        r
+    }
+
+    fn solve_rounds(
+        &mut self,
+        store: &mut TermStore,
+        lits: &[Lit],
+        conflicts: Option<u64>,
+    ) -> SolveResult {
         let mut nl_rounds = 0u32;
+        let start = self.sat.stats().conflicts;
         loop {
             while let Some((l, scope)) = self.arr.pending.pop() {
                 self.add_array_lemma(store, l, scope);
+            }
+            if let Some(c) = conflicts {
+                let spent = self.sat.stats().conflicts - start;
+                if spent >= c {
+                    return SolveResult::Unknown;
+                }
+                self.limits.conflicts = Some(c - spent);
             }
             // Atoms made here are the integer search's (array instances are encoded above
             // and are not counted: a rebuild would only have to find them again).
