@@ -94,7 +94,10 @@ pub fn substitute_with(
     }
     // Free variables of the images, computed when the first binder is met.
     let mut range_fv: Option<FxHashSet<VarId>> = None;
-    let mut ctxs: Vec<FxHashMap<VarId, TermId>> = vec![map.clone()];
+    // The top context is the caller's map itself: callers that grow one map definition by
+    // definition (clause simplification) would pay a copy of it per call.
+    let mut ctxs: Vec<std::borrow::Cow<'_, FxHashMap<VarId, TermId>>> =
+        vec![std::borrow::Cow::Borrowed(map)];
     let mut quant: QuantCtx = FxHashMap::default();
     let mut memo: FxHashMap<(TermId, u32), TermId> = FxHashMap::default();
     let mut stack: Vec<(TermId, u32, bool)> = vec![(t, 0, false)];
@@ -114,7 +117,7 @@ pub fn substitute_with(
             Op::Forall(ref vs) | Op::Exists(ref vs) => {
                 let body = store.args(n)[0];
                 if !expanded {
-                    let mut m = ctxs[c as usize].clone();
+                    let mut m = ctxs[c as usize].as_ref().clone();
                     for &v in vs.iter() {
                         m.remove(&v);
                     }
@@ -137,7 +140,7 @@ pub fn substitute_with(
                             new_vs.push(v);
                         }
                     }
-                    ctxs.push(m);
+                    ctxs.push(std::borrow::Cow::Owned(m));
                     let child = (ctxs.len() - 1) as u32;
                     quant.insert((n, c), (child, new_vs.into()));
                     stack.push((n, c, true));

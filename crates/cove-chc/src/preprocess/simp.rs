@@ -135,15 +135,32 @@ pub(super) fn simplify_clause(
             }
         };
         let mut map: FxHashMap<VarId, TermId> = FxHashMap::default();
+        // Per variable, the defined variables whose images may mention it: a new definition
+        // is substituted into those images only (into every image, it made the pass
+        // quadratic: 4 s on a Solidity constructor with thousands of component copies).
+        let mut users: FxHashMap<VarId, Vec<VarId>> = FxHashMap::default();
         for e in store.conjuncts(constraint) {
             let e = substitute(store, e, &map);
             let e = simp.run(store, e);
             let allowed = |v: VarId| clause_vars.contains(&v) && !map.contains_key(&v);
             if let Some((x, t)) = defining_equality(store, e, &allowed, &cost) {
                 let one: FxHashMap<VarId, TermId> = [(x, t)].into_iter().collect();
-                for val in map.values_mut() {
-                    let s = substitute(store, *val, &one);
-                    *val = simp.run(store, s);
+                let t_vars = free_vars(store, t);
+                let mut ks = users.remove(&x).unwrap_or_default();
+                ks.sort_unstable();
+                ks.dedup();
+                for k in ks {
+                    let val = map[&k];
+                    let s = substitute(store, val, &one);
+                    if s != val {
+                        map.insert(k, simp.run(store, s));
+                        for &v in &t_vars {
+                            users.entry(v).or_default().push(k);
+                        }
+                    }
+                }
+                for &v in &t_vars {
+                    users.entry(v).or_default().push(x);
                 }
                 map.insert(x, t);
             }
