@@ -19,6 +19,9 @@ use cove_logic::{Model, Op, Sort, TermId, TermStore, Value, expand_funcs, free_v
 use cove_smt::{SmtResult, SmtSolver};
 use std::fmt;
 
+/// Steps of the read-over-write expansion of one checked query before it is given up.
+const READ_BUDGET: usize = 1_000_000;
+
 /// Why a certificate was not accepted.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CertError {
@@ -188,6 +191,13 @@ pub fn check_invariants(
         } else {
             vec![query]
         };
+        // Reads of writes become case splits on the indices (equivalent; see
+        // `cove_logic::array_reads`): the SMT core's lazy read-over-write rounds each pay a
+        // full search, and a flattened constructor of nested arrays took 30 of them.
+        let parts: Vec<TermId> = parts
+            .into_iter()
+            .map(|p| cove_logic::array_reads::expand_reads(store, p, READ_BUDGET).unwrap_or(p))
+            .collect();
         check_parts(store, sys, i, &parts, complete, ctl)?;
     }
     Ok(())

@@ -6,6 +6,7 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod array_reads;
 pub mod bv;
 pub mod detach;
 pub mod dt;

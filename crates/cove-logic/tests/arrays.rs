@@ -93,3 +93,132 @@ fn sort_errors_are_reported() {
     let bad = "(declare-const a (Array Int Int)) (assert (= (store a 1 true) a))";
     assert!(parse_script(bad.as_bytes(), &mut s).is_err());
 }
+
+/// A small deterministic generator (xorshift).
+struct Rng(u64);
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+/// A random `(Array Int (Array Int Int))` term over `m`, with writes, `ite`s and constants.
+fn nested_array(
+    s: &mut TermStore,
+    r: &mut Rng,
+    m: cove_logic::TermId,
+    idx: &[cove_logic::TermId],
+    depth: u32,
+) -> cove_logic::TermId {
+    let ai = Sort::array(Sort::Int, Sort::Int);
+    let mut a = m;
+    for _ in 0..depth {
+        let i = idx[r.below(idx.len() as u64) as usize];
+        let j = idx[r.below(idx.len() as u64) as usize];
+        let v = idx[r.below(idx.len() as u64) as usize];
+        a = match r.below(4) {
+            0 => {
+                let inner = s.mk_select(a, i);
+                let w = s.mk_store(inner, j, v);
+                s.mk_store(a, i, w)
+            }
+            1 => {
+                let k = s.mk_const_array(ai, v);
+                s.mk_store(a, i, k)
+            }
+            2 => {
+                let c = s.mk_le(i, j);
+                let row = s.mk_select(a, v);
+                let other = s.mk_store(m, j, row);
+                s.mk_ite(c, a, other)
+            }
+            _ => {
+                let inner = s.mk_select(m, j);
+                s.mk_store(a, i, inner)
+            }
+        };
+    }
+    a
+}
+
+#[test]
+fn read_over_write_expansion_keeps_values_and_leaves_no_read_of_a_write() {
+    let mut r = Rng(0x9e37_79b9_7f4a_7c15);
+    for round in 0..200 {
+        let mut s = TermStore::new();
+        let ai = Sort::array(Sort::Int, Sort::Int);
+        let mv = s.var("m", Sort::array(Sort::Int, ai));
+        let m = s.mk_var(mv);
+        let vars: Vec<_> = (0..3).map(|k| s.var(&format!("i{k}"), Sort::Int)).collect();
+        let mut idx: Vec<_> = vars.iter().map(|&v| s.mk_var(v)).collect();
+        idx.push(s.mk_int(0));
+        idx.push(s.mk_int(1));
+        let depth = 1 + r.below(6) as u32;
+        let a = nested_array(&mut s, &mut r, m, &idx, depth);
+        let (p, q) = (idx[r.below(5) as usize], idx[r.below(5) as usize]);
+        let row = s.mk_select(a, p);
+        let read = s.mk_select(row, q);
+        let t = s.mk_eq(read, idx[r.below(5) as usize]);
+        let e = cove_logic::array_reads::expand_reads(&mut s, t, 1_000_000).expect("in budget");
+        // No read of a write, an `ite` or a constant is left.
+        let mut stack = vec![e];
+        while let Some(u) = stack.pop() {
+            if matches!(s.op(u), cove_logic::Op::Select) {
+                let arr = s.args(u)[0];
+                assert!(
+                    !matches!(
+                        s.op(arr),
+                        cove_logic::Op::Store | cove_logic::Op::Ite | cove_logic::Op::ConstArray
+                    ),
+                    "round {round}: {}",
+                    term_to_string(&s, u)
+                );
+            }
+            stack.extend_from_slice(s.args(u));
+        }
+        // Same value under random models.
+        for _ in 0..8 {
+            let int = |n: u64| Value::Num(Rational::int(n as i64));
+            let mut model = Model::new();
+            for &v in &vars {
+                model.set(v, int(r.below(3)));
+            }
+            let mut outer = ArrayValue::constant(Value::Array(Box::new(ArrayValue::constant(
+                int(r.below(3)),
+            ))));
+            for k in 0..3 {
+                let row = ArrayValue::constant(int(r.below(3))).write(int(r.below(3)), int(5));
+                outer = outer.write(int(k), Value::Array(Box::new(row)));
+            }
+            model.set(mv, Value::Array(Box::new(outer)));
+            assert_eq!(
+                model.eval(&s, t).unwrap(),
+                model.eval(&s, e).unwrap(),
+                "round {round}: {} vs {}",
+                term_to_string(&s, t),
+                term_to_string(&s, e)
+            );
+        }
+    }
+}
+
+#[test]
+fn repeated_writes_and_tests_fold() {
+    let mut s = TermStore::new();
+    let ai = Sort::array(Sort::Int, Sort::Int);
+    let a = s.var("a", ai);
+    let a = s.mk_var(a);
+    let i = s.var("i", Sort::Int);
+    let i = s.mk_var(i);
+    let (one, two) = (s.mk_int(1), s.mk_int(2));
+    let w1 = s.mk_store(a, i, one);
+    let w2 = s.mk_store(w1, i, two);
+    assert_eq!(term_to_string(&s, w2), "(store a i 2)");
+    let c = s.mk_le(i, one);
+    let inner = s.mk_ite(c, one, i);
+    let outer = s.mk_ite(c, two, inner);
+    assert_eq!(term_to_string(&s, outer), "(ite (<= i 1) 2 i)");
+}
