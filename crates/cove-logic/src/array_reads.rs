@@ -10,8 +10,9 @@
 //! of `store`s, read back at witness indices three levels deep) that was 30 rounds and
 //! 800,000 decisions, where the expanded query has no write left to reason about.
 //!
-//! The result is equivalent to the input (each step is a valid equation of the theory of
-//! arrays). Its size is bounded by the number of (array, index) pairs read, which a budget
+//! On the way, a write under a write at the same index is dropped and an `ite` branch that
+//! repeats its parent's test takes the side already chosen. The result is equivalent to the
+//! input (each step is a valid equation of the theory of arrays). Its size is bounded by the number of (array, index) pairs read, which a budget
 //! caps: past it the expansion is given up.
 
 use crate::term::{Op, TermId, TermStore};
@@ -75,11 +76,14 @@ pub fn expand_reads(store: &mut TermStore, t: TermId, budget: usize) -> Option<T
                     }
                     continue;
                 }
-                let r = if args.as_slice() == store.args(t) {
-                    t
-                } else {
-                    let sort = store.sort(t);
-                    crate::subst::rebuild(store, &op, &args, sort)
+                let r = match op {
+                    Op::Store => write(store, args[0], args[1], args[2]),
+                    Op::Ite => ite(store, args[0], args[1], args[2]),
+                    _ if args.as_slice() == store.args(t) => t,
+                    _ => {
+                        let sort = store.sort(t);
+                        crate::subst::rebuild(store, &op, &args, sort)
+                    }
                 };
                 memo.insert(t, r);
             }
@@ -111,12 +115,12 @@ pub fn expand_reads(store: &mut TermStore, t: TermId, budget: usize) -> Option<T
                             below
                         } else {
                             let hit = store.mk_eq(args[1], i);
-                            store.mk_ite(hit, args[2], below)
+                            ite(store, hit, args[2], below)
                         }
                     }
                     Op::Ite => {
                         let (x, y) = (reads[&(args[1], i)], reads[&(args[2], i)]);
-                        store.mk_ite(args[0], x, y)
+                        ite(store, args[0], x, y)
                     }
                     _ => store.mk_select(a, i),
                 };
@@ -125,4 +129,26 @@ pub fn expand_reads(store: &mut TermStore, t: TermId, budget: usize) -> Option<T
         }
     }
     Some(memo[&t])
+}
+
+/// `(store a i v)` without the writes at `i` under it, which it hides.
+fn write(store: &mut TermStore, a: TermId, i: TermId, v: TermId) -> TermId {
+    let mut a = a;
+    while matches!(store.op(a), Op::Store) && store.args(a)[1] == i {
+        a = store.args(a)[0];
+    }
+    store.mk_store(a, i, v)
+}
+
+/// `(ite c a b)` where a branch that tests `c` again takes the side `c` already chose
+/// (solc's constructors, translated back, nest one index test a dozen times).
+fn ite(store: &mut TermStore, c: TermId, a: TermId, b: TermId) -> TermId {
+    let (mut a, mut b) = (a, b);
+    while matches!(store.op(a), Op::Ite) && store.args(a)[0] == c {
+        a = store.args(a)[1];
+    }
+    while matches!(store.op(b), Op::Ite) && store.args(b)[0] == c {
+        b = store.args(b)[2];
+    }
+    store.mk_ite(c, a, b)
 }

@@ -22,7 +22,6 @@ pub fn rebuild(store: &mut TermStore, op: &Op, args: &[TermId], sort: Sort) -> T
         Op::Ite => store.mk_ite(args[0], args[1], args[2]),
         Op::Eq if args[0] == args[1] => store.mk_true(),
         Op::Select => store.mk_select(args[0], args[1]),
-        Op::Store => store.mk_store(args[0], args[1], args[2]),
         _ => store.mk_raw(op.clone(), args, sort),
     }
 }

@@ -520,16 +520,6 @@ impl TermStore {
         if a == b {
             return a;
         }
-        // A branch that tests `c` again takes the side `c` already chose: solc's
-        // constructors, translated back, nest one index test a dozen times.
-        if matches!(self.op(b), Op::Ite) && self.args(b)[0] == c {
-            let b2 = self.args(b)[2];
-            return self.mk_ite(c, a, b2);
-        }
-        if matches!(self.op(a), Op::Ite) && self.args(a)[0] == c {
-            let a1 = self.args(a)[1];
-            return self.mk_ite(c, a1, b);
-        }
         let sort = self.sort(a);
         self.intern(Op::Ite, Box::new([c, a, b]), sort)
     }
@@ -620,14 +610,10 @@ impl TermStore {
         )
     }
 
-    /// `(store a i v)`; a write over a write at the same index replaces it.
+    /// `(store a i v)`.
     pub fn mk_store(&mut self, a: TermId, i: TermId, v: TermId) -> TermId {
         let sort = self.sort(a);
         debug_assert!(sort.is_array());
-        let mut a = a;
-        while matches!(self.op(a), Op::Store) && self.args(a)[1] == i {
-            a = self.args(a)[0];
-        }
         self.intern(Op::Store, Box::new([a, i, v]), sort)
     }
 

@@ -206,7 +206,7 @@ fn read_over_write_expansion_keeps_values_and_leaves_no_read_of_a_write() {
 }
 
 #[test]
-fn repeated_writes_and_tests_fold() {
+fn expansion_folds_repeated_writes_and_tests() {
     let mut s = TermStore::new();
     let ai = Sort::array(Sort::Int, Sort::Int);
     let a = s.var("a", ai);
@@ -216,9 +216,14 @@ fn repeated_writes_and_tests_fold() {
     let (one, two) = (s.mk_int(1), s.mk_int(2));
     let w1 = s.mk_store(a, i, one);
     let w2 = s.mk_store(w1, i, two);
-    assert_eq!(term_to_string(&s, w2), "(store a i 2)");
+    let b = s.var("b", ai);
+    let b = s.mk_var(b);
+    let same = s.mk_eq(w2, b);
+    let e = cove_logic::array_reads::expand_reads(&mut s, same, 1000).unwrap();
+    assert_eq!(term_to_string(&s, e), "(= (store a i 2) b)");
     let c = s.mk_le(i, one);
     let inner = s.mk_ite(c, one, i);
     let outer = s.mk_ite(c, two, inner);
-    assert_eq!(term_to_string(&s, outer), "(ite (<= i 1) 2 i)");
+    let e = cove_logic::array_reads::expand_reads(&mut s, outer, 1000).unwrap();
+    assert_eq!(term_to_string(&s, e), "(ite (<= i 1) 2 i)");
 }
