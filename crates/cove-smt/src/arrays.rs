@@ -271,7 +271,10 @@ impl SmtSolver {
                     LBool::Undef => None,
                 }
             }
-            Sort::Array(_) => None,
+            // The array check stores the values of a consistent candidate's arrays before
+            // the datatype check asks for the fields of its values (an array field read at
+            // an index: `(select (data (msg tx)) 3)`, which a default would contradict).
+            Sort::Array(_) => self.arr.values.get(&t).cloned(),
             Sort::BitVec(_) => self.bv_cand_value(t),
             _ => {
                 let vals = self.th.model.as_deref()?;
