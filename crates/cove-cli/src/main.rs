@@ -126,9 +126,29 @@ fn run_unroll(args: &UnrollArgs) -> Result<u8, ExitCodeOf> {
     let ints = cove_logic::free_vars(&store, all)
         .iter()
         .any(|v| store.var_sort(*v) == cove_logic::Sort::Int);
-    let logic = match (ints, reals) {
-        (true, true) => "QF_LIRA",
-        (false, true) => "QF_LRA",
+    // The sorts of every subterm: a datatype or array may occur only inside terms.
+    let mut sorts: Vec<cove_logic::Sort> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![all];
+    while let Some(t) = stack.pop() {
+        if seen.insert(t) {
+            let s = store.sort(t);
+            if !sorts.contains(&s) {
+                sorts.push(s);
+            }
+            stack.extend_from_slice(store.args(t));
+        }
+    }
+    let other = sorts.iter().any(|s| {
+        !matches!(
+            s,
+            cove_logic::Sort::Bool | cove_logic::Sort::Int | cove_logic::Sort::Real
+        )
+    });
+    let logic = match (other, ints, reals) {
+        (true, _, _) => "ALL",
+        (false, true, true) => "QF_LIRA",
+        (false, false, true) => "QF_LRA",
         _ => "QF_LIA",
     };
     let mut out = String::new();
@@ -139,6 +159,9 @@ fn run_unroll(args: &UnrollArgs) -> Result<u8, ExitCodeOf> {
         args.depth
     );
     let _ = writeln!(out, "(set-logic {logic})");
+    if let Some(d) = cove_logic::print::declare_datatypes(&sorts) {
+        let _ = writeln!(out, "{d}");
+    }
     for v in cove_logic::free_vars(&store, all) {
         let _ = writeln!(
             out,

@@ -397,3 +397,41 @@ fn abs_variant_selects_the_abstraction_loop() {
     let out = cove(&["solve", "--abs-variant", "hardware", &f]);
     assert_eq!(out.status.code(), Some(1), "a bad variant is a usage error");
 }
+
+#[test]
+fn unrollings_of_datatype_systems_declare_their_datatypes() {
+    // Before, `cove unroll` printed `QF_LIA` and no datatype declaration: the script it
+    // wrote for a system over datatypes (every solc query) could not be read back.
+    let dir = std::env::temp_dir().join(format!("cove-cli-unroll-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let chc = dir.join("trees.smt2");
+    std::fs::write(
+        &chc,
+        "(set-logic HORN)
+         (declare-datatypes ((T 0) (F 0) (R 0)) (((leaf (val Int)) (node (kids F)))
+           ((fnil) (fcons (hd T) (tl F))) ((r (m (Array R Int)) (t T)))))
+         (declare-fun P (T Int) Bool)
+         (assert (forall ((x Int)) (=> (>= x 0) (P (leaf x) x))))
+         (assert (forall ((t T) (x Int)) (=> (P t x) (P (node (fcons t fnil)) (+ x 1)))))
+         (assert (forall ((t T) (x Int)) (=> (and (P t x) (< x 0)) false)))
+         (check-sat)",
+    )
+    .unwrap();
+    let o = cove(&["unroll", "--depth", "3", chc.to_str().unwrap()]);
+    let script = stdout(&o);
+    assert!(script.contains("(set-logic ALL)"), "{script}");
+    assert!(
+        script.contains("(declare-datatypes ((T 0) (F 0))"),
+        "the mutually recursive pair is one group: {script}"
+    );
+    let unrolled = dir.join("unrolled.smt2");
+    std::fs::write(&unrolled, &script).unwrap();
+    let o = cove(&["smt", unrolled.to_str().unwrap()]);
+    assert_eq!(
+        stdout(&o).trim(),
+        "unsat",
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -145,6 +145,118 @@ pub fn declare_fun(store: &TermStore, f: FuncId) -> String {
     )
 }
 
+/// `declare-datatypes` commands declaring every datatype `sorts` mention, and every
+/// datatype their fields mention (arrays looked through): one command per group of mutually
+/// recursive datatypes, each after the groups it uses (readers such as z3 refuse a group
+/// whose member occurs in an array index of another member); `None` when there is none.
+pub fn declare_datatypes(sorts: &[crate::Sort]) -> Option<String> {
+    use crate::Sort;
+    // The datatypes a sort's fields (or an array's index and element) mention directly.
+    let direct = |s: Sort| -> Vec<Sort> {
+        let mut out = Vec::new();
+        let mut stack: Vec<Sort> = match crate::dt::def(s) {
+            Some(d) => d
+                .ctors
+                .iter()
+                .flat_map(|c| c.fields.iter().map(|f| f.1))
+                .collect(),
+            None => vec![],
+        };
+        while let Some(t) = stack.pop() {
+            match t {
+                Sort::Array(_) => {
+                    let (i, e) = t.array_parts().expect("array sort");
+                    stack.push(i);
+                    stack.push(e);
+                }
+                Sort::Dt(_) if !out.contains(&t) => out.push(t),
+                _ => {}
+            }
+        }
+        out
+    };
+    let mut found: Vec<Sort> = Vec::new();
+    let mut stack: Vec<Sort> = sorts.to_vec();
+    while let Some(s) = stack.pop() {
+        match s {
+            Sort::Array(_) => {
+                let (i, e) = s.array_parts().expect("array sort");
+                stack.push(i);
+                stack.push(e);
+            }
+            Sort::Dt(_) if !found.contains(&s) => {
+                found.push(s);
+                stack.extend(direct(s));
+            }
+            _ => {}
+        }
+    }
+    if found.is_empty() {
+        return None;
+    }
+    found.sort();
+    // Reachability among the (few) datatypes, by closure.
+    let n = found.len();
+    let idx = |s: Sort| found.iter().position(|&t| t == s).expect("found");
+    let mut reach = vec![vec![false; n]; n];
+    for (a, &s) in found.iter().enumerate() {
+        for t in direct(s) {
+            reach[a][idx(t)] = true;
+        }
+    }
+    for k in 0..n {
+        for a in 0..n {
+            if reach[a][k] {
+                for b in 0..n {
+                    if reach[k][b] {
+                        reach[a][b] = true;
+                    }
+                }
+            }
+        }
+    }
+    let mut done = vec![false; n];
+    let mut out: Vec<String> = Vec::new();
+    while done.iter().any(|d| !d) {
+        // A group all of whose other uses are declared already (one exists: the
+        // condensation of the reachability graph is acyclic).
+        let a = (0..n)
+            .find(|&a| !done[a] && (0..n).all(|b| !reach[a][b] || done[b] || reach[b][a] || a == b))
+            .expect("an acyclic condensation");
+        let group: Vec<usize> = (0..n)
+            .filter(|&b| !done[b] && (b == a || (reach[a][b] && reach[b][a])))
+            .collect();
+        let heads: Vec<String> = group.iter().map(|&g| format!("({} 0)", found[g])).collect();
+        let bodies: Vec<String> = group
+            .iter()
+            .map(|&g| {
+                let ctors: Vec<String> = crate::dt::def(found[g])
+                    .map(|d| d.ctors.as_slice())
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|c| {
+                        let mut t = format!("({}", symbol(&c.name));
+                        for (sel, sort) in &c.fields {
+                            t += &format!(" ({} {sort})", symbol(sel));
+                        }
+                        t + ")"
+                    })
+                    .collect();
+                format!("({})", ctors.join(" "))
+            })
+            .collect();
+        out.push(format!(
+            "(declare-datatypes ({}) ({}))",
+            heads.join(" "),
+            bodies.join(" ")
+        ));
+        for g in group {
+            done[g] = true;
+        }
+    }
+    Some(out.join("\n"))
+}
+
 /// A term together with its store, printable with `{}`.
 pub struct TermDisplay<'a> {
     store: &'a TermStore,
