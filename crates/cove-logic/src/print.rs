@@ -205,12 +205,11 @@ pub fn declare_datatypes(sorts: &[crate::Sort]) -> Option<String> {
         }
     }
     for k in 0..n {
-        for a in 0..n {
-            if reach[a][k] {
-                for b in 0..n {
-                    if reach[k][b] {
-                        reach[a][b] = true;
-                    }
+        let via = reach[k].clone();
+        for row in reach.iter_mut() {
+            if row[k] {
+                for (x, &y) in row.iter_mut().zip(&via) {
+                    *x |= y;
                 }
             }
         }
