@@ -161,7 +161,7 @@ pub fn is_recursive(sort: Sort) -> bool {
 }
 
 /// The sorts directly inside `s`: the fields of a datatype, the components of an array sort.
-fn field_sorts(s: Sort) -> Vec<Sort> {
+pub fn field_sorts(s: Sort) -> Vec<Sort> {
     if let Some((i, e)) = s.array_parts() {
         return vec![i, e];
     }
@@ -173,6 +173,20 @@ fn field_sorts(s: Sort) -> Vec<Sort> {
             .collect(),
         None => vec![],
     }
+}
+
+/// The datatypes `s` is or holds inside array sorts (not those inside their fields).
+pub fn datatypes_in(s: Sort) -> Vec<Sort> {
+    let mut out = Vec::new();
+    let mut stack = vec![s];
+    while let Some(s) = stack.pop() {
+        match s {
+            Sort::Dt(_) if !out.contains(&s) => out.push(s),
+            Sort::Array(_) => stack.extend(field_sorts(s)),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// Whether `s` mentions a datatype (itself, or inside an array sort).

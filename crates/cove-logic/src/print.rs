@@ -151,44 +151,23 @@ pub fn declare_fun(store: &TermStore, f: FuncId) -> String {
 /// whose member occurs in an array index of another member); `None` when there is none.
 pub fn declare_datatypes(sorts: &[crate::Sort]) -> Option<String> {
     use crate::Sort;
-    // The datatypes a sort's fields (or an array's index and element) mention directly.
+    use crate::dt::{datatypes_in, field_sorts};
+    // The datatypes a datatype's fields mention directly (arrays looked through).
     let direct = |s: Sort| -> Vec<Sort> {
-        let mut out = Vec::new();
-        let mut stack: Vec<Sort> = match crate::dt::def(s) {
-            Some(d) => d
-                .ctors
-                .iter()
-                .flat_map(|c| c.fields.iter().map(|f| f.1))
-                .collect(),
-            None => vec![],
-        };
-        while let Some(t) = stack.pop() {
-            match t {
-                Sort::Array(_) => {
-                    let (i, e) = t.array_parts().expect("array sort");
-                    stack.push(i);
-                    stack.push(e);
-                }
-                Sort::Dt(_) if !out.contains(&t) => out.push(t),
-                _ => {}
+        let mut out: Vec<Sort> = Vec::new();
+        for t in field_sorts(s).into_iter().flat_map(datatypes_in) {
+            if !out.contains(&t) {
+                out.push(t);
             }
         }
         out
     };
     let mut found: Vec<Sort> = Vec::new();
-    let mut stack: Vec<Sort> = sorts.to_vec();
+    let mut stack: Vec<Sort> = sorts.iter().flat_map(|&s| datatypes_in(s)).collect();
     while let Some(s) = stack.pop() {
-        match s {
-            Sort::Array(_) => {
-                let (i, e) = s.array_parts().expect("array sort");
-                stack.push(i);
-                stack.push(e);
-            }
-            Sort::Dt(_) if !found.contains(&s) => {
-                found.push(s);
-                stack.extend(direct(s));
-            }
-            _ => {}
+        if !found.contains(&s) {
+            found.push(s);
+            stack.extend(direct(s));
         }
     }
     if found.is_empty() {
