@@ -572,14 +572,32 @@ impl SmtSolver {
             }
             if holds {
                 // Find an index where they differ, and an index term with that value.
+                let mut keys: Vec<Value> = va
+                    .entries
+                    .iter()
+                    .chain(vb.entries.iter())
+                    .map(|(k, _)| k.clone())
+                    .collect();
+                // A Boolean index has two values, and a normalized value keeps the more
+                // frequent one as its default: `{true↦42, false↦2}` is stored as default 42
+                // with one entry, so the difference may sit at an index no entry names.
+                let bool_index = store.sort(a).index_sort() == Some(Sort::Bool);
+                if bool_index && va.default != vb.default {
+                    keys.extend([Value::Bool(false), Value::Bool(true)]);
+                }
                 let mut diff: Vec<Value> = Vec::new();
-                for (k, _) in va.entries.iter().chain(vb.entries.iter()) {
-                    if va.read(k) != vb.read(k) {
-                        diff.push(k.clone());
+                for k in keys {
+                    if va.read(&k) != vb.read(&k) && !diff.contains(&k) {
+                        diff.push(k);
                     }
                 }
                 for k in diff.into_iter().take(32) {
-                    if let Some(t) = self.index_term_with_value(store, vals, &k) {
+                    let t = match (self.index_term_with_value(store, vals, &k), &k) {
+                        (Some(t), _) => Some(t),
+                        (None, Value::Bool(b)) => Some(store.mk_bool(*b)),
+                        (None, _) => None,
+                    };
+                    if let Some(t) = t {
                         let ra = store.mk_raw(Op::Select, &[a, t], va_sort_elem(store, a));
                         let rb = store.mk_raw(Op::Select, &[b, t], va_sort_elem(store, a));
                         self.claim(ra);

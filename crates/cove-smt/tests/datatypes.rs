@@ -171,3 +171,26 @@ fn array_fields_of_nested_records_get_their_read_values() {
     assert!(out.starts_with("sat"), "{out}");
     assert!(out.contains("193"), "{out}");
 }
+
+#[test]
+fn bool_indexed_array_fields_keep_every_entry() {
+    // solc's `mapping(T => uint)` for a user type over bool, written at both indices by the
+    // constructor. The value of the write chain is normalized to default 42 with one entry
+    // (`false ↦ 2`); the field's value had default 0 and the same entry, so the search for
+    // a differing index looked only at entries, found none, and the model failed its own
+    // check (`unknown`, inside Spacer's queries with the clause under an assumption).
+    let out = solve(
+        "(set-logic ALL)
+         (declare-datatypes ((m 0)) (((m (arr (Array Bool Int)) (len Int)))))
+         (declare-fun s () m)
+         (declare-fun r () Bool)
+         (declare-fun x () Int)
+         (assert (or (not r) (and (<= x 0)
+           (= (m (store (store ((as const (Array Bool Int)) 0) true 42) false 2) 0) s))))
+         (assert (<= (select (arr s) false) 2))
+         (check-sat-assuming (r))
+         (get-value ((select (arr s) true)))",
+    );
+    assert!(out.starts_with("sat"), "{out}");
+    assert!(out.contains("42"), "{out}");
+}
