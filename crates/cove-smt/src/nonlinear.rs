@@ -27,6 +27,7 @@
 
 use crate::solver::SmtSolver;
 use cove_logic::{Rational, TermId, TermStore, Value};
+use cove_sat::Lit;
 
 /// Refinement rounds per check.
 pub(crate) const MAX_ROUNDS: u32 = 400;
@@ -151,6 +152,82 @@ impl SmtSolver {
             }
         }
         out
+    }
+
+    /// Model patching: assumption literals `f = a` that fix, at the current candidate, all
+    /// but one factor of every product (the factor with the largest value stays free), after
+    /// asserting for each product the value lemma that makes it exact, and linear in its
+    /// free factor, under those assumptions. A search under them that succeeds has every
+    /// product right; one that fails says nothing and the assumptions are dropped.
+    ///
+    /// # Why
+    /// The value lemmas pin a product only at the factor values of one candidate, and the
+    /// search moves on to other values. On solc's overflow checks (`a·b > 2^256 − 1` with
+    /// `a, b ≤ 2^256 − 1`) each round tried a new `b` and 400 rounds found no model, while
+    /// fixing `b` at its candidate value leaves a linear bound on `a` that a single search
+    /// satisfies.
+    pub(crate) fn nl_patch(&mut self, store: &mut TermStore) -> Vec<Lit> {
+        let products = self.enc.products.clone();
+        let mut fixed: Vec<(TermId, Rational)> = Vec::new();
+        let mut lemmas = Vec::new();
+        for t in products {
+            let mut c = Rational::ONE;
+            let mut fs: Vec<(TermId, Rational)> = Vec::new();
+            for &a in store.args(t) {
+                match store.as_num(a) {
+                    Some(k) => c = &c * k,
+                    None => match self.cand_value(store, a) {
+                        Some(Value::Num(x)) => fs.push((a, x)),
+                        _ => return Vec::new(),
+                    },
+                }
+            }
+            if fs.len() < 2 {
+                continue;
+            }
+            let is_fixed = |fixed: &[(TermId, Rational)], f: TermId| {
+                fixed.iter().find(|p| p.0 == f).map(|p| p.1.clone())
+            };
+            // The free factor: the unfixed one with the largest magnitude, else the last.
+            let free = fs
+                .iter()
+                .enumerate()
+                .filter(|(_, (f, _))| is_fixed(&fixed, *f).is_none())
+                .max_by(|a, b| a.1.1.abs().cmp(&b.1.1.abs()))
+                .map_or(fs.len() - 1, |(j, _)| j);
+            let mut k = c;
+            let mut conds = Vec::with_capacity(fs.len());
+            for (i, (f, v)) in fs.iter().enumerate() {
+                if i == free {
+                    continue;
+                }
+                let v = is_fixed(&fixed, *f).unwrap_or_else(|| {
+                    fixed.push((*f, v.clone()));
+                    v.clone()
+                });
+                k = &k * &v;
+                let vt = store.mk_num(v, store.sort(*f));
+                conds.push(store.mk_eq(*f, vt));
+            }
+            let sort = store.sort(t);
+            let kt = store.mk_num(k, sort);
+            let rhs = store.mk_mul(&[kt, fs[free].0]);
+            let concl = store.mk_eq(t, rhs);
+            let cond = store.mk_and(&conds);
+            lemmas.push(store.mk_implies(cond, concl));
+        }
+        self.nl_assert_lemmas(store, lemmas);
+        fixed
+            .into_iter()
+            .map(|(f, v)| {
+                let vt = store.mk_num(v, store.sort(f));
+                let eq = store.mk_eq(f, vt);
+                let saved = self.enc.scope.take();
+                let l = self.lit_of(store, eq);
+                self.enc.scope = saved;
+                l
+            })
+            .collect()
     }
 
     /// Asserts lemmas permanently (they are valid, whatever the assertions).

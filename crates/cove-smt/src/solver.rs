@@ -603,6 +603,10 @@ impl SmtSolver {
         conflicts: Option<u64>,
     ) -> SolveResult {
         let mut nl_rounds = 0u32;
+        // Assumptions that fix all but one factor of every product (see
+        // `nonlinear::nl_patch`), tried after refinement rounds 1, 2, 4, 8, ...
+        let mut patch: Vec<Lit> = Vec::new();
+        let mut next_patch = 1u32;
         let start = self.sat.stats().conflicts;
         loop {
             while let Some((l, scope)) = self.arr.pending.pop() {
@@ -618,8 +622,18 @@ impl SmtSolver {
             // Atoms made here are the integer search's (array instances are encoded above
             // and are not counted: a rebuild would only have to find them again).
             let atoms0 = self.th.atoms.len();
-            let r = self.solve_lits(lits);
+            let r = if patch.is_empty() {
+                self.solve_lits(lits)
+            } else {
+                let all: Vec<Lit> = lits.iter().chain(&patch).copied().collect();
+                self.solve_lits(&all)
+            };
             self.search_atoms += self.th.atoms.len() - atoms0;
+            if r == SolveResult::Unsat && !patch.is_empty() {
+                // The fixed factors admit no model; only the search without them decides.
+                patch.clear();
+                continue;
+            }
             let products = !self.enc.products.is_empty();
             if r != SolveResult::Sat || !(self.arr.active() || self.dt.active() || products) {
                 return r;
@@ -646,6 +660,12 @@ impl SmtSolver {
                     nl_rounds += 1;
                     self.stats.nl_lemmas += nl.len() as u64;
                     self.nl_assert_lemmas(store, nl);
+                    if !patch.is_empty() {
+                        patch.clear();
+                    } else if nl_rounds == next_patch {
+                        next_patch = next_patch.saturating_mul(2);
+                        patch = self.nl_patch(store);
+                    }
                     if self.limits.control.should_stop().is_some() {
                         return SolveResult::Unknown;
                     }

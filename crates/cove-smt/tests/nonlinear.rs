@@ -262,3 +262,22 @@ fn copies_of_one_product_agree() {
         (check-sat) (get-value (y1))");
     assert!(out.starts_with("sat") && out.contains("(y1 0)"), "{out}");
 }
+
+#[test]
+fn overflowing_products_get_models_by_fixing_a_factor() {
+    // solc's checked `a * b` on uint256, reached under a clause guard as in Spacer's
+    // queries: is `a·b ≥ 2^256` possible? Each refinement round pinned the product at one
+    // candidate's factors and the search moved on to others: 400 rounds, no model,
+    // `unknown` (z3: sat). Fixing `b` at its candidate value leaves a linear bound on `a`.
+    let max = "115792089237316195423570985008687907853269984665640564039457584007913129639935";
+    let out = run(&format!(
+        "(set-logic QF_NIA)
+        (declare-const a Int) (declare-const b Int) (declare-const e Int) (declare-const r Bool)
+        (assert (or (not r) (and (<= 0 a) (<= a {max}) (<= 0 b) (<= b {max})
+          (<= (* (- 1) (* a b)) (- (- {max}) 1)) (= e 7))))
+        (assert (<= e 15))
+        (check-sat-assuming (r))
+        (get-value (a b))"
+    ));
+    assert!(out.starts_with("sat"), "{out}");
+}
