@@ -1,7 +1,8 @@
 //! Horn queries of the Solidity compiler's SMTChecker (`tests/solidity/`, saved from solc
 //! 0.8.37 on its own tests): integer operators encoded through `int2bv`/`bv2nat`, shifts by
 //! constants and variables, signed casts, fixed-size byte indexing, function summaries called
-//! at constants. Each is decided through the whole pipeline (datatype flattening,
+//! at constants, checked multiplication of `uint256` that can overflow, a mapping over a
+//! Boolean user type, and nested arrays written at constant positions by a constructor. Each is decided through the whole pipeline (datatype flattening,
 //! preprocessing with inlining, Spacer, back-translation) and its certificate is validated
 //! against the input by the driver.
 //!

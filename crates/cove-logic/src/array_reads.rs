@@ -152,3 +152,51 @@ fn ite(store: &mut TermStore, c: TermId, a: TermId, b: TermId) -> TermId {
     }
     store.mk_ite(c, a, b)
 }
+
+/// `t` with every write under a write at the same constant index dropped
+/// (`(store (store a 0 x) 0 y)` is `(store a 0 y)`). Quantified subterms are kept as they
+/// are. The result is equivalent to `t` and never larger. Iterative over the DAG.
+///
+/// # Why
+/// solc's constructors write a nested array through one copy per statement, and inlining
+/// the blocks of a constructor into one clause leaves chains such as
+/// `(store (store (store m 0 a1) 0 a2) 0 a3)` with the whole history of `m[0]` in them;
+/// every query of an engine over that clause then reasons about writes that no read sees
+/// (Spacer ran to the limit on `nested_arrays_mappings_3`, 84 writes in one fact). Writes
+/// at symbolic indices are left alone: on TriCera's heap encodings the fold moved Spacer off
+/// the path to a counterexample (`tree-2` of ADT-LIA-Arrays, lost), and solc's positions
+/// inside a value are numerals.
+pub fn fold_writes(store: &mut TermStore, t: TermId) -> TermId {
+    let mut memo: FxHashMap<TermId, TermId> = FxHashMap::default();
+    let mut stack = vec![(t, false)];
+    while let Some((u, done)) = stack.pop() {
+        if memo.contains_key(&u) {
+            continue;
+        }
+        let op = store.op(u).clone();
+        if store.args(u).is_empty() || matches!(op, Op::Forall(_) | Op::Exists(_)) {
+            memo.insert(u, u);
+            continue;
+        }
+        if !done {
+            stack.push((u, true));
+            for &a in store.args(u) {
+                if !memo.contains_key(&a) {
+                    stack.push((a, false));
+                }
+            }
+            continue;
+        }
+        let args: Vec<TermId> = store.args(u).iter().map(|a| memo[a]).collect();
+        let r = match op {
+            Op::Store if store.is_value_const(args[1]) => write(store, args[0], args[1], args[2]),
+            _ if args.as_slice() == store.args(u) => u,
+            _ => {
+                let sort = store.sort(u);
+                crate::subst::rebuild(store, &op, &args, sort)
+            }
+        };
+        memo.insert(u, r);
+    }
+    memo[&t]
+}

@@ -227,3 +227,65 @@ fn expansion_folds_repeated_writes_and_tests() {
     let e = cove_logic::array_reads::expand_reads(&mut s, outer, 1000).unwrap();
     assert_eq!(term_to_string(&s, e), "(ite (<= i 1) 2 i)");
 }
+
+#[test]
+fn write_folding_drops_hidden_writes_at_constant_indices_only() {
+    let mut s = TermStore::new();
+    let ai = Sort::array(Sort::Int, Sort::Int);
+    let a = s.var("a", ai);
+    let a = s.mk_var(a);
+    let i = s.var("i", Sort::Int);
+    let i = s.mk_var(i);
+    let (zero, one, two) = (s.mk_int(0), s.mk_int(1), s.mk_int(2));
+    let w1 = s.mk_store(a, zero, one);
+    let w2 = s.mk_store(w1, zero, two);
+    let b = s.var("b", ai);
+    let b = s.mk_var(b);
+    let same = s.mk_eq(w2, b);
+    let f = cove_logic::array_reads::fold_writes(&mut s, same);
+    assert_eq!(term_to_string(&s, f), "(= (store a 0 2) b)");
+    // At a symbolic index the chain stays as written.
+    let v1 = s.mk_store(a, i, one);
+    let v2 = s.mk_store(v1, i, two);
+    let same = s.mk_eq(v2, b);
+    let f = cove_logic::array_reads::fold_writes(&mut s, same);
+    assert_eq!(f, same);
+    // Random nested writes keep their value.
+    let mut r = Rng(0x2545_f491_4f6c_dd1d);
+    for round in 0..200 {
+        let mut s = TermStore::new();
+        let mv = s.var("m", Sort::array(Sort::Int, ai));
+        let m = s.mk_var(mv);
+        let vars: Vec<_> = (0..3).map(|k| s.var(&format!("i{k}"), Sort::Int)).collect();
+        let mut idx: Vec<_> = vars.iter().map(|&v| s.mk_var(v)).collect();
+        idx.push(s.mk_int(0));
+        idx.push(s.mk_int(1));
+        let depth = 1 + r.below(6) as u32;
+        let x = nested_array(&mut s, &mut r, m, &idx, depth);
+        let y = nested_array(&mut s, &mut r, m, &idx, depth);
+        let t = s.mk_eq(x, y);
+        let f = cove_logic::array_reads::fold_writes(&mut s, t);
+        for _ in 0..8 {
+            let int = |n: u64| Value::Num(Rational::int(n as i64));
+            let mut model = Model::new();
+            for &v in &vars {
+                model.set(v, int(r.below(3)));
+            }
+            let mut outer = ArrayValue::constant(Value::Array(Box::new(ArrayValue::constant(
+                int(r.below(3)),
+            ))));
+            for k in 0..3 {
+                let row = ArrayValue::constant(int(r.below(3))).write(int(r.below(3)), int(5));
+                outer = outer.write(int(k), Value::Array(Box::new(row)));
+            }
+            model.set(mv, Value::Array(Box::new(outer)));
+            assert_eq!(
+                model.eval(&s, t).unwrap(),
+                model.eval(&s, f).unwrap(),
+                "round {round}: {} vs {}",
+                term_to_string(&s, t),
+                term_to_string(&s, f)
+            );
+        }
+    }
+}

@@ -294,6 +294,10 @@ pub fn preprocess(
             break;
         }
     }
+    // Equivalent constraints, so nothing to translate back (see `fold_writes`).
+    for c in &mut cur.clauses {
+        c.constraint = cove_logic::array_reads::fold_writes(store, c.constraint);
+    }
     if opts.bounds && ctl.should_stop().is_none() {
         let (next, bt) = bounds::run(store, &cur, ctl);
         if bt.size() > 0 {
