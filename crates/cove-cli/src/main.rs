@@ -14,6 +14,7 @@
 
 mod aiger;
 mod btor2;
+mod eld;
 mod limits;
 mod prob;
 mod solve;
@@ -77,6 +78,18 @@ enum Command {
     /// Write the bounded unrolling of a CHC system to a given depth as an SMT-LIB2 script
     /// (satisfiable iff a counterexample of at most that depth exists).
     Unroll(UnrollArgs),
+    /// Eldarica's command line as the Solidity compiler calls it: `cove eld -hsmt -in
+    /// -t:SECONDS [-ssol]` (the binary invoked under the name `eld` does the same; see
+    /// docs/solidity.md). `cove eld -h` lists the accepted options.
+    #[command(disable_help_flag = true)]
+    Eld(EldArgs),
+}
+
+/// Arguments of `cove eld`: Eldarica's, passed through as they are.
+#[derive(clap::Args, Debug)]
+struct EldArgs {
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+    args: Vec<String>,
 }
 
 /// `cove prob …`.
@@ -293,6 +306,16 @@ fn run_sat(args: &SatArgs) -> Result<u8, ExitCodeOf> {
 
 fn main() -> ExitCode {
     cove_control::memory::set_emergency_handler(limits::out_of_memory);
+    // Invoked as `eld` (a symlink or copy on PATH, as solc looks for Eldarica).
+    let argv: Vec<String> = std::env::args().collect();
+    if argv
+        .first()
+        .and_then(|a| Path::new(a).file_stem())
+        .is_some_and(|s| s == "eld")
+    {
+        let rest = argv[1..].to_vec();
+        return cove_control::stack::with_large_stack(move || exit_code(eld::run(&rest)));
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -313,6 +336,7 @@ fn run(cli: Cli) -> ExitCode {
         Command::Sat(args) => run_sat(&args),
         Command::Smt(args) => run_smt(&args),
         Command::Unroll(args) => run_unroll(&args),
+        Command::Eld(args) => eld::run(&args.args),
         Command::Hwmcc(args) => aiger::hwmcc(&args),
         Command::Prob(cmd) => run_prob(&cmd),
         Command::Bench(args) => cove_bench::run(&args).map(|c| c as u8).map_err(|e| {
@@ -320,6 +344,10 @@ fn run(cli: Cli) -> ExitCode {
             ExitCodeOf(EXIT_USAGE)
         }),
     };
+    exit_code(result)
+}
+
+fn exit_code(result: Result<u8, ExitCodeOf>) -> ExitCode {
     match result {
         Ok(code) | Err(ExitCodeOf(code)) => ExitCode::from(code),
     }
