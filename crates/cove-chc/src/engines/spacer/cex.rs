@@ -13,7 +13,7 @@
 use super::Run;
 use super::project::value_term;
 use crate::result::{Derivation, DerivationStep};
-use cove_logic::{FuncId, TermStore, Value, VarId};
+use cove_logic::{FuncId, TermId, TermStore, Value, VarId};
 use cove_smt::{SmtResult, SmtSolver};
 use rustc_hash::FxHashMap;
 
@@ -102,33 +102,52 @@ impl Run<'_> {
         let fact = &self.facts[f];
         let rule = &self.rules[fact.rule];
         let clause = &self.sys.clauses[rule.clause];
-        let solver = solvers.entry(fact.rule).or_insert_with(|| {
-            let mut s = SmtSolver::new();
-            s.set_limits(cove_smt::Limits::of(self.ctl));
-            s.assert(store, rule.enc);
-            s
-        });
-        solver.push();
+        // The step's own constraints: the head's values and the premise facts.
         let params = &self.preds[fact.pred].params;
+        let mut step: Vec<TermId> = Vec::new();
         if let Some(vals) = head {
             for (x, v) in params.iter().zip(vals) {
                 let xt = store.mk_var(*x);
                 let vt = value_term(store, v, store.var_sort(*x));
-                let eq = store.mk_eq(xt, vt);
-                solver.assert(store, eq);
+                step.push(store.mk_eq(xt, vt));
             }
         }
         for (j, pf) in fact.premises.iter().enumerate() {
-            let Some(&(_, t)) = rule.fact_copies[j].iter().find(|(fi, _)| fi == pf) else {
-                solver.pop(1);
-                return None;
-            };
-            solver.assert(store, t);
+            let &(_, t) = rule.fact_copies[j].iter().find(|(fi, _)| fi == pf)?;
+            step.push(t);
         }
-        let sat = solver.check(store) == SmtResult::Sat;
-        let m = sat.then(|| solver.model(store));
-        solver.pop(1);
-        let m = m?;
+        // Array values in the head are solved at the base of a fresh solver: asserted in a
+        // pushed frame they are only guarded facts, and on solc's crypto functions (store
+        // chains over constant arrays nested four deep) the array check went round until
+        // the deadline (9 s) where a fresh solver needs 60 ms.
+        let arrays = head.is_some_and(|vs| vs.iter().any(|v| matches!(v, Value::Array(_))));
+        let m = if arrays {
+            let mut fresh = SmtSolver::new();
+            fresh.set_limits(cove_smt::Limits::of(self.ctl));
+            fresh.assert(store, rule.enc);
+            for &t in &step {
+                fresh.assert(store, t);
+            }
+            if fresh.check(store) != SmtResult::Sat {
+                return None;
+            }
+            fresh.model(store)
+        } else {
+            let solver = solvers.entry(fact.rule).or_insert_with(|| {
+                let mut s = SmtSolver::new();
+                s.set_limits(cove_smt::Limits::of(self.ctl));
+                s.assert(store, rule.enc);
+                s
+            });
+            solver.push();
+            for &t in &step {
+                solver.assert(store, t);
+            }
+            let sat = solver.check(store) == SmtResult::Sat;
+            let m = sat.then(|| solver.model(store));
+            solver.pop(1);
+            m?
+        };
         let val = |v: VarId| {
             m.get(v)
                 .cloned()
