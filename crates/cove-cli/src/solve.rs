@@ -93,9 +93,9 @@ pub struct SolveArgs {
     /// after every safe bound, CEGAR on spurious counterexamples; the default), `concretize`
     /// (a spurious counterexample makes the abstraction concrete again) or `cegar` (start from
     /// the empty abstraction and only refine).
-    #[arg(long, value_name = "VARIANT", default_value = "pba",
+    #[arg(long, value_name = "VARIANT",
           value_parser = clap::builder::PossibleValuesParser::new(Variant::NAMES))]
-    pub abs_variant: String,
+    pub abs_variant: Option<String>,
     /// AIGER input: write the certificate of a safe answer to FILE, a witness circuit in the
     /// format of the HWMCC'24 certified track (checkable with Certifaiger); binary AIGER if
     /// FILE ends in `.aig`, ASCII otherwise. Nothing is written for other answers.
@@ -129,10 +129,35 @@ impl SolveArgs {
             );
             return Err(ExitCodeOf(EXIT_USAGE));
         };
+        // An option for an engine the run does not use is an error, not silence: under the
+        // portfolio, Spacer's entries keep their own options.
+        let name = engine.name();
+        if let Some(flag) = self.spacer_flags_given().first()
+            && !matches!(engine, EngineChoice::One(EngineConfig::Spacer(_)))
+        {
+            eprintln!("error: {flag} applies to --engine spacer (this run uses '{name}')");
+            return Err(ExitCodeOf(EXIT_USAGE));
+        }
+        if self.abs_variant.is_some()
+            && !matches!(engine, EngineChoice::One(EngineConfig::SpacerAbs(_)))
+        {
+            eprintln!(
+                "error: --abs-variant applies to --engine spacer-abs (this run uses '{name}')"
+            );
+            return Err(ExitCodeOf(EXIT_USAGE));
+        }
+        if let Some(flag) = self.hardware_flags_given().first() {
+            eprintln!("error: {flag} applies to AIGER and BTOR2 input");
+            return Err(ExitCodeOf(EXIT_USAGE));
+        }
         match &mut engine {
             EngineChoice::One(EngineConfig::Spacer(sp)) => self.spacer_flags(sp),
             EngineChoice::One(EngineConfig::SpacerAbs(abs)) => {
-                abs.variant = Variant::parse(&self.abs_variant).unwrap_or(Variant::PbaCegar);
+                abs.variant = self
+                    .abs_variant
+                    .as_deref()
+                    .and_then(Variant::parse)
+                    .unwrap_or(Variant::PbaCegar);
             }
             _ => {}
         }
@@ -143,6 +168,35 @@ impl SolveArgs {
             validate: !self.no_validate,
             share: self.share,
         })
+    }
+
+    /// The Spacer flags given on the command line, as written.
+    pub fn spacer_flags_given(&self) -> Vec<&'static str> {
+        [
+            (self.may_only, "--may-only"),
+            (self.bottom_up, "--bottom-up"),
+            (self.no_mbp, "--no-mbp"),
+            (self.no_weaken, "--no-weaken"),
+            (self.no_farkas, "--no-farkas"),
+            (self.no_global, "--no-global"),
+            (self.no_subsume, "--no-subsume"),
+            (self.gg_concretize, "--gg-concretize"),
+            (self.gg_conjecture, "--gg-conjecture"),
+        ]
+        .into_iter()
+        .filter_map(|(on, f)| on.then_some(f))
+        .collect()
+    }
+
+    /// The hardware-only flags given on the command line, as written.
+    pub fn hardware_flags_given(&self) -> Vec<&'static str> {
+        [
+            (self.no_merge_inputs, "--no-merge-inputs"),
+            (self.latch_corr, "--latch-corr"),
+        ]
+        .into_iter()
+        .filter_map(|(on, f)| on.then_some(f))
+        .collect()
     }
 
     /// Spacer's options as its flags set them.
@@ -191,6 +245,18 @@ pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
         args.format == Format::Json,
         std::sync::atomic::Ordering::Relaxed,
     );
+    let hardware = crate::btor2::is_btor2(&args.file) || crate::aiger::is_aiger(&args.file);
+    if hardware {
+        let chc_flags = args.spacer_flags_given();
+        let flag = chc_flags
+            .first()
+            .copied()
+            .or(args.abs_variant.is_some().then_some("--abs-variant"));
+        if let Some(flag) = flag {
+            eprintln!("error: {flag} applies to CHC input (Spacer), not to circuits");
+            return Err(ExitCodeOf(EXIT_USAGE));
+        }
+    }
     if crate::btor2::is_btor2(&args.file) {
         return crate::btor2::solve(args);
     }

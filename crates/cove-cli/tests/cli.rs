@@ -435,3 +435,54 @@ fn unrollings_of_datatype_systems_declare_their_datatypes() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn engine_options_for_an_engine_the_run_does_not_use_are_refused() {
+    // Before, Spacer's flags were dropped in silence under the portfolio (whose Spacer
+    // entries keep their own options), and so were `--abs-variant` off spacer-abs and the
+    // circuit flags on Horn clauses.
+    let f = repo().join("tests/corpus/thesis-gcnr-safe.smt2");
+    let f = f.display().to_string();
+    let aag = repo().join("crates/cove-aig/tests/data/constraint_safe.aag");
+    let aag = aag.display().to_string();
+    for (args, why) in [
+        (
+            vec!["solve", "--may-only", &f],
+            "--may-only applies to --engine spacer",
+        ),
+        (
+            vec!["solve", "--engine", "bmc", "--no-global", &f],
+            "this run uses 'bmc'",
+        ),
+        (
+            vec!["solve", "--abs-variant", "cegar", &f],
+            "--abs-variant applies to --engine spacer-abs",
+        ),
+        (
+            vec!["solve", "--latch-corr", &f],
+            "applies to AIGER and BTOR2",
+        ),
+        (vec!["solve", "--bottom-up", &aag], "applies to CHC input"),
+    ] {
+        let out = cove(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(why), "{args:?}: {err}");
+        assert!(stdout(&out).is_empty(), "{args:?}");
+    }
+    // Given to the engine they are for, they run.
+    let small = repo().join("examples/recursive-mtd.smt2");
+    let small = small.display().to_string();
+    let out = cove(&[
+        "solve",
+        "--engine",
+        "spacer",
+        "--no-global",
+        "--timeout",
+        "60",
+        &small,
+    ]);
+    assert_eq!(stdout(&out).trim(), "sat");
+    let out = cove(&["solve", "--latch-corr", "--timeout", "60", &aag]);
+    assert_eq!(out.status.code(), Some(0));
+}
