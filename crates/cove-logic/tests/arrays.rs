@@ -3,7 +3,7 @@
 
 use cove_logic::print::{term_to_string, value_text};
 use cove_logic::smtlib::{Command, parse_script};
-use cove_logic::{ArrayValue, Model, Rational, Sort, TermStore, Value};
+use cove_logic::{ArrayValue, Model, Rational, Sort, TermId, TermStore, Value, VarId};
 
 fn asserts(src: &str, store: &mut TermStore) -> Vec<cove_logic::TermId> {
     let script = parse_script(src.as_bytes(), store).unwrap_or_else(|e| panic!("{e}"));
@@ -144,18 +144,59 @@ fn nested_array(
     a
 }
 
+/// A store with `m : Int → (Int → Int)` and three index variables `i0..i2`: the variables,
+/// and the index terms (the variables, then `0` and `1`) that random nested arrays use.
+fn nested_setup() -> (TermStore, VarId, Vec<VarId>, Vec<TermId>) {
+    let mut s = TermStore::new();
+    let ai = Sort::array(Sort::Int, Sort::Int);
+    let mv = s.var("m", Sort::array(Sort::Int, ai));
+    let vars: Vec<_> = (0..3).map(|k| s.var(&format!("i{k}"), Sort::Int)).collect();
+    let mut idx: Vec<_> = vars.iter().map(|&v| s.mk_var(v)).collect();
+    idx.push(s.mk_int(0));
+    idx.push(s.mk_int(1));
+    (s, mv, vars, idx)
+}
+
+/// `t` and `e` evaluate alike under 8 random models of `m` and the index variables.
+fn same_under_random_models(
+    s: &TermStore,
+    r: &mut Rng,
+    mv: VarId,
+    vars: &[VarId],
+    t: TermId,
+    e: TermId,
+    round: usize,
+) {
+    for _ in 0..8 {
+        let int = |n: u64| Value::Num(Rational::int(n as i64));
+        let mut model = Model::new();
+        for &v in vars {
+            model.set(v, int(r.below(3)));
+        }
+        let mut outer = ArrayValue::constant(Value::Array(Box::new(ArrayValue::constant(int(
+            r.below(3)
+        )))));
+        for k in 0..3 {
+            let row = ArrayValue::constant(int(r.below(3))).write(int(r.below(3)), int(5));
+            outer = outer.write(int(k), Value::Array(Box::new(row)));
+        }
+        model.set(mv, Value::Array(Box::new(outer)));
+        assert_eq!(
+            model.eval(s, t).unwrap(),
+            model.eval(s, e).unwrap(),
+            "round {round}: {} vs {}",
+            term_to_string(s, t),
+            term_to_string(s, e)
+        );
+    }
+}
+
 #[test]
 fn read_over_write_expansion_keeps_values_and_leaves_no_read_of_a_write() {
     let mut r = Rng(0x9e37_79b9_7f4a_7c15);
     for round in 0..200 {
-        let mut s = TermStore::new();
-        let ai = Sort::array(Sort::Int, Sort::Int);
-        let mv = s.var("m", Sort::array(Sort::Int, ai));
+        let (mut s, mv, vars, idx) = nested_setup();
         let m = s.mk_var(mv);
-        let vars: Vec<_> = (0..3).map(|k| s.var(&format!("i{k}"), Sort::Int)).collect();
-        let mut idx: Vec<_> = vars.iter().map(|&v| s.mk_var(v)).collect();
-        idx.push(s.mk_int(0));
-        idx.push(s.mk_int(1));
         let depth = 1 + r.below(6) as u32;
         let a = nested_array(&mut s, &mut r, m, &idx, depth);
         let (p, q) = (idx[r.below(5) as usize], idx[r.below(5) as usize]);
@@ -180,28 +221,7 @@ fn read_over_write_expansion_keeps_values_and_leaves_no_read_of_a_write() {
             stack.extend_from_slice(s.args(u));
         }
         // Same value under random models.
-        for _ in 0..8 {
-            let int = |n: u64| Value::Num(Rational::int(n as i64));
-            let mut model = Model::new();
-            for &v in &vars {
-                model.set(v, int(r.below(3)));
-            }
-            let mut outer = ArrayValue::constant(Value::Array(Box::new(ArrayValue::constant(
-                int(r.below(3)),
-            ))));
-            for k in 0..3 {
-                let row = ArrayValue::constant(int(r.below(3))).write(int(r.below(3)), int(5));
-                outer = outer.write(int(k), Value::Array(Box::new(row)));
-            }
-            model.set(mv, Value::Array(Box::new(outer)));
-            assert_eq!(
-                model.eval(&s, t).unwrap(),
-                model.eval(&s, e).unwrap(),
-                "round {round}: {} vs {}",
-                term_to_string(&s, t),
-                term_to_string(&s, e)
-            );
-        }
+        same_under_random_models(&s, &mut r, mv, &vars, t, e, round);
     }
 }
 
@@ -253,39 +273,13 @@ fn write_folding_drops_hidden_writes_at_constant_indices_only() {
     // Random nested writes keep their value.
     let mut r = Rng(0x2545_f491_4f6c_dd1d);
     for round in 0..200 {
-        let mut s = TermStore::new();
-        let mv = s.var("m", Sort::array(Sort::Int, ai));
+        let (mut s, mv, vars, idx) = nested_setup();
         let m = s.mk_var(mv);
-        let vars: Vec<_> = (0..3).map(|k| s.var(&format!("i{k}"), Sort::Int)).collect();
-        let mut idx: Vec<_> = vars.iter().map(|&v| s.mk_var(v)).collect();
-        idx.push(s.mk_int(0));
-        idx.push(s.mk_int(1));
         let depth = 1 + r.below(6) as u32;
         let x = nested_array(&mut s, &mut r, m, &idx, depth);
         let y = nested_array(&mut s, &mut r, m, &idx, depth);
         let t = s.mk_eq(x, y);
         let f = cove_logic::array_reads::fold_writes(&mut s, t);
-        for _ in 0..8 {
-            let int = |n: u64| Value::Num(Rational::int(n as i64));
-            let mut model = Model::new();
-            for &v in &vars {
-                model.set(v, int(r.below(3)));
-            }
-            let mut outer = ArrayValue::constant(Value::Array(Box::new(ArrayValue::constant(
-                int(r.below(3)),
-            ))));
-            for k in 0..3 {
-                let row = ArrayValue::constant(int(r.below(3))).write(int(r.below(3)), int(5));
-                outer = outer.write(int(k), Value::Array(Box::new(row)));
-            }
-            model.set(mv, Value::Array(Box::new(outer)));
-            assert_eq!(
-                model.eval(&s, t).unwrap(),
-                model.eval(&s, f).unwrap(),
-                "round {round}: {} vs {}",
-                term_to_string(&s, t),
-                term_to_string(&s, f)
-            );
-        }
+        same_under_random_models(&s, &mut r, mv, &vars, t, f, round);
     }
 }

@@ -54,22 +54,13 @@ impl SmtSolver {
         type Seen = (TermId, Rational, Rational, Vec<(Rational, TermId)>);
         let mut seen: std::collections::HashMap<Vec<Rational>, Seen> = Default::default();
         for t in products {
-            let mut c = Rational::ONE;
-            let mut fs: Vec<TermId> = Vec::new();
-            for &a in store.args(t) {
-                match store.as_num(a) {
-                    Some(k) => c = &c * k,
-                    None => fs.push(a),
-                }
-            }
-            let num = |s: &Self, u: TermId| match s.cand_value(store, u) {
-                Some(Value::Num(x)) => Some(x),
-                _ => None,
-            };
-            let Some(vals) = fs.iter().map(|&f| num(self, f)).collect::<Option<Vec<_>>>() else {
+            let (c, fs) = split_product(store, t);
+            let Some(vals) = self.num_values(store, &fs) else {
                 continue;
             };
-            let Some(w) = num(self, t) else { continue };
+            let Some(w) = self.num_values(store, &[t]).and_then(|mut v| v.pop()) else {
+                continue;
+            };
             let sort = store.sort(t);
             let mut sorted: Vec<(Rational, TermId)> =
                 vals.iter().cloned().zip(fs.iter().copied()).collect();
@@ -104,20 +95,7 @@ impl SmtSolver {
                 continue;
             }
             for j in 0..fs.len() {
-                let mut k = c.clone();
-                let mut conds = Vec::with_capacity(fs.len() - 1);
-                for (i, &f) in fs.iter().enumerate() {
-                    if i != j {
-                        k = &k * &vals[i];
-                        let ai = store.mk_num(vals[i].clone(), store.sort(f));
-                        conds.push(store.mk_eq(f, ai));
-                    }
-                }
-                let kt = store.mk_num(k, sort);
-                let rhs = store.mk_mul(&[kt, fs[j]]);
-                let concl = store.mk_eq(t, rhs);
-                let cond = store.mk_and(&conds);
-                out.push(store.mk_implies(cond, concl));
+                out.push(value_lemma(store, t, &c, &fs, &vals, j));
             }
             if fs.len() == 2 && !c.is_zero() {
                 let (x, y) = (fs[0], fs[1]);
@@ -168,53 +146,29 @@ impl SmtSolver {
     /// satisfies.
     pub(crate) fn nl_patch(&mut self, store: &mut TermStore) -> Vec<Lit> {
         let products = self.enc.products.clone();
+        // Fixed factors with their candidate values (one term, one value: the candidate's).
         let mut fixed: Vec<(TermId, Rational)> = Vec::new();
         let mut lemmas = Vec::new();
         for t in products {
-            let mut c = Rational::ONE;
-            let mut fs: Vec<(TermId, Rational)> = Vec::new();
-            for &a in store.args(t) {
-                match store.as_num(a) {
-                    Some(k) => c = &c * k,
-                    None => match self.cand_value(store, a) {
-                        Some(Value::Num(x)) => fs.push((a, x)),
-                        _ => return Vec::new(),
-                    },
-                }
-            }
+            let (c, fs) = split_product(store, t);
             if fs.len() < 2 {
                 continue;
             }
-            let is_fixed = |fixed: &[(TermId, Rational)], f: TermId| {
-                fixed.iter().find(|p| p.0 == f).map(|p| p.1.clone())
+            let Some(vals) = self.num_values(store, &fs) else {
+                return Vec::new();
             };
+            let is_fixed = |fixed: &[(TermId, Rational)], f: TermId| fixed.iter().any(|p| p.0 == f);
             // The free factor: the unfixed one with the largest magnitude, else the last.
-            let free = fs
-                .iter()
-                .enumerate()
-                .filter(|(_, (f, _))| is_fixed(&fixed, *f).is_none())
-                .max_by(|a, b| a.1.1.abs().cmp(&b.1.1.abs()))
-                .map_or(fs.len() - 1, |(j, _)| j);
-            let mut k = c;
-            let mut conds = Vec::with_capacity(fs.len());
-            for (i, (f, v)) in fs.iter().enumerate() {
-                if i == free {
-                    continue;
+            let free = (0..fs.len())
+                .filter(|&i| !is_fixed(&fixed, fs[i]))
+                .max_by_key(|&i| vals[i].abs())
+                .unwrap_or(fs.len() - 1);
+            for i in 0..fs.len() {
+                if i != free && !is_fixed(&fixed, fs[i]) {
+                    fixed.push((fs[i], vals[i].clone()));
                 }
-                let v = is_fixed(&fixed, *f).unwrap_or_else(|| {
-                    fixed.push((*f, v.clone()));
-                    v.clone()
-                });
-                k = &k * &v;
-                let vt = store.mk_num(v, store.sort(*f));
-                conds.push(store.mk_eq(*f, vt));
             }
-            let sort = store.sort(t);
-            let kt = store.mk_num(k, sort);
-            let rhs = store.mk_mul(&[kt, fs[free].0]);
-            let concl = store.mk_eq(t, rhs);
-            let cond = store.mk_and(&conds);
-            lemmas.push(store.mk_implies(cond, concl));
+            lemmas.push(value_lemma(store, t, &c, &fs, &vals, free));
         }
         self.nl_assert_lemmas(store, lemmas);
         fixed
@@ -230,6 +184,16 @@ impl SmtSolver {
             .collect()
     }
 
+    /// The candidate's numeric values of `ts`, if it gives each one.
+    fn num_values(&self, store: &TermStore, ts: &[TermId]) -> Option<Vec<Rational>> {
+        ts.iter()
+            .map(|&u| match self.cand_value(store, u) {
+                Some(Value::Num(x)) => Some(x),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Asserts lemmas permanently (they are valid, whatever the assertions).
     pub(crate) fn nl_assert_lemmas(&mut self, store: &mut TermStore, lemmas: Vec<TermId>) {
         for f in lemmas {
@@ -238,4 +202,44 @@ impl SmtSolver {
             self.assert_fact(store, f);
         }
     }
+}
+
+/// The numeral coefficient of the product `t` and its other factors.
+fn split_product(store: &TermStore, t: TermId) -> (Rational, Vec<TermId>) {
+    let mut c = Rational::ONE;
+    let mut fs = Vec::new();
+    for &a in store.args(t) {
+        match store.as_num(a) {
+            Some(k) => c = &c * k,
+            None => fs.push(a),
+        }
+    }
+    (c, fs)
+}
+
+/// The value lemma of the product `t = c·Π fs` for its factor `fs[j]`: with every other
+/// factor at its value in `vals`, the product is linear in `fs[j]`,
+/// `(∧_{i≠j} f_i = v_i) → t = (c·Π_{i≠j} v_i)·f_j`.
+fn value_lemma(
+    store: &mut TermStore,
+    t: TermId,
+    c: &Rational,
+    fs: &[TermId],
+    vals: &[Rational],
+    j: usize,
+) -> TermId {
+    let mut k = c.clone();
+    let mut conds = Vec::with_capacity(fs.len() - 1);
+    for (i, &f) in fs.iter().enumerate() {
+        if i != j {
+            k = &k * &vals[i];
+            let vi = store.mk_num(vals[i].clone(), store.sort(f));
+            conds.push(store.mk_eq(f, vi));
+        }
+    }
+    let kt = store.mk_num(k, store.sort(t));
+    let rhs = store.mk_mul(&[kt, fs[j]]);
+    let concl = store.mk_eq(t, rhs);
+    let cond = store.mk_and(&conds);
+    store.mk_implies(cond, concl)
 }

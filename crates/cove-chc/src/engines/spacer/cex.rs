@@ -121,10 +121,14 @@ impl Run<'_> {
         // chains over constant arrays nested four deep) the array check went round until
         // the deadline (9 s) where a fresh solver needs 60 ms.
         let arrays = head.is_some_and(|vs| vs.iter().any(|v| matches!(v, Value::Array(_))));
+        let rule_solver = |store: &mut TermStore| {
+            let mut s = SmtSolver::new();
+            s.set_limits(cove_smt::Limits::of(self.ctl));
+            s.assert(store, rule.enc);
+            s
+        };
         let m = if arrays {
-            let mut fresh = SmtSolver::new();
-            fresh.set_limits(cove_smt::Limits::of(self.ctl));
-            fresh.assert(store, rule.enc);
+            let mut fresh = rule_solver(store);
             for &t in &step {
                 fresh.assert(store, t);
             }
@@ -133,12 +137,9 @@ impl Run<'_> {
             }
             fresh.model(store)
         } else {
-            let solver = solvers.entry(fact.rule).or_insert_with(|| {
-                let mut s = SmtSolver::new();
-                s.set_limits(cove_smt::Limits::of(self.ctl));
-                s.assert(store, rule.enc);
-                s
-            });
+            let solver = solvers
+                .entry(fact.rule)
+                .or_insert_with(|| rule_solver(store));
             solver.push();
             for &t in &step {
                 solver.assert(store, t);
