@@ -166,11 +166,25 @@ pub fn check_invariants(
                     query = q.query;
                     complete = q.exact;
                 }
+                // Quantified invariants (`∀k. 0 ≤ k < len ⇒ a[k] = 42`) that are no
+                // extensional equality: their uses become instances at the query's index
+                // set (`cert_instantiate`), a weakening, so a model of the result is no
+                // counterexample.
                 Err(e) if mentions_quantifier(store, query) => {
-                    return Err(CertError::Undecided(format!(
-                        "cannot decide {} over datatypes: {e}",
-                        clause_name(sys, i)
-                    )));
+                    let inst = crate::cert_instantiate::instantiate(store, query)
+                        .map(|q| crate::cert_flatten::flatten(store, q));
+                    match inst {
+                        Some(Ok(q)) => {
+                            query = q.query;
+                            complete = false;
+                        }
+                        _ => {
+                            return Err(CertError::Undecided(format!(
+                                "cannot decide {} over datatypes: {e}",
+                                clause_name(sys, i)
+                            )));
+                        }
+                    }
                 }
                 Err(_) => flat = false,
             }
@@ -271,7 +285,7 @@ fn check_parts(
 /// witnesses, and a model of the result is one of `t`. Iterative over the Boolean
 /// structure, memoized per (term, polarity): one formula met twice in one polarity gets one
 /// witness, which is all either occurrence needs.
-fn skolemize(store: &mut TermStore, t: TermId) -> TermId {
+pub(crate) fn skolemize(store: &mut TermStore, t: TermId) -> TermId {
     use rustc_hash::FxHashMap;
     let mut memo: FxHashMap<(TermId, bool), TermId> = FxHashMap::default();
     // The instance over fresh witnesses of a quantifier being decided.

@@ -5,6 +5,7 @@
 
 pub mod cert;
 mod cert_flatten;
+mod cert_instantiate;
 pub mod cert_measure;
 pub mod driver;
 pub mod engine;

@@ -120,6 +120,9 @@ pub struct Control {
     /// A budget of work units shared by every clone and child of this control (`None` = no
     /// budget). See [`WorkBudget`].
     pub work: Option<WorkBudget>,
+    /// A second pool drawn from alongside `work`: the effort of one sub-run
+    /// ([`Control::with_work_cap`]), whatever the run's own limits.
+    pub work_cap: Option<WorkBudget>,
 }
 
 /// A machine-independent bound on a run: a pool of work units that the solvers draw from
@@ -194,6 +197,18 @@ impl Control {
         if let Some(w) = &self.work {
             w.charge(units);
         }
+        if let Some(w) = &self.work_cap {
+            w.charge(units);
+        }
+    }
+
+    /// This control with its work also drawn from a pool of its own of `units` (shared by
+    /// its clones and children), which stops it when empty. For a speculative sub-run (an
+    /// abstraction that either has a small proof or none): its effort is bounded the same
+    /// way under a deadline, under a work budget and with no limit at all.
+    pub fn with_work_cap(mut self, units: u64) -> Control {
+        self.work_cap = Some(WorkBudget::new(units));
+        self
     }
 
     /// This control with a memory limit in bytes.
@@ -231,6 +246,9 @@ impl Control {
         }
         if self.work.as_ref().is_some_and(|w| w.remaining() == 0) {
             return Some(UnknownReason::ResourceOut("work budget".into()));
+        }
+        if self.work_cap.as_ref().is_some_and(|w| w.remaining() == 0) {
+            return Some(UnknownReason::ResourceOut("work cap".into()));
         }
         None
     }
@@ -323,6 +341,23 @@ mod tests {
         // Without a budget, charging is a no-op.
         Control::new().charge(10);
         assert_eq!(Control::new().should_stop(), None);
+    }
+
+    #[test]
+    fn a_work_cap_stops_its_sub_run_and_charges_the_run_too() {
+        let root = Control::new().with_work_budget(100);
+        let sub = root.child().with_work_cap(3);
+        sub.charge(3);
+        assert_eq!(root.work.as_ref().unwrap().remaining(), 97);
+        assert_eq!(
+            sub.should_stop(),
+            Some(UnknownReason::ResourceOut("work cap".into()))
+        );
+        assert_eq!(root.should_stop(), None);
+        // Without a run budget, the cap alone bounds the sub-run.
+        let free = Control::new().with_work_cap(1);
+        free.charge(1);
+        assert!(free.should_stop().is_some());
     }
 
     #[test]

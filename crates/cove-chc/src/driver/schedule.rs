@@ -9,6 +9,7 @@ use crate::engine::Engine;
 use crate::engines::EngineConfig;
 use crate::engines::abs::AbsConfig;
 use crate::engines::bmc::BmcConfig;
+use crate::engines::cells::CellsConfig;
 use crate::engines::hw::HwConfig;
 use crate::engines::imc::ImcConfig;
 use crate::engines::kind::KindConfig;
@@ -135,6 +136,15 @@ impl Shape {
     }
 }
 
+/// The cell abstraction, first on the second thread with a small slice: the invariants
+/// that speak of every cell of an array (`∀i < len. a[i] = 42`, Solidity's arrays and
+/// mappings) are out of every other engine's reach, and over the cells they are small
+/// arithmetic ones, found in under a second when they exist. On a system without arrays
+/// the entry ends at once and hands its thread on.
+fn cells() -> EngineSpec {
+    EngineSpec::single(CellsConfig::default()).with_share(0.15)
+}
+
 /// The portfolio's entries for `shape`, in priority order.
 pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
     match shape {
@@ -173,7 +183,9 @@ pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
             // Then the phase-partitioned Houdini over candidates read off concrete runs
             // (multi-phase loops, whose invariants are disjunctions over the phases; cheap
             // when the runs give nothing).
+            // (On integer systems, after the cell abstraction: a real system has no arrays.)
             if shape == Shape::Linear {
+                v.push(cells());
                 v.push(EngineSpec::single(TermsConfig::without_locations()).with_share(0.1));
                 v.push(EngineSpec::single(PhasesConfig::default()).with_share(0.2));
             }
@@ -208,6 +220,7 @@ pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
             // slowed spacer-abs on a tree counterexample (corpus fib: 1.8 s to over 10 s).
             vec![
                 EngineSpec::spacer("spacer", |_| {}),
+                cells(),
                 EngineSpec::single(TermsConfig::without_locations())
                     .with_share(0.1)
                     .with_bounds(false),
@@ -270,7 +283,8 @@ mod tests {
         assert_eq!(shape(lra), Shape::LinearReal);
         assert_eq!(shape(lia), Shape::Linear);
         // k-induction leads thread 2 in both, with most of the time left on real systems.
-        // (On integer systems after the short Houdini over the clauses' terms.)
+        // (On integer systems after the cell abstraction, which ends at once without arrays,
+        // and the short Houdini over the clauses' terms.)
         let share = |s: Shape| {
             for_shape(s)
                 .into_iter()
@@ -278,7 +292,8 @@ mod tests {
                 .and_then(|e| e.share)
         };
         assert_eq!(for_shape(Shape::LinearReal)[1].engine.name(), "kind");
-        assert_eq!(for_shape(Shape::Linear)[1].engine.name(), "terms");
+        assert_eq!(for_shape(Shape::Linear)[1].engine.name(), "spacer-cells");
+        assert_eq!(for_shape(Shape::Linear)[2].engine.name(), "terms");
         assert!(share(Shape::LinearReal) > share(Shape::Linear));
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod abs;
 pub mod bmc;
+pub mod cells;
 pub mod hw;
 pub mod imc;
 pub mod kind;
@@ -100,6 +101,8 @@ registry! {
     PredAbs(predabs::PredAbsConfig),
     /// Bit-vector systems blasted onto the hardware engines' IC3 ([`hw`]).
     Hw(hw::HwConfig),
+    /// Spacer over the cell abstraction of arrays: quantified invariants ([`cells`]).
+    Cells(cells::CellsConfig),
 }
 
 impl Default for EngineConfig {

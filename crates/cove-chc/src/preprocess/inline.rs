@@ -55,6 +55,10 @@ struct Record {
     def_index: usize,
     /// The clauses that used `pred`, as changed by this step.
     changed: Vec<Changed>,
+    /// Every clause that used `pred` was `pred(x̄) → false` over distinct variables with no
+    /// constraint: then `pred` is empty in every model, and `false` is its invariant when the
+    /// exact one cannot be computed (see [`Record::invariant`]).
+    only_refuted: bool,
 }
 
 /// A user clause rewritten by one inlining step.
@@ -170,6 +174,7 @@ pub fn run(
         users.sort_unstable();
         users.dedup();
         let mut changed = Vec::new();
+        let mut only_refuted = true;
         for u in users {
             if !st.clauses[u]
                 .as_ref()
@@ -178,6 +183,7 @@ pub fn run(
                 continue;
             }
             let c = st.clauses[u].take().expect("checked above");
+            only_refuted &= plain_refutation(store, &c);
             for a in &c.body {
                 *st.n_uses.get_mut(&a.pred).expect("counted") -= 1;
             }
@@ -202,6 +208,7 @@ pub fn run(
             def,
             def_index: d,
             changed,
+            only_refuted,
         });
         removed.insert(p);
         for q in touched {
@@ -312,6 +319,21 @@ fn inline_into(store: &mut TermStore, c: &Clause, def: &Clause, p: FuncId) -> (C
     (out, slots)
 }
 
+/// Whether `c` is `P(x̄) → false` with distinct variables `x̄` and a true constraint: it says
+/// that `P` is empty.
+fn plain_refutation(store: &TermStore, c: &Clause) -> bool {
+    let [app] = c.body.as_slice() else {
+        return false;
+    };
+    let mut seen = FxHashSet::default();
+    c.head.is_none()
+        && store.as_bool(c.constraint) == Some(true)
+        && app
+            .args
+            .iter()
+            .all(|&a| store.as_var(a).is_some_and(|v| seen.insert(v)))
+}
+
 impl Record {
     /// `P(params) := ∃ vars(D). φ ∧ ⋀ Inv(Bᵢ)(āᵢ) ∧ params = h̄`, quantifier-free.
     fn invariant(
@@ -403,10 +425,21 @@ impl Record {
                 .into_iter()
                 .filter(|v| !param_set.contains(v))
                 .collect();
-            let q = qe(store, phi, &locals, ctl).map_err(|e| BackError::Qe {
-                pred: name.clone(),
-                why: e.to_string(),
-            })?;
+            let q = match qe(store, phi, &locals, ctl) {
+                Ok(q) => q,
+                // A predicate whose only uses said it is empty: its exact invariant is
+                // `false` whenever the invariants it is computed from are right (they make
+                // `def ⇒ false` valid), and the certificate check confirms that. This is
+                // how an error predicate gets its invariant when the others are quantified
+                // (the elimination of `∃ locals` under a `∀` is beyond MBP).
+                Err(_) if self.only_refuted && ctl.should_stop().is_none() => store.mk_false(),
+                Err(e) => {
+                    return Err(BackError::Qe {
+                        pred: name.clone(),
+                        why: e.to_string(),
+                    });
+                }
+            };
             outside.push(q);
         }
         let r = store.mk_and(&outside);
