@@ -8,7 +8,7 @@
 //! gives `P(ā, x̄) := ∀k̄. I#(k̄, ā[k], x̄)`. A clause `B(b̄) ∧ φ → H(h̄)` becomes
 //! `⋀_{t̄ ∈ T} B#(t̄, b̄[t], …) ∧ φ → H#(k̄, h̄[k], …)` for a fresh `k̄`: the body is
 //! instantiated at the cells the clause can know of (the head's `k̄`, the indices `φ`
-//! reads, the witnesses below; at most [`MAX_CELLS`] of them), which the body's
+//! reads, the witnesses below; at most four of them), which the body's
 //! universal invariants allow, and the head holds at every cell because `k̄` is arbitrary.
 //! So `sat` carries over, and the certificate checker confirms it like every answer (it
 //! instantiates the body's quantifiers at the clause's indices, `cert_instantiate`).
@@ -278,7 +278,7 @@ fn abstract_system(
                 body: body.clone(),
                 constraint: c.constraint,
                 head,
-                origin: c.origin.clone(),
+                origin: c.origin,
             });
         }
     }
