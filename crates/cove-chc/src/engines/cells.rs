@@ -176,7 +176,7 @@ fn abstract_system(
     let whole = sys
         .clauses
         .iter()
-        .any(|c| writes_whole_array(store, c.constraint));
+        .any(|c| uses_whole_array(store, c.constraint));
     if map.is_empty() || whole {
         return None;
     }
@@ -285,8 +285,9 @@ fn abstract_system(
     Some((ChcSystem { preds, clauses }, map))
 }
 
-/// Whether `t` writes an array that is not an array of scalars (outside quantifiers).
-fn writes_whole_array(store: &TermStore, t: TermId) -> bool {
+/// Whether `t` reads or writes an array that is not an array of scalars (outside
+/// quantifiers).
+fn uses_whole_array(store: &TermStore, t: TermId) -> bool {
     let mut seen = rustc_hash::FxHashSet::default();
     let mut stack = vec![t];
     while let Some(u) = stack.pop() {
@@ -295,7 +296,11 @@ fn writes_whole_array(store: &TermStore, t: TermId) -> bool {
         }
         match store.op(u) {
             cove_logic::Op::Forall(_) | cove_logic::Op::Exists(_) => continue,
-            cove_logic::Op::Store if !is_cell_array(store.sort(u)) => return true,
+            cove_logic::Op::Select | cove_logic::Op::Store
+                if !is_cell_array(store.sort(store.args(u)[0])) =>
+            {
+                return true;
+            }
             _ => {}
         }
         stack.extend_from_slice(store.args(u));
