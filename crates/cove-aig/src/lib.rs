@@ -2,7 +2,7 @@
 //!
 //! The pipeline is: [`parse`] an AIGER 1.9 file (binary `.aig` or ASCII `.aag`) into an
 //! [`Aig`]; the [`driver`] then [`reduce`]s it (structural hashing, constant propagation,
-//! cone of influence), runs one engine ([`ic3`], [`bmc`], [`kind`] or [`loc`]) or the
+//! cone of influence), runs one engine ([`engines::ic3`], [`engines::bmc`], [`engines::kind`] or [`engines::loc`]) or the
 //! portfolio ([`driver::schedule`]) on the reduced circuit, and certifies the answer on the
 //! *original* circuit — a counterexample is re-simulated ([`trace_check`]), an inductive
 //! invariant or k-induction proof is re-checked with fresh SAT solvers ([`proof_check`]). An
@@ -28,24 +28,21 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
-pub mod bmc;
 pub mod btor2;
 pub mod btor2_blast;
 pub mod btor2_sim;
 pub mod cnf;
 pub mod driver;
-pub mod engine;
+pub mod engines;
 mod fanout;
 pub mod hwmcc_output;
-pub mod ic3;
-pub mod kind;
 pub mod lcorr;
 pub mod liveness;
-pub mod loc;
 pub mod merge;
 pub mod parse;
 pub mod proof_check;
 pub mod reduce;
+pub mod result;
 mod strash;
 pub mod trace_check;
 pub mod unate;
@@ -55,7 +52,7 @@ pub mod witness_circuit_check;
 pub mod write;
 
 pub use cove_control::{Control, UnknownReason};
-pub use engine::EngineConfig;
+pub use engines::EngineConfig;
 pub use parse::{ParseError, parse_aiger};
 
 /// An AIGER literal: `2 * var + negated`.

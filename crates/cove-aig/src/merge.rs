@@ -692,14 +692,14 @@ pub fn merge_inputs(aig: &Aig, cfg: &Config, ctl: &Control) -> Merged {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::driver::{SolveConfig, solve};
+    use crate::driver::{EngineChoice, SolveConfig, solve};
     use crate::reduce::{Options, reduce_with};
-    use crate::{Aig, EngineConfig, Verdict, parse_aiger};
+    use crate::{Aig, Verdict, parse_aiger};
 
     /// The driver's verdict with engine `name` and reductions `opts`.
     fn check_opts(aig: &Aig, name: &str, opts: &Options, ctl: &Control) -> Verdict {
         let cfg = SolveConfig {
-            engine: EngineConfig::parse(name).expect("an engine"),
+            engine: EngineChoice::parse(name).expect("an engine"),
             reduce: *opts,
             ..SolveConfig::default()
         };

@@ -1,5 +1,5 @@
-//! The on-demand unrolling shared by BMC ([`crate::bmc`]) and localization's concrete checks
-//! ([`crate::loc`]).
+//! The on-demand unrolling shared by BMC ([`crate::engines::bmc`]) and localization's concrete checks
+//! ([`crate::engines::loc`]).
 //!
 //! The unrolling is built frame by frame from the literals a query needs: a gate of frame `k`
 //! is encoded only when it lies in their cone, a latch of frame `k > 0` is its next-state
@@ -24,8 +24,8 @@
 //! unrolling, assuming a subset gives the abstraction in which the other latches are free in
 //! every frame, and a failed-assumption core names the latches a refutation needed.
 
-use crate::engine::RawTrace;
-use crate::ic3::gates::{Gate, Shapes};
+use crate::engines::ic3::gates::{Gate, Shapes};
+use crate::result::RawTrace;
 use crate::{ALit, Aig, Init};
 use cove_sat::{LBool, Lit, Solver};
 use rustc_hash::FxHashMap;

@@ -2,11 +2,11 @@
 //! the bit-blaster against the word-level simulator (random expressions, widths 1..64 and a
 //! few wider ones).
 
-use cove_aig::EngineConfig;
 use cove_aig::btor2::{Model, parse_btor2};
 use cove_aig::btor2_blast::Blasted;
 use cove_aig::btor2_blast::{Btor2Verdict, blast, check};
 use cove_aig::btor2_sim::{Bv, Frame, Witness, check_witness, eval_all, parse_witness};
+use cove_aig::driver::EngineChoice;
 use cove_aig::driver::SolveConfig;
 use cove_aig::{Control, lit_val};
 
@@ -37,8 +37,8 @@ fn check_with(
     threads: usize,
     ctl: &Control,
 ) -> (Btor2Verdict, Option<Blasted>) {
-    let mut engine = EngineConfig::parse(engine).expect("engine name");
-    if let EngineConfig::Portfolio(p) = &mut engine {
+    let mut engine = EngineChoice::parse(engine).expect("engine name");
+    if let EngineChoice::Portfolio(p) = &mut engine {
         p.threads = threads;
     }
     let cfg = SolveConfig {
@@ -687,7 +687,7 @@ fn families_agree_with_their_independently_built_aiger_versions() {
         let aig = cove_aig::parse_aiger(&std::fs::read(format!("{dir}/{name}.aag")).expect("aag"))
             .expect("valid aag");
         let (v, _) = check_with(&m, "ic3", 1, &ctl);
-        let w = cove_aig::driver::check(&aig, &EngineConfig::parse("ic3").unwrap(), &ctl);
+        let w = cove_aig::driver::check(&aig, &EngineChoice::parse("ic3").unwrap(), &ctl);
         let got = match (&v, &w) {
             (Btor2Verdict::Safe(_), cove_aig::Verdict::Safe(_)) => "safe",
             (Btor2Verdict::Unsafe(..), cove_aig::Verdict::Unsafe(_)) => "unsafe",

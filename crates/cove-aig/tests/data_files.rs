@@ -2,6 +2,7 @@
 //! ABC `pdr`), every engine, witnesses printed, read back and replayed.
 
 use cove_aig::EngineConfig;
+use cove_aig::driver::EngineChoice;
 use cove_aig::driver::check;
 use cove_aig::hwmcc_output::{format_verdict, parse_trace};
 use cove_aig::witness_circuit::{witness_circuit, write_witness};
@@ -11,8 +12,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 /// The engine named `name` with its default options.
-fn engine(name: &str) -> EngineConfig {
-    EngineConfig::parse(name).expect("an engine name")
+fn engine(name: &str) -> EngineChoice {
+    EngineChoice::parse(name).expect("an engine name")
 }
 
 fn data_files() -> Vec<PathBuf> {
@@ -43,7 +44,10 @@ fn every_engine_gets_the_known_answer_with_a_checked_witness() {
             engine("portfolio"),
         ] {
             // BMC and k-induction may not terminate on safe designs.
-            let secs = if matches!(e, EngineConfig::Bmc(_) | EngineConfig::Kind(_)) {
+            let secs = if matches!(
+                e,
+                EngineChoice::One(EngineConfig::Bmc(_) | EngineConfig::Kind(_))
+            ) {
                 1
             } else {
                 10
@@ -80,8 +84,10 @@ fn every_engine_gets_the_known_answer_with_a_checked_witness() {
                 }
                 Verdict::Unknown(r) => {
                     // BMC never proves; k-induction without simple paths may not.
-                    let ok =
-                        matches!(e, EngineConfig::Bmc(_) | EngineConfig::Kind(_)) && !expect_unsafe;
+                    let ok = matches!(
+                        e,
+                        EngineChoice::One(EngineConfig::Bmc(_) | EngineConfig::Kind(_))
+                    ) && !expect_unsafe;
                     assert!(ok, "{name} {e:?}: unknown ({r})");
                     assert_eq!(text, "2\nb0\n.\n");
                 }

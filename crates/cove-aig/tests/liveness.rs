@@ -1,10 +1,11 @@
 //! Justice properties: random small circuits decided by the driver against an explicit-state
 //! search for fair lassos, and hand-written designs with known answers.
 
+use cove_aig::driver::EngineChoice;
 use cove_aig::driver::{SolveConfig, Validation, solve};
 use cove_aig::hwmcc_output::{format_properties_of, parse_witnesses_of};
 use cove_aig::trace_check::check_lasso;
-use cove_aig::{ALit, Aig, And, Control, EngineConfig, Init, Latch, Verdict, lit_val, parse_aiger};
+use cove_aig::{ALit, Aig, And, Control, Init, Latch, Verdict, lit_val, parse_aiger};
 use cove_testkit::Rng;
 
 /// A random circuit with 1–4 latches, 0–2 inputs, one or two justice properties of 0–2
@@ -216,7 +217,7 @@ fn grants_with_and_without_fairness() {
     let fair = parse_aiger(ARBITER_FAIR.as_bytes()).expect("parses");
     for engine in ["portfolio", "ic3"] {
         let cfg = SolveConfig {
-            engine: EngineConfig::parse(engine).expect("engine"),
+            engine: EngineChoice::parse(engine).expect("engine"),
             ..SolveConfig::default()
         };
         let out = solve(&fair, &cfg, &ctl);
@@ -302,7 +303,7 @@ fn property_manifest_designs_have_their_known_answers() {
         };
         for engine in engines {
             let cfg = SolveConfig {
-                engine: EngineConfig::parse(engine).expect("engine"),
+                engine: EngineChoice::parse(engine).expect("engine"),
                 ..SolveConfig::default()
             };
             let out = solve(&a, &cfg, &ctl);

@@ -68,7 +68,7 @@ fn truncations_and_byte_flips_never_panic() {
                         .with_timeout(std::time::Duration::from_millis(100));
                     let _ = cove_aig::driver::check(
                         &a,
-                        &cove_aig::EngineConfig::parse("bmc").unwrap(),
+                        &cove_aig::driver::EngineChoice::parse("bmc").unwrap(),
                         &ctl,
                     );
                 }
@@ -91,7 +91,7 @@ fn deep_circuits_do_not_recurse() {
     assert_eq!(a.ands.len(), n as usize);
     let v = cove_aig::driver::check(
         &a,
-        &cove_aig::EngineConfig::parse("ic3").unwrap(),
+        &cove_aig::driver::EngineChoice::parse("ic3").unwrap(),
         &Default::default(),
     );
     assert!(matches!(v, cove_aig::Verdict::Unsafe(_)), "{v:?}");

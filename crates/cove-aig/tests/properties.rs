@@ -1,8 +1,9 @@
 //! Several bad-state properties (and several outputs of old-style files): one verdict and one
 //! witness per property, each checked, against answers known by construction.
 
-use cove_aig::bmc::BmcConfig;
+use cove_aig::driver::EngineChoice;
 use cove_aig::driver::{SolveConfig, Validation, solve};
+use cove_aig::engines::bmc::BmcConfig;
 use cove_aig::hwmcc_output::{format_properties, parse_witnesses};
 use cove_aig::trace_check::check_trace_of;
 use cove_aig::witness_circuit_check::check_witness;
@@ -37,7 +38,7 @@ fn every_property_gets_its_known_answer_with_a_checked_witness() {
         assert_eq!(aig.bad.len(), known.len(), "{name}");
         for engine in ["ic3", "kind", "portfolio", "loc"] {
             let cfg = SolveConfig {
-                engine: EngineConfig::parse(engine).expect("engine"),
+                engine: EngineChoice::parse(engine).expect("engine"),
                 ..SolveConfig::default()
             };
             let ctl = Control::default().with_timeout(Duration::from_secs(20));
@@ -90,7 +91,8 @@ fn bmc_finds_each_failing_property_at_its_depth() {
     let cfg = SolveConfig {
         engine: EngineConfig::Bmc(BmcConfig {
             max_bound: Some(12),
-        }),
+        })
+        .into(),
         ..SolveConfig::default()
     };
     // BMC cannot prove b2: it ends unknown at its bound, the two others are found first.
@@ -112,7 +114,7 @@ fn witness_and_certificate_files_for_several_properties() {
     let aig = load("multi_mixed_unsafe.aag");
     let (wit, cert) = (dir.join("w.txt"), dir.join("c.aag"));
     let cfg = SolveConfig {
-        engine: EngineConfig::parse("ic3").expect("engine"),
+        engine: EngineChoice::parse("ic3").expect("engine"),
         witness: Some(wit.clone()),
         certificate: Some(cert.clone()),
         model_name: "multi_mixed_unsafe.aag".into(),

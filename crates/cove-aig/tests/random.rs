@@ -1,15 +1,16 @@
 //! Random small circuits: every engine's answer against explicit-state reachability.
 
 use cove_aig::EngineConfig;
-use cove_aig::bmc::BmcConfig;
+use cove_aig::driver::EngineChoice;
 use cove_aig::driver::{SolveConfig, check, solve};
+use cove_aig::engines::bmc::BmcConfig;
 use cove_aig::witness_circuit::{witness_circuit, write_witness};
 use cove_aig::witness_circuit_check::check_witness;
 use cove_aig::{Aig, And, Control, Init, Latch, SafeProof, Verdict, lit_val, parse_aiger};
 
 /// The engine named `name` with its default options.
-fn engine(name: &str) -> EngineConfig {
-    EngineConfig::parse(name).expect("an engine name")
+fn engine(name: &str) -> EngineChoice {
+    EngineChoice::parse(name).expect("an engine name")
 }
 
 struct Rng(u64);
@@ -200,9 +201,10 @@ fn engines_agree_with_explicit_reachability() {
             }
             // Bounded by the number of states: with several properties, those that hold stay
             // open after the first counterexample and BMC alone never proves them.
-            let bmc = EngineConfig::Bmc(BmcConfig {
+            let bmc: EngineChoice = EngineConfig::Bmc(BmcConfig {
                 max_bound: Some(1 << a.latches.len()),
-            });
+            })
+            .into();
             let v = check(&a, &bmc, &ctl);
             assert!(
                 matches!(v, Verdict::Unsafe(_)),
@@ -291,7 +293,7 @@ fn latch_correspondence_keeps_reachability() {
         // The driver with the pass: every answer certified on the original, and right.
         if !red.eq_latches.is_empty() {
             for name in ["ic3", "loc", "ic3-loc"] {
-                let Some(e) = EngineConfig::parse(name) else {
+                let Some(e) = EngineChoice::parse(name) else {
                     continue;
                 };
                 let cfg = SolveConfig {

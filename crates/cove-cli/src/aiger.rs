@@ -9,8 +9,8 @@ use crate::limits::LimitArgs;
 use crate::solve::{Format, SolveArgs};
 use crate::{EXIT_BAD_INPUT, EXIT_CERT_FAILED, EXIT_OK, EXIT_USAGE, ExitCodeOf, read_input};
 use clap::Args;
-use cove_aig::driver::SolveConfig;
-use cove_aig::{Control, EngineConfig, SafeProof, Verdict};
+use cove_aig::driver::{EngineChoice, SolveConfig};
+use cove_aig::{Control, SafeProof, Verdict};
 use std::path::{Path, PathBuf};
 
 /// Whether `path` is an AIGER file: by extension, or by its header.
@@ -74,16 +74,16 @@ struct Request<'a> {
 /// The hardware engine named `name` (the CHC default `spacer` means the default here too:
 /// the portfolio, with `threads`); an unknown name is a usage error. Shared by the AIGER and
 /// BTOR2 paths.
-pub(crate) fn engine_config(name: &str, threads: usize) -> Result<EngineConfig, ExitCodeOf> {
+pub(crate) fn engine_config(name: &str, threads: usize) -> Result<EngineChoice, ExitCodeOf> {
     let known = if name == "spacer" { "portfolio" } else { name };
-    let Some(mut engine) = EngineConfig::parse(known) else {
+    let Some(mut engine) = EngineChoice::parse(known) else {
         eprintln!(
             "error: unknown hardware engine '{name}' (available: {})",
-            EngineConfig::NAMES.join(", ")
+            EngineChoice::names().join(", ")
         );
         return Err(ExitCodeOf(EXIT_USAGE));
     };
-    if let EngineConfig::Portfolio(p) = &mut engine {
+    if let EngineChoice::Portfolio(p) = &mut engine {
         p.threads = threads;
     }
     Ok(engine)

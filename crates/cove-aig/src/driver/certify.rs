@@ -7,8 +7,8 @@
 //! [`proof_check`]: crate::proof_check
 
 use super::Validation;
-use crate::engine::{EngineResult, Proof};
 use crate::reduce::Reduced;
+use crate::result::{EngineResult, Proof};
 use crate::{ALit, Aig, CheckError, Init, SafeProof, Trace, Verdict};
 use cove_control::{Control, UnknownReason};
 

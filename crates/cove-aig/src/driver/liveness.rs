@@ -9,9 +9,10 @@
 //! through [`super::solve`], so each answer is certified on the circuit it is about, and the
 //! reductions and limits are those of any other run.
 
+use super::EngineChoice;
 use super::properties::{Solved, merge, overall};
 use super::{SolveConfig, Validation};
-use crate::ic3::Ic3Config;
+use crate::engines::ic3::Ic3Config;
 use crate::liveness::{counting, lasso_of_looping_trace, looping};
 use crate::{Aig, EngineConfig, Verdict};
 use cove_control::{Control, UnknownReason};
@@ -111,7 +112,7 @@ fn by_counting(
     ctl: &Control,
 ) -> (Verdict, Validation, &'static str) {
     let engine = match &cfg.engine {
-        EngineConfig::Portfolio(_) => EngineConfig::Ic3(Ic3Config::default()),
+        EngineChoice::Portfolio(_) => EngineConfig::Ic3(Ic3Config::default()).into(),
         e => e.clone(),
     };
     let cfg = SolveConfig {

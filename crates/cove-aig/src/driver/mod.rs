@@ -17,6 +17,7 @@ pub mod properties;
 pub mod schedule;
 
 use crate::reduce::{Options, Reduced, reduce_with};
+use crate::result::EngineResult;
 use crate::{Aig, EngineConfig, SafeProof, Verdict};
 use cove_control::{Control, UnknownReason};
 use std::fmt;
@@ -24,6 +25,65 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 pub use portfolio::PortfolioConfig;
+
+/// What a run uses: the portfolio (the default), or one engine of the registry alone. The
+/// portfolio is a choice beside the engines, not one of them: its entries are engines
+/// ([`schedule`]), and it answers with the name of the entry that answered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineChoice {
+    /// The schedule's entries side by side; the first definite answer wins.
+    Portfolio(PortfolioConfig),
+    /// One engine with its options.
+    One(EngineConfig),
+}
+
+impl Default for EngineChoice {
+    fn default() -> EngineChoice {
+        EngineChoice::Portfolio(PortfolioConfig::default())
+    }
+}
+
+impl From<EngineConfig> for EngineChoice {
+    fn from(e: EngineConfig) -> EngineChoice {
+        EngineChoice::One(e)
+    }
+}
+
+impl EngineChoice {
+    /// `portfolio` (or its alias `all`) or an engine name of [`EngineConfig::NAMES`], with
+    /// default options: the one parse of engine names, for the command line, the C API and
+    /// Python alike.
+    pub fn parse(name: &str) -> Option<EngineChoice> {
+        match name {
+            "portfolio" | "all" => Some(EngineChoice::default()),
+            _ => EngineConfig::parse(name).map(EngineChoice::One),
+        }
+    }
+
+    /// Every accepted name, for `--help` and error messages.
+    pub fn names() -> Vec<&'static str> {
+        let mut v = vec!["portfolio"];
+        v.extend_from_slice(&EngineConfig::NAMES);
+        v
+    }
+
+    /// `portfolio` or the engine's name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            EngineChoice::Portfolio(_) => "portfolio",
+            EngineChoice::One(e) => e.name(),
+        }
+    }
+
+    /// Runs the choice on `aig` (reduced, one bad property), uncertified; the answer with the
+    /// name of the engine that gave it.
+    fn run_labelled(&self, aig: &Aig, ctl: &Control) -> (EngineResult, &'static str) {
+        match self {
+            EngineChoice::Portfolio(p) => p.run(aig, ctl),
+            EngineChoice::One(e) => (e.run(aig, ctl), e.name()),
+        }
+    }
+}
 
 /// The driver's reductions: inputs are merged to constants ([`crate::merge`]; measured in
 /// docs/decisions.md#hardware-input-merging: 844 of 22,893 inputs on the HWMCC'19 sample,
@@ -39,8 +99,8 @@ pub const DRIVER_OPTIONS: Options = Options {
 /// How to solve: typed, shared by the command line and the library.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SolveConfig {
-    /// The engine and its options (the portfolio by default).
-    pub engine: EngineConfig,
+    /// The portfolio (the default) or one engine with its options.
+    pub engine: EngineChoice,
     /// The reductions before the engines run ([`DRIVER_OPTIONS`] by default).
     pub reduce: Options,
     /// Write the certificate of a safe answer to this file: a witness circuit in the format of
@@ -60,7 +120,7 @@ pub struct SolveConfig {
 impl Default for SolveConfig {
     fn default() -> SolveConfig {
         SolveConfig {
-            engine: EngineConfig::default(),
+            engine: EngineChoice::default(),
             reduce: DRIVER_OPTIONS,
             certificate: None,
             model_name: String::new(),
@@ -247,13 +307,13 @@ fn run_once(aig: &Aig, cfg: &SolveConfig, ctl: &Control) -> (Verdict, Validation
         report_reduction(aig, &red, ctl);
     }
     let (res, engine) =
-        portfolio::guarded(&cfg.engine, &red.aig, ctl, &|e, a, c| e.run_labelled(a, c));
+        portfolio::guarded(cfg.engine.name(), || cfg.engine.run_labelled(&red.aig, ctl));
     let (verdict, validation) = certify::certify(aig, &red, res, ctl);
     (verdict, validation, engine)
 }
 
 /// [`solve`] with the default reductions and no certificate file: the checked verdict.
-pub fn check(aig: &Aig, engine: &EngineConfig, ctl: &Control) -> Verdict {
+pub fn check(aig: &Aig, engine: &EngineChoice, ctl: &Control) -> Verdict {
     let cfg = SolveConfig {
         engine: engine.clone(),
         ..SolveConfig::default()
@@ -336,7 +396,7 @@ fn report_reduction(orig: &Aig, red: &Reduced, ctl: &Control) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ic3::Ic3Config;
+    use crate::engines::ic3::Ic3Config;
 
     fn design(src: &str) -> Aig {
         crate::parse_aiger(src.as_bytes()).expect("valid aag")
@@ -348,7 +408,7 @@ mod tests {
         let safe = design(include_str!("../../tests/data/mod6_safe.aag"));
         let bad = design(include_str!("../../tests/data/mod6_unsafe.aag"));
         for threads in [0, 1, 2, 3, 8] {
-            let e = EngineConfig::Portfolio(PortfolioConfig { threads });
+            let e = EngineChoice::Portfolio(PortfolioConfig { threads });
             let out = solve(
                 &safe,
                 &SolveConfig {
@@ -371,7 +431,7 @@ mod tests {
         std::fs::create_dir_all(&dir).expect("temp dir");
         let path = dir.join("w.aag");
         let cfg = SolveConfig {
-            engine: EngineConfig::Ic3(Ic3Config::default()),
+            engine: EngineConfig::Ic3(Ic3Config::default()).into(),
             certificate: Some(path.clone()),
             model_name: "mod6_safe.aag".into(),
             ..SolveConfig::default()
@@ -398,7 +458,7 @@ mod tests {
         // the wording (the command line's exit code follows the type, not the message).
         let safe = design(include_str!("../../tests/data/mod6_safe.aag"));
         let red = crate::reduce::reduce(&safe, &Control::default()).expect("reduces");
-        let res = crate::engine::EngineResult::Safe(crate::engine::Proof::Invariant(vec![vec![
+        let res = crate::result::EngineResult::Safe(crate::result::Proof::Invariant(vec![vec![
             2 * (red.aig.max_var + 5),
         ]]));
         let (v, val) = certify::certify(&safe, &red, res, &Control::default());

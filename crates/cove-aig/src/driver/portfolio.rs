@@ -5,12 +5,12 @@
 //! `unknown` (with a bug-report line on stderr): the other entries go on, and a run never
 //! ends in a crash because of one engine.
 
-use crate::engine::EngineResult;
+use crate::result::EngineResult;
 use crate::{Aig, EngineConfig};
 use cove_control::{Control, UnknownReason};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-/// The portfolio's options ([`EngineConfig::Portfolio`]).
+/// The portfolio's options ([`super::EngineChoice::Portfolio`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PortfolioConfig {
     /// Engine threads (0, the default, = one per available core; see
@@ -26,12 +26,12 @@ impl PortfolioConfig {
             aig,
             &super::schedule::entries(self.threads),
             ctl,
-            &|e, a, c| e.run_labelled(a, c),
+            &|e, a, c| (e.run(a, c), e.name()),
         )
     }
 }
 
-/// An engine runner (the real one is [`EngineConfig::run_labelled`]; tests substitute one).
+/// An engine runner (the real one is [`EngineConfig::run`]; tests substitute one).
 pub(super) type Runner<'r> =
     dyn Fn(&EngineConfig, &Aig, &Control) -> (EngineResult, &'static str) + Sync + 'r;
 
@@ -45,7 +45,7 @@ pub(super) fn run_entries(
     run: &Runner<'_>,
 ) -> (EngineResult, &'static str) {
     if let [only] = entries {
-        return guarded(only, aig, ctl, run);
+        return guarded(only.name(), || run(only, aig, ctl));
     }
     let (tx, rx) = std::sync::mpsc::channel();
     let children: Vec<Control> = entries.iter().map(|_| ctl.child()).collect();
@@ -53,7 +53,7 @@ pub(super) fn run_entries(
         for (e, c) in entries.iter().zip(&children) {
             let tx = tx.clone();
             scope.spawn(move || {
-                let _ = tx.send(guarded(e, aig, c, run));
+                let _ = tx.send(guarded(e.name(), || run(e, aig, c)));
             });
         }
         drop(tx);
@@ -76,15 +76,13 @@ pub(super) fn run_entries(
     })
 }
 
-/// `run(engine, aig, ctl)`, with a panic turned into the engine's `unknown` and a bug-report
-/// line on stderr.
+/// `run()` (the engine or choice `name` on a circuit), with a panic turned into its
+/// `unknown` and a bug-report line on stderr.
 pub(super) fn guarded(
-    engine: &EngineConfig,
-    aig: &Aig,
-    ctl: &Control,
-    run: &Runner<'_>,
+    name: &'static str,
+    run: impl FnOnce() -> (EngineResult, &'static str),
 ) -> (EngineResult, &'static str) {
-    match catch_unwind(AssertUnwindSafe(|| run(engine, aig, ctl))) {
+    match catch_unwind(AssertUnwindSafe(run)) {
         Ok(r) => r,
         Err(payload) => {
             let msg = payload
@@ -92,7 +90,6 @@ pub(super) fn guarded(
                 .map(|s| s.to_string())
                 .or_else(|| payload.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "panic".into());
-            let name = engine.name();
             eprintln!("cove: internal error in engine {name}: {msg} (please report this input)");
             (
                 EngineResult::Unknown(UnknownReason::Incomplete(format!(
@@ -118,7 +115,7 @@ mod tests {
         if e.name() == "ic3-loc" {
             panic!("injected failure");
         }
-        e.run_labelled(a, c)
+        (e.run(a, c), e.name())
     }
 
     #[test]
@@ -138,7 +135,8 @@ mod tests {
         let ctl = Control::default();
         let bad = design(include_str!("../../tests/data/mod6_unsafe.aag"));
         // Alone, the panic becomes unknown with the engine named.
-        let (r, name) = guarded(&schedule::PARALLEL[0], &bad, &ctl, &panicking_ic3_loc);
+        let e = &schedule::PARALLEL[0];
+        let (r, name) = guarded(e.name(), || panicking_ic3_loc(e, &bad, &ctl));
         assert_eq!(name, "ic3-loc");
         assert!(
             matches!(&r, EngineResult::Unknown(UnknownReason::Incomplete(m)) if m == "internal error in ic3-loc"),

@@ -120,7 +120,7 @@ impl Engine for Hardware {
             HwEngine::Ic3 => cove_aig::EngineConfig::Ic3(Default::default()),
             HwEngine::Bmc => cove_aig::EngineConfig::Bmc(Default::default()),
         };
-        match cove_aig::driver::check(&circ.aig, &engine, ctl) {
+        match cove_aig::driver::check(&circ.aig, &engine.into(), ctl) {
             Verdict::Safe(SafeProof::Invariant(clauses)) => {
                 let inv = circ.invariant(store, &clauses);
                 ts.answer(store, sys, TsAnswer::Safe(inv), ctl)

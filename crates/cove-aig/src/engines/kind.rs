@@ -1,13 +1,13 @@
 //! k-induction (Sheeran, Singh, Stålmarck; incremental as in Eén and Sörensson): the
-//! on-demand BMC unrolling of [`crate::bmc`] for the base case and a second solver, without
+//! on-demand BMC unrolling of [`crate::engines::bmc`] for the base case and a second solver, without
 //! the initial states, for the step case. Iteration `k` checks that no bad state is reachable in `k` steps and that `k + 1`
 //! consecutive good steps (constraints holding) cannot be followed by a bad one.
 //! Without simple-path constraints the method is incomplete but sound.
 
 use crate::Aig;
-use crate::bmc::{Bmc, Jump, Step as BmcStep};
 use crate::cnf::{Frame, add_constraints, any_bad, encode_frame, false_lit, next_state};
-use crate::engine::{EngineResult, Proof};
+use crate::engines::bmc::{Bmc, Jump, Step as BmcStep};
+use crate::result::{EngineResult, Proof};
 use cove_control::{Control, UnknownReason};
 use cove_sat::{Limits, NoTheory, SolveResult, Solver};
 use std::time::Instant;

@@ -5,7 +5,7 @@
 //! literals a query needs: the bad property and the constraints of each frame.
 
 use crate::Aig;
-use crate::engine::{EngineResult, RawTrace, sat};
+use crate::result::{EngineResult, RawTrace, sat};
 use crate::unroll::{Unroll, Val};
 use cove_control::{Control, UnknownReason};
 use cove_sat::{Limits, Lit, SolveResult};
@@ -255,7 +255,7 @@ const JUMP_FIRST_ROUND: usize = 20;
 /// and the next starts again from the shallowest target not yet refuted.
 const JUMP_MAX_GATES: usize = 4_000_000;
 
-/// BMC that jumps ahead (the deep-counterexample probe of [`crate::kind::kind_bmc`]): each
+/// BMC that jumps ahead (the deep-counterexample probe of [`crate::engines::kind::kind_bmc`]): each
 /// query asks for a bad state in one frame `JUMP_STEP` frames beyond the last, under a
 /// conflict budget, in its own unrolling. Designs whose counterexamples start deep — memories
 /// and FIFOs that must fill first, `mann/data-integrity/unsafe/arbitrated_top_*` — have

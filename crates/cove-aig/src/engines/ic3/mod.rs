@@ -44,7 +44,7 @@ mod generalize;
 mod tsim;
 mod tsolver;
 
-use crate::engine::{EngineResult, Proof, RawTrace, sat, values};
+use crate::result::{EngineResult, Proof, RawTrace, sat, values};
 use crate::{ALit, Aig};
 use cove_control::{Control, UnknownReason};
 use cove_sat::{Limits, Lit};
@@ -1259,14 +1259,14 @@ mod tests {
 
     #[test]
     fn counter_mod6_is_safe_and_unsafe_variant_has_a_trace() {
-        let safe = aig(include_str!("../../tests/data/mod6_safe.aag"));
+        let safe = aig(include_str!("../../../tests/data/mod6_safe.aag"));
         let (r, _) = run(&safe);
         let EngineResult::Safe(Proof::Invariant(inv)) = r else {
             panic!("expected an invariant, got {r:?}");
         };
         crate::proof_check::check_invariant(&safe, &inv, true, &Control::default())
             .expect("invariant checks");
-        let bad = aig(include_str!("../../tests/data/mod6_unsafe.aag"));
+        let bad = aig(include_str!("../../../tests/data/mod6_unsafe.aag"));
         assert!(matches!(run(&bad).0, EngineResult::Unsafe(_)));
     }
 
@@ -1281,7 +1281,7 @@ mod tests {
             parent: false,
             ..generalize::GenParams::default()
         };
-        for src in [SHIFT, include_str!("../../tests/data/mod6_safe.aag")] {
+        for src in [SHIFT, include_str!("../../../tests/data/mod6_safe.aag")] {
             let a = aig(src);
             let EngineResult::Safe(Proof::Invariant(inv)) = run_with(&a, params).0 else {
                 panic!("expected an invariant");
@@ -1289,7 +1289,7 @@ mod tests {
             crate::proof_check::check_invariant(&a, &inv, true, &Control::default())
                 .expect("invariant checks");
         }
-        let bad = aig(include_str!("../../tests/data/mod6_unsafe.aag"));
+        let bad = aig(include_str!("../../../tests/data/mod6_unsafe.aag"));
         assert!(matches!(run_with(&bad, params).0, EngineResult::Unsafe(_)));
     }
 
@@ -1297,7 +1297,7 @@ mod tests {
     fn every_lifting_mode_proves_and_refutes() {
         let ctl = Control::default();
         for mode in [Lift::Sat, Lift::Ternary, Lift::TernarySat] {
-            for src in [SHIFT, include_str!("../../tests/data/mod6_safe.aag")] {
+            for src in [SHIFT, include_str!("../../../tests/data/mod6_safe.aag")] {
                 let a = aig(src);
                 let mut e = Ic3::new(&a, &ctl);
                 e.lift_mode = mode;
@@ -1309,7 +1309,7 @@ mod tests {
                     .expect("invariant checks");
                 assert_eq!(e.stats.tsim_q > 0, mode != Lift::Sat);
             }
-            let bad = aig(include_str!("../../tests/data/mod6_unsafe.aag"));
+            let bad = aig(include_str!("../../../tests/data/mod6_unsafe.aag"));
             let mut e = Ic3::new(&bad, &ctl);
             e.lift_mode = mode;
             let EngineResult::Unsafe(raw) = e.run().unwrap_or_else(EngineResult::Unknown) else {
@@ -1386,7 +1386,7 @@ mod tests {
         };
         let safe = [
             aig(SHIFT),
-            aig(include_str!("../../tests/data/mod6_safe.aag")),
+            aig(include_str!("../../../tests/data/mod6_safe.aag")),
             mod12(),
         ];
         for a in &safe {
@@ -1407,7 +1407,7 @@ mod tests {
             assert!(!e.stalled(), "no stall rule outside resume_until_stall");
         }
         assert!(matches!(run(&mod12()).0, EngineResult::Safe(_)));
-        let bad = aig(include_str!("../../tests/data/mod6_unsafe.aag"));
+        let bad = aig(include_str!("../../../tests/data/mod6_unsafe.aag"));
         let mut e = Ic3::new(&bad, &ctl);
         let raw = loop {
             match e.resume_until_stall(&ctl, always) {
@@ -1459,7 +1459,7 @@ mod tests {
             let mut kept = 0;
             for a in [
                 aig(SHIFT),
-                aig(include_str!("../../tests/data/mod6_safe.aag")),
+                aig(include_str!("../../../tests/data/mod6_safe.aag")),
                 mod12(),
             ] {
                 let ctl = Control::default().with_work_budget(2_000_000);
@@ -1477,7 +1477,7 @@ mod tests {
             }
             // Obligations are kept where that is on, and only there.
             assert_eq!(params.keep_obligations, kept > 0, "{params:?}: {kept} kept");
-            let bad = aig(include_str!("../../tests/data/mod6_unsafe.aag"));
+            let bad = aig(include_str!("../../../tests/data/mod6_unsafe.aag"));
             let ctl = Control::default().with_work_budget(2_000_000);
             let mut e = Ic3::new(&bad, &ctl);
             e.params = params;

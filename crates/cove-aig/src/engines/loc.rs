@@ -19,12 +19,12 @@
 //!   IC3 runs again. Each refinement adds at least one latch, so the loop ends.
 //!
 //! The concrete unrolling is kept across refinements (one incremental solver) and encoded on
-//! demand from the cone of the bad literal, like [`crate::bmc`].
+//! demand from the cone of the bad literal, like [`crate::engines::bmc`].
 
 use crate::Aig;
-use crate::engine::{EngineResult, Proof, RawTrace, sat};
-use crate::ic3::{Ic3, Stall};
+use crate::engines::ic3::{Ic3, Stall};
 use crate::reduce::reduce;
+use crate::result::{EngineResult, Proof, RawTrace, sat};
 use crate::unroll::{Unroll, Val};
 use cove_control::{Control, UnknownReason};
 use cove_sat::{Limits, Lit};
@@ -226,7 +226,7 @@ impl<'a> Loc<'a> {
                     red.aig.ands.len()
                 );
             }
-            match crate::ic3::ic3(&red.aig, ctl) {
+            match crate::engines::ic3::ic3(&red.aig, ctl) {
                 EngineResult::Unknown(r) => return Err(r),
                 EngineResult::Safe(Proof::Invariant(clauses)) => {
                     return concrete_invariant(&abs, &red, &clauses).map(EngineResult::Safe);
@@ -616,24 +616,28 @@ mod tests {
             }
             r => panic!("expected an invariant, got {r:?}"),
         }
-        assert!(matches!(check(&aig, &LOC, &ctl), Verdict::Safe(_)));
+        assert!(matches!(check(&aig, &LOC.into(), &ctl), Verdict::Safe(_)));
     }
 
     #[test]
     fn finds_a_real_deep_counterexample() {
         let aig = noisy_shift(6, 10);
         let ctl = Control::default();
-        match check(&aig, &LOC, &ctl) {
+        match check(&aig, &LOC.into(), &ctl) {
             Verdict::Unsafe(t) => assert_eq!(t.inputs.len(), 7),
             v => panic!("expected unsafe, got {v:?}"),
         }
-        let bad = crate::parse_aiger(include_str!("../tests/data/counter4_unsafe.aag").as_bytes())
-            .expect("valid aag");
-        assert!(matches!(check(&bad, &LOC, &ctl), Verdict::Unsafe(_)));
+        let bad =
+            crate::parse_aiger(include_str!("../../tests/data/counter4_unsafe.aag").as_bytes())
+                .expect("valid aag");
+        assert!(matches!(check(&bad, &LOC.into(), &ctl), Verdict::Unsafe(_)));
         for f in ["mod6_safe.aag", "reset1_safe.aag", "stuck_safe.aag"] {
             let path = format!("{}/tests/data/{f}", env!("CARGO_MANIFEST_DIR"));
             let aig = crate::parse_aiger(&std::fs::read(path).unwrap()).unwrap();
-            assert!(matches!(check(&aig, &LOC, &ctl), Verdict::Safe(_)), "{f}");
+            assert!(
+                matches!(check(&aig, &LOC.into(), &ctl), Verdict::Safe(_)),
+                "{f}"
+            );
         }
     }
 
