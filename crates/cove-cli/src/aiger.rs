@@ -6,7 +6,7 @@
 //! only hook is the dispatch at the top of `solve::solve`.
 
 use crate::limits::LimitArgs;
-use crate::solve::{Format, SolveArgs};
+use crate::solve_args::{Format, SolveArgs};
 use crate::{EXIT_BAD_INPUT, EXIT_CERT_FAILED, EXIT_OK, EXIT_USAGE, ExitCodeOf, read_input};
 use clap::Args;
 use cove_aig::driver::{EngineChoice, SolveConfig};

@@ -6,7 +6,7 @@
 //! prints `unsat`, `b0`, `.` (its invariant checked on the bit-blasted circuit); no answer
 //! prints `unknown`, `b0`, `.`. Exit codes are those of the AIGER path.
 
-use crate::solve::{Format, SolveArgs};
+use crate::solve_args::{Format, SolveArgs};
 use crate::{EXIT_BAD_INPUT, EXIT_CERT_FAILED, EXIT_OK, EXIT_USAGE, ExitCodeOf, read_input};
 use cove_aig::btor2_blast::Btor2Verdict;
 use cove_aig::driver::SolveConfig;

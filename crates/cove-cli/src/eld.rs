@@ -11,7 +11,7 @@
 //! refuses every other Eldarica option by name: a flag that would change Eldarica's
 //! meaning (an engine, a counterexample format) must not be dropped in silence.
 
-use crate::solve::SolveArgs;
+use crate::solve_args::SolveArgs;
 use crate::{EXIT_OK, EXIT_USAGE, ExitCodeOf};
 use clap::Parser;
 

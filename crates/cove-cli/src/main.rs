@@ -18,6 +18,7 @@ mod eld;
 mod limits;
 mod prob;
 mod solve;
+mod solve_args;
 
 use clap::{Parser, Subcommand};
 use cove_control::memory::CountingAlloc;
@@ -59,7 +60,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Decide a CHC system: prints sat (safe), unsat (counterexample) or unknown.
-    Solve(solve::SolveArgs),
+    Solve(solve_args::SolveArgs),
     /// Validate a witness (invariants or a derivation) against a CHC system.
     Check(solve::CheckArgs),
     /// Run a benchmark manifest (`track<TAB>path<TAB>expected`) side by side with a reference solver.

@@ -1,0 +1,210 @@
+//! The arguments of `cove solve` and the driver configuration they ask for: one place that
+//! turns flags into engine options, below the commands that use them (`solve.rs` for Horn
+//! clauses, `aiger.rs` and `btor2.rs` for circuits).
+
+use crate::limits::LimitArgs;
+use crate::{EXIT_USAGE, ExitCodeOf};
+use clap::{Args, ValueEnum};
+use cove_chc::driver::{EngineChoice, SolveConfig};
+use cove_chc::engines::EngineConfig;
+use cove_chc::engines::abs::Variant;
+use cove_chc::engines::spacer::SpacerConfig;
+use std::path::PathBuf;
+
+/// Output format.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// `sat`/`unsat`/`unknown` on the first line, then the requested witnesses.
+    Text,
+    /// One JSON object per question.
+    Json,
+}
+
+/// Arguments of `cove solve`.
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// The CHC file (SMT-LIB2 HORN or Z3 fixedpoint format), or `-` for standard input.
+    pub file: PathBuf,
+    /// Engine: `portfolio` (several engines in parallel, chosen by the system's shape; the
+    /// default) or one engine by name.
+    #[arg(long, default_value = "portfolio")]
+    pub engine: String,
+    /// Portfolio threads (0 = one per available core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// Print the invariants of a `sat` answer as SMT-LIB2 define-fun commands.
+    #[arg(long)]
+    pub model: bool,
+    /// Print the counterexample of an `unsat` answer as a derivation tree.
+    #[arg(long)]
+    pub cex: bool,
+    /// Print statistics (to stderr in text mode).
+    #[arg(long)]
+    pub stats: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+    /// Skip the independent certificate check of the answer (on by default).
+    #[arg(long)]
+    pub no_validate: bool,
+    /// Portfolio: engines share lemmas — Spacer offers its top-frame lemmas, spacer-abs takes
+    /// them as invariant candidates, and an engine that starts on a freed thread solves the
+    /// system strengthened with their inductive part (off by default: measured neutral).
+    #[arg(long)]
+    pub share: bool,
+    /// Spacer: use only may-summaries (GPDR-like ablation).
+    #[arg(long)]
+    pub may_only: bool,
+    /// Spacer: choose the last uncovered body atom first (bottom-up query order).
+    #[arg(long)]
+    pub bottom_up: bool,
+    /// Spacer: plain model substitution instead of model-based projection.
+    #[arg(long)]
+    pub no_mbp: bool,
+    /// Solve the input as given, without preprocessing (simplification, reachability
+    /// slicing, inlining, argument removal).
+    #[arg(long)]
+    pub no_preprocess: bool,
+    /// Spacer: do not weaken blocked cubes (literal dropping only).
+    #[arg(long)]
+    pub no_weaken: bool,
+    /// Spacer: do not replace blocked cubes by negated Farkas interpolants.
+    #[arg(long)]
+    pub no_farkas: bool,
+    /// Spacer: no global guidance (none of the subsume, concretize, conjecture rules).
+    #[arg(long)]
+    pub no_global: bool,
+    /// Spacer: no subsume rule (lemma clusters replaced by their projection).
+    #[arg(long)]
+    pub no_subsume: bool,
+    /// Spacer: the concretize rule of global guidance (clusters varying in coefficients).
+    #[arg(long)]
+    pub gg_concretize: bool,
+    /// Spacer: the conjecture rule of global guidance (clusters varying in one constant).
+    #[arg(long)]
+    pub gg_conjecture: bool,
+    /// spacer-abs: the abstraction loop's variant (thesis Ch. 3): `pba` (proof-based abstraction
+    /// after every safe bound, CEGAR on spurious counterexamples; the default), `concretize`
+    /// (a spurious counterexample makes the abstraction concrete again) or `cegar` (start from
+    /// the empty abstraction and only refine).
+    #[arg(long, value_name = "VARIANT",
+          value_parser = clap::builder::PossibleValuesParser::new(Variant::NAMES))]
+    pub abs_variant: Option<String>,
+    /// AIGER input: write the certificate of a safe answer to FILE, a witness circuit in the
+    /// format of the HWMCC'24 certified track (checkable with Certifaiger); binary AIGER if
+    /// FILE ends in `.aig`, ASCII otherwise. Nothing is written for other answers.
+    #[arg(long, value_name = "FILE")]
+    pub certificate: Option<PathBuf>,
+    /// AIGER input: do not merge inputs to constants before the engines run (by default,
+    /// inputs whose constant keeps the range of a cut are merged, FMCAD'19 Alg. 2; see
+    /// docs/decisions.md#hardware-input-merging).
+    #[arg(long)]
+    pub no_merge_inputs: bool,
+    /// AIGER input: merge latches proved equal, negated or constant in every reachable state
+    /// (latch correspondence, by induction) before the engines run (off by default: measured
+    /// neutral on the HWMCC'19 sample; see docs/decisions.md#hardware-latch-correspondence).
+    #[arg(long)]
+    pub latch_corr: bool,
+    /// Progress messages on stderr.
+    #[arg(short, long, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+}
+
+impl SolveArgs {
+    /// The driver configuration these arguments ask for: the engine named by `--engine`
+    /// with its options from the flags (Spacer's flags apply when Spacer runs alone,
+    /// `--abs-variant` when spacer-abs does; the portfolio's entries carry their own).
+    pub fn config(&self) -> Result<SolveConfig, ExitCodeOf> {
+        let Some(mut engine) = EngineChoice::parse(&self.engine) else {
+            eprintln!(
+                "error: unknown engine '{}' (available: {})",
+                self.engine,
+                EngineChoice::names().join(", ")
+            );
+            return Err(ExitCodeOf(EXIT_USAGE));
+        };
+        // An option for an engine the run does not use is an error, not silence: under the
+        // portfolio, Spacer's entries keep their own options.
+        let name = engine.name();
+        if let Some(flag) = self.spacer_flags_given().first()
+            && !matches!(engine, EngineChoice::One(EngineConfig::Spacer(_)))
+        {
+            eprintln!("error: {flag} applies to --engine spacer (this run uses '{name}')");
+            return Err(ExitCodeOf(EXIT_USAGE));
+        }
+        if self.abs_variant.is_some()
+            && !matches!(engine, EngineChoice::One(EngineConfig::SpacerAbs(_)))
+        {
+            eprintln!(
+                "error: --abs-variant applies to --engine spacer-abs (this run uses '{name}')"
+            );
+            return Err(ExitCodeOf(EXIT_USAGE));
+        }
+        if let Some(flag) = self.hardware_flags_given().first() {
+            eprintln!("error: {flag} applies to AIGER and BTOR2 input");
+            return Err(ExitCodeOf(EXIT_USAGE));
+        }
+        match &mut engine {
+            EngineChoice::One(EngineConfig::Spacer(sp)) => self.spacer_flags(sp),
+            EngineChoice::One(EngineConfig::SpacerAbs(abs)) => {
+                abs.variant = self
+                    .abs_variant
+                    .as_deref()
+                    .and_then(Variant::parse)
+                    .unwrap_or(Variant::PbaCegar);
+            }
+            _ => {}
+        }
+        Ok(SolveConfig {
+            engine,
+            threads: self.threads,
+            preprocess: !self.no_preprocess,
+            validate: !self.no_validate,
+            share: self.share,
+        })
+    }
+
+    /// The Spacer flags given on the command line, as written.
+    pub fn spacer_flags_given(&self) -> Vec<&'static str> {
+        [
+            (self.may_only, "--may-only"),
+            (self.bottom_up, "--bottom-up"),
+            (self.no_mbp, "--no-mbp"),
+            (self.no_weaken, "--no-weaken"),
+            (self.no_farkas, "--no-farkas"),
+            (self.no_global, "--no-global"),
+            (self.no_subsume, "--no-subsume"),
+            (self.gg_concretize, "--gg-concretize"),
+            (self.gg_conjecture, "--gg-conjecture"),
+        ]
+        .into_iter()
+        .filter_map(|(on, f)| on.then_some(f))
+        .collect()
+    }
+
+    /// The hardware-only flags given on the command line, as written.
+    pub fn hardware_flags_given(&self) -> Vec<&'static str> {
+        [
+            (self.no_merge_inputs, "--no-merge-inputs"),
+            (self.latch_corr, "--latch-corr"),
+        ]
+        .into_iter()
+        .filter_map(|(on, f)| on.then_some(f))
+        .collect()
+    }
+
+    /// Spacer's options as its flags set them.
+    fn spacer_flags(&self, sp: &mut SpacerConfig) {
+        sp.may_only = self.may_only;
+        sp.bottom_up = self.bottom_up;
+        sp.use_mbp = !self.no_mbp;
+        sp.weaken = !self.no_weaken;
+        sp.farkas = !self.no_farkas;
+        sp.global = !self.no_global;
+        sp.subsume = !self.no_subsume;
+        sp.concretize = self.gg_concretize;
+        sp.conjecture = self.gg_conjecture;
+    }
+}
