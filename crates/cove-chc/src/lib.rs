@@ -11,6 +11,8 @@ pub mod driver;
 pub mod engine;
 pub mod engines;
 pub mod frontend;
+mod houdini;
+mod invariant_map;
 pub mod preprocess;
 pub mod print;
 pub mod result;

@@ -47,9 +47,9 @@
 
 use crate::driver::{self, Outcome, SolveConfig, Validation};
 use crate::engine::Control;
-use crate::engines::abs::invmap::InvMap;
-use crate::engines::abs::invs::{blocks_queries, houdini};
 use crate::frontend::{Query, clausify::Clausifier};
+use crate::houdini::{blocks_queries, houdini};
+use crate::invariant_map::InvMap;
 use crate::result::{ChcResult, Derivation, DerivationStep, UnknownReason};
 use crate::share::SharedLemma;
 use crate::system::{ChcSystem, Clause};

@@ -29,7 +29,7 @@
 //!    "the state is one of these": a deterministic loop over a finite domain (counters
 //!    modulo a constant, `ite` resets) whose runs closed their cycles has exactly those
 //!    states, which is inductive whatever the phases' shape, where no cell's facts are.
-//! 4. **Houdini** (`engines::abs::invs::houdini`) keeps the maximal inductive subset; if it
+//! 4. **Houdini** (`houdini::houdini`) keeps the maximal inductive subset; if it
 //!    excludes every query it is the answer's invariant, checked by the driver's
 //!    independent checker like every other answer.
 //!
@@ -37,9 +37,9 @@
 //! truncated runs cost completeness, never soundness.
 
 use crate::engine::{BuildEngine, Control, Engine, Stats};
-use crate::engines::abs::invmap::InvMap;
-use crate::engines::abs::invs::houdini;
 use crate::engines::terms::comparisons;
+use crate::houdini::houdini;
+use crate::invariant_map::InvMap;
 use crate::result::{ChcResult, UnknownReason};
 use crate::system::{ChcSystem, Clause};
 use cove_logic::{FuncId, Op, Rational, Sort, TermId, TermStore, Value, VarId, free_vars};

@@ -32,8 +32,8 @@
 mod refine;
 
 use crate::engine::{BuildEngine, Control, Engine, Stats};
-use crate::engines::abs::invmap::InvMap;
 use crate::engines::terms::{excludes_queries, positive_atoms};
+use crate::invariant_map::InvMap;
 use crate::preprocess::BackTranslate;
 use crate::result::{ChcResult, UnknownReason};
 use crate::system::ChcSystem;

@@ -24,7 +24,7 @@
 //! - **candidates**: every atom, and `g → a` for every guard `g` and every atom or other
 //!   guard `a`.
 //!
-//! Houdini (`engines::abs::invs::houdini`, shared with spacer-abs and the bounds pass)
+//! Houdini (`houdini::houdini`, shared with spacer-abs and the bounds pass)
 //! keeps the maximal inductive subset. If it excludes every query, it is the answer's
 //! invariant (checked like every other answer by the driver's independent checker);
 //! otherwise the engine answers unknown. Candidates come from syntax only and Houdini keeps
@@ -32,8 +32,8 @@
 //! soundness.
 
 use crate::engine::{BuildEngine, Control, Engine, Stats};
-use crate::engines::abs::invmap::InvMap;
-use crate::engines::abs::invs::houdini;
+use crate::houdini::houdini;
+use crate::invariant_map::InvMap;
 use crate::preprocess::bounds::initial_values;
 use crate::result::{ChcResult, Invariants, UnknownReason};
 use crate::system::{ChcSystem, PredApp};

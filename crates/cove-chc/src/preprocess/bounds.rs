@@ -26,8 +26,8 @@
 
 use super::{BackError, BackTranslate};
 use crate::engine::Control;
-use crate::engines::abs::invmap::InvMap;
-use crate::engines::abs::invs::houdini;
+use crate::houdini::houdini;
+use crate::invariant_map::InvMap;
 use crate::result::{Derivation, Invariants};
 use crate::system::ChcSystem;
 use cove_logic::{FuncId, Rational, Sort, TermId, TermStore, Value};

@@ -10,9 +10,9 @@
 //!    - An inductive invariant of the abstraction, conjoined with 𝓘, is one of the input.
 //!    - A counterexample goes to CEGAR (`cegar.rs`): feasible on the input system = `unsat`
 //!      with concrete values; otherwise the core's leaves are enabled and SOLVE repeats.
-//!    - Safe up to `bound`: EXTRACTINVS (`invs.rs`, Houdini over the input clauses) grows 𝓘
+//!    - Safe up to `bound`: EXTRACTINVS (`crate::houdini`, over the input clauses) grows 𝓘
 //!      from the bounded proof's lemmas; if 𝓘 refutes every query it is the answer. Otherwise
-//!      PBA re-abstracts to the leaves the bounded proof needs, and NEXTUNDER raises `bound`.
+//!      PBA (`pba.rs`) re-abstracts to the leaves the bounded proof needs, and NEXTUNDER raises `bound`.
 //!      By default the next run starts over from bound 0 on the new abstraction; with
 //!      [`AbsConfig::reuse`] it starts at the new bound from the PBA-checked proof instead
 //!      (measured slower on `gcnr`: the old low-level lemmas stand in for the more general
@@ -28,21 +28,20 @@
 //! [`crate::cert::check_derivation`], before it is returned (and again by the caller).
 
 mod cegar;
-pub(crate) mod invmap;
-pub(crate) mod invs;
+mod pba;
 mod seeds;
 mod space;
 
 use crate::cert;
 use crate::engine::{BuildEngine, Control, Engine, Stats};
 use crate::engines::spacer::{Bounded, Frame, Spacer, SpacerConfig};
+use crate::invariant_map::InvMap;
 use crate::result::{ChcResult, Invariants, UnknownReason};
 use crate::share::LemmaPool;
 use crate::system::ChcSystem;
 use cegar::Feasibility;
 use cove_logic::TermStore;
-use invmap::InvMap;
-use invs::ProofFrames;
+use pba::ProofFrames;
 use space::Space;
 
 /// The thesis's variants of the loop (Table 3.1 and 3.2).
@@ -311,11 +310,11 @@ impl SpacerAbs {
                             }
                         }
                     }
-                    if let Err(r) = invs::houdini(store, sys, &mut cands, ctl) {
+                    if let Err(r) = crate::houdini::houdini(store, sys, &mut cands, ctl) {
                         return ChcResult::Unknown(r);
                     }
                     *inv = cands;
-                    match invs::blocks_queries(store, sys, inv, ctl) {
+                    match crate::houdini::blocks_queries(store, sys, inv, ctl) {
                         Err(r) => return ChcResult::Unknown(r),
                         Ok(true) => {
                             let w = inv.invariants(store);
@@ -328,7 +327,7 @@ impl SpacerAbs {
                     let mut proof_holds = true;
                     if cfg.variant != Variant::CegarOnly {
                         k.pba_rounds += 1;
-                        match invs::pba(store, space, &proof, inv, k.bound, ctl) {
+                        match pba::pba(store, space, &proof, inv, k.bound, ctl) {
                             Err(r) => return ChcResult::Unknown(r),
                             Ok((e, failed)) => {
                                 *enabled = e;

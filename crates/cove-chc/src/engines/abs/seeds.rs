@@ -13,8 +13,8 @@
 //! is possible), so they need not be written as `x' = x + c`. Houdini keeps only what is
 //! inductive, so seeds never affect soundness.
 
-use super::invmap::InvMap;
 use crate::engine::Control;
+use crate::invariant_map::InvMap;
 use crate::system::ChcSystem;
 use cove_logic::{FuncId, Rational, Sort, TermStore, Value};
 use cove_smt::{SmtResult, SmtSolver};

@@ -12,7 +12,7 @@
 //! Head arguments that are not distinct variables become fresh variables with a leaf
 //! `v = arg` each, so that updates written into the head (`P(x + 1)`) are abstractable too.
 
-use super::invmap::InvMap;
+use crate::invariant_map::InvMap;
 use crate::system::{ChcSystem, Clause, PredApp};
 use cove_logic::{FuncId, Op, Sort, TermId, TermStore, VarId};
 use rustc_hash::{FxHashMap, FxHashSet};
