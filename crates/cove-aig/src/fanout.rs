@@ -1,6 +1,6 @@
 //! Which and gate defines each variable, and which and gates read it (fanouts), built once
 //! per circuit for the passes that walk it forward: ternary simulation (`ic3/tsim.rs`) and
-//! input merging (`merge.rs`). Fanouts are stored compressed (CSR): one list of gates with a
+//! input merging (`input_merge.rs`). Fanouts are stored compressed (CSR): one list of gates with a
 //! start offset per variable.
 
 use crate::Aig;

@@ -2,7 +2,7 @@
 //!
 //! The pipeline is: [`parse`] an AIGER 1.9 file (binary `.aig` or ASCII `.aag`) into an
 //! [`Aig`]; the [`driver`] then [`reduce`]s it (structural hashing, constant propagation,
-//! cone of influence), runs one engine ([`engines::ic3`], [`engines::bmc`], [`engines::kind`] or [`engines::loc`]) or the
+//! cone of influence), runs one engine ([`engines::ic3`], [`engines::bmc`], [`engines::kind`] or [`engines::localization`]) or the
 //! portfolio ([`driver::schedule`]) on the reduced circuit, and certifies the answer on the
 //! *original* circuit — a counterexample is re-simulated ([`trace_check`]), an inductive
 //! invariant or k-induction proof is re-checked with fresh SAT solvers ([`proof_check`]). An
@@ -36,9 +36,9 @@ pub mod driver;
 pub mod engines;
 mod fanout;
 pub mod hwmcc_output;
+pub mod input_merge;
 pub mod lcorr;
 pub mod liveness;
-pub mod merge;
 pub mod parse;
 pub mod proof_check;
 pub mod reduce;

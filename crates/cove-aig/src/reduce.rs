@@ -8,7 +8,7 @@
 //! can state their value.
 //!
 //! Optionally ([`Options::merge_inputs`]), inputs that can be fixed without changing any
-//! cut's range are merged to constants ([`crate::merge`]) after these reductions, and the
+//! cut's range are merged to constants ([`crate::input_merge`]) after these reductions, and the
 //! reductions run again so that constant propagation, the cone of influence and the constant
 //! latches see the constants. Merged inputs are reported with their constant for trace
 //! reconstruction.
@@ -32,7 +32,7 @@ pub struct Reduced {
     /// circuit is one of the original with these values).
     pub const_inputs: Vec<(usize, bool)>,
     /// Statistics of the input merging pass, when it ran.
-    pub merged: Option<crate::merge::Merged>,
+    pub merged: Option<crate::input_merge::Merged>,
     /// Original latches merged into another by latch correspondence ([`crate::lcorr`]):
     /// `(latch, representative, negated)`, the latch equal to the representative (negated
     /// when the flag is set) in every reachable state. The representative is never merged.
@@ -68,7 +68,7 @@ const MERGE_ROUNDS: usize = 4;
 /// Optional reductions.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Options {
-    /// Merge inputs to constants ([`crate::merge`]).
+    /// Merge inputs to constants ([`crate::input_merge`]).
     pub merge_inputs: bool,
     /// Merge latches equal in every reachable state ([`crate::lcorr`]).
     pub lcorr: bool,
@@ -98,11 +98,11 @@ pub fn reduce_with(orig: &Aig, opts: &Options, ctl: &Control) -> Result<Reduced,
     if opts.merge_inputs {
         // Rounds until one merges nothing: constant propagation after a round simplifies
         // the regions of the next (the paper iterates the same way).
-        let cfg = crate::merge::Config::default();
-        let mctl = crate::merge::pass_control(&cfg, ctl);
-        let mut stats: Option<crate::merge::Merged> = None;
+        let cfg = crate::input_merge::Config::default();
+        let mctl = crate::input_merge::pass_control(&cfg, ctl);
+        let mut stats: Option<crate::input_merge::Merged> = None;
         for _ in 0..MERGE_ROUNDS {
-            let m = crate::merge::merge_inputs(&red.aig, &cfg, &mctl);
+            let m = crate::input_merge::merge_inputs(&red.aig, &cfg, &mctl);
             let k = m.count();
             for (i, c) in m.consts.iter().enumerate() {
                 if let Some(c) = c {

@@ -1,5 +1,5 @@
 //! The on-demand unrolling shared by BMC ([`crate::engines::bmc`]) and localization's concrete checks
-//! ([`crate::engines::loc`]).
+//! ([`crate::engines::localization`]).
 //!
 //! The unrolling is built frame by frame from the literals a query needs: a gate of frame `k`
 //! is encoded only when it lies in their cone, a latch of frame `k > 0` is its next-state

@@ -218,7 +218,7 @@ fn engines_agree_with_explicit_reachability() {
     assert!(multi > 50, "{multi} circuits with several properties");
 }
 
-/// Merging inputs to constants (`merge.rs`) keeps reachability exactly, on circuits with
+/// Merging inputs to constants (`input_merge.rs`) keeps reachability exactly, on circuits with
 /// enough inputs for some to be merged; the driver with the merge certifies its answers on
 /// the original circuit.
 #[test]

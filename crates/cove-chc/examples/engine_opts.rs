@@ -8,8 +8,8 @@
 //! (Spacer's global guidance, also inside spacer-abs), `verbose=N` (`-v`/`-vv` trace).
 
 use cove_chc::cert::{check_derivation, check_invariants};
-use cove_chc::engines::abs::{AbsConfig, SpacerAbs, Variant};
 use cove_chc::engines::spacer::{Spacer, SpacerConfig};
+use cove_chc::engines::spacer_abs::{AbsConfig, SpacerAbs, Variant};
 use cove_chc::preprocess::{PreprocessConfig, solve_preprocessed};
 use cove_chc::{ChcResult, Control, Engine};
 use cove_logic::TermStore;

@@ -1,9 +1,9 @@
-//! Spacer with abstraction refinement (`engines::abs`): the thesis's Ch. 3 examples in our
+//! Spacer with abstraction refinement (`engines::spacer_abs`): the thesis's Ch. 3 examples in our
 //! own encoding, CEGAR and PBA at work, the corpus (linear and nonlinear) with every
 //! certificate checked, and the three variants never answering wrongly.
 
 use cove_chc::cert::{check_derivation, check_invariants};
-use cove_chc::engines::abs::{AbsConfig, SpacerAbs, Variant};
+use cove_chc::engines::spacer_abs::{AbsConfig, SpacerAbs, Variant};
 use cove_chc::frontend::parse_chc;
 use cove_chc::{ChcResult, Control, Engine};
 use cove_logic::TermStore;

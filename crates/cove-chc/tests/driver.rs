@@ -2,8 +2,8 @@
 //! interruption honoured, the portfolio reporting its winner.
 
 use cove_chc::driver::{EngineChoice, Phase, SolveConfig, Validation, solve};
+use cove_chc::engines::clause_terms::TermsConfig;
 use cove_chc::engines::spacer::SpacerConfig;
-use cove_chc::engines::terms::TermsConfig;
 use cove_chc::frontend::parse_queries;
 use cove_chc::{ChcResult, Control, UnknownReason};
 use cove_logic::TermStore;
@@ -103,7 +103,7 @@ fn two_thread_portfolio() -> SolveConfig {
 }
 
 /// Two loops related only through `div` terms of the clauses: the Houdini engine over the
-/// clauses' own terms (`engines::terms`) proves it through the whole pipeline
+/// clauses' own terms (`engines::clause_terms`) proves it through the whole pipeline
 /// (preprocessing, bounds, back-translation), and its certificate checks against the input.
 #[test]
 fn houdini_over_the_clauses_terms_proves_a_div_relation() {

@@ -7,8 +7,8 @@ use crate::{EXIT_USAGE, ExitCodeOf};
 use clap::{Args, ValueEnum};
 use cove_chc::driver::{EngineChoice, SolveConfig};
 use cove_chc::engines::EngineConfig;
-use cove_chc::engines::abs::Variant;
 use cove_chc::engines::spacer::SpacerConfig;
+use cove_chc::engines::spacer_abs::Variant;
 use std::path::PathBuf;
 
 /// Output format.

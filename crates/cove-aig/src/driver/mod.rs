@@ -85,7 +85,7 @@ impl EngineChoice {
     }
 }
 
-/// The driver's reductions: inputs are merged to constants ([`crate::merge`]; measured in
+/// The driver's reductions: inputs are merged to constants ([`crate::input_merge`]; measured in
 /// docs/decisions.md#hardware-input-merging: 844 of 22,893 inputs on the HWMCC'19 sample,
 /// `usb_phy_1` 4× faster, nothing lost). [`Options::default`] (used inside engines, e.g. on
 /// localization's abstractions) merges nothing. Latch correspondence ([`crate::lcorr`]) is
@@ -367,9 +367,9 @@ fn report_reduction(orig: &Aig, red: &Reduced, ctl: &Control) {
     let m = match &red.merged {
         Some(m) => m,
         None => {
-            let cfg = crate::merge::Config::default();
-            let mctl = crate::merge::pass_control(&cfg, ctl);
-            stat = crate::merge::merge_inputs(&red.aig, &cfg, &mctl);
+            let cfg = crate::input_merge::Config::default();
+            let mctl = crate::input_merge::pass_control(&cfg, ctl);
+            stat = crate::input_merge::merge_inputs(&red.aig, &cfg, &mctl);
             &stat
         }
     };

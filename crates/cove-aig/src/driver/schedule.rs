@@ -8,7 +8,7 @@
 //! Why these entries, in this order:
 //! - `ic3-loc`: IC3 answers most designs; localization shares its thread rather than taking
 //!   one (on two cores a third thread slows every engine, and IC3 is what localization runs on
-//!   each abstraction anyway; [`crate::engines::loc::ic3_then_loc`]).
+//!   each abstraction anyway; [`crate::engines::localization::ic3_then_loc`]).
 //! - `kind-bmc`: BMC and k-induction share a thread because k-induction's base case is BMC;
 //!   BMC finds the deep counterexamples IC3 may not ([`crate::engines::kind::kind_bmc`]).
 //! - `ic3-plain`: a second IC3 without lemma prediction, whose different search finds proofs
@@ -22,7 +22,7 @@
 use crate::EngineConfig;
 use crate::engines::ic3::Ic3Config;
 use crate::engines::kind::KindConfig;
-use crate::engines::loc::LocConfig;
+use crate::engines::localization::LocConfig;
 
 /// The portfolio's engine when it has one thread.
 pub const ALONE: EngineConfig = EngineConfig::Ic3(Ic3Config {

@@ -10,7 +10,7 @@
 pub mod bmc;
 pub mod ic3;
 pub mod kind;
-pub mod loc;
+pub mod localization;
 
 use crate::Aig;
 use crate::result::EngineResult;
@@ -18,7 +18,7 @@ use bmc::BmcConfig;
 use cove_control::Control;
 use ic3::Ic3Config;
 use kind::KindConfig;
-use loc::LocConfig;
+use localization::LocConfig;
 
 /// An engine with its options.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,7 +29,7 @@ pub enum EngineConfig {
     Bmc(BmcConfig),
     /// k-induction.
     Kind(KindConfig),
-    /// Localization abstraction refined by BMC, IC3 on the abstractions ([`loc`]).
+    /// Localization abstraction refined by BMC, IC3 on the abstractions ([`localization`]).
     Loc(LocConfig),
 }
 

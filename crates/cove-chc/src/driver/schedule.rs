@@ -7,20 +7,20 @@
 
 use crate::engine::Engine;
 use crate::engines::EngineConfig;
-use crate::engines::abs::AbsConfig;
 use crate::engines::bmc::BmcConfig;
 use crate::engines::cells::CellsConfig;
-use crate::engines::hw::HwConfig;
+use crate::engines::clause_terms::TermsConfig;
+use crate::engines::hardware::HwConfig;
 use crate::engines::imc::ImcConfig;
 use crate::engines::kind::KindConfig;
 use crate::engines::lawi::LawiConfig;
 use crate::engines::linear_bmc::LinearBmcConfig;
 use crate::engines::pdkind::PdKindConfig;
-use crate::engines::phases::PhasesConfig;
 use crate::engines::predabs::PredAbsConfig;
+use crate::engines::run_phases::PhasesConfig;
 use crate::engines::spacer::SpacerConfig;
+use crate::engines::spacer_abs::AbsConfig;
 use crate::engines::split_tpa::SplitTpaConfig;
-use crate::engines::terms::TermsConfig;
 use crate::engines::tpa::TpaConfig;
 use crate::system::ChcSystem;
 use cove_logic::{Sort, TermStore};

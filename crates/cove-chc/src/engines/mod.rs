@@ -1,20 +1,20 @@
 //! The engines, one module each, all behind [`crate::engine::Engine`], and their registry
 //! [`EngineConfig`].
 
-pub mod abs;
 pub mod bmc;
 pub mod cells;
-pub mod hw;
+pub mod clause_terms;
+pub mod hardware;
 pub mod imc;
 pub mod kind;
 pub mod lawi;
 pub mod linear_bmc;
 pub mod pdkind;
-pub mod phases;
 pub mod predabs;
+pub mod run_phases;
 pub mod spacer;
+pub mod spacer_abs;
 pub mod split_tpa;
-pub mod terms;
 pub mod tpa;
 mod tpa_core;
 pub mod ts_engine;
@@ -90,17 +90,17 @@ registry! {
     /// Lazy abstraction with interpolants (Impact; transition systems).
     Lawi(lawi::LawiConfig),
     /// Spacer with abstraction refinement (thesis Ch. 3).
-    SpacerAbs(abs::AbsConfig),
+    SpacerAbs(spacer_abs::AbsConfig),
     /// BMC on the linear fragment of a nonlinear system (counterexamples only).
     LinearBmc(linear_bmc::LinearBmcConfig),
     /// Houdini over candidates built from the clauses' own terms.
-    Terms(terms::TermsConfig),
+    Terms(clause_terms::TermsConfig),
     /// Houdini over phase-partitioned candidates read off concrete runs.
-    Phases(phases::PhasesConfig),
+    Phases(run_phases::PhasesConfig),
     /// Boolean predicate abstraction over the clauses' own atoms.
     PredAbs(predabs::PredAbsConfig),
-    /// Bit-vector systems blasted onto the hardware engines' IC3 ([`hw`]).
-    Hw(hw::HwConfig),
+    /// Bit-vector systems blasted onto the hardware engines' IC3 ([`hardware`]).
+    Hw(hardware::HwConfig),
     /// Spacer over the cell abstraction of arrays: quantified invariants ([`cells`]).
     Cells(cells::CellsConfig),
 }

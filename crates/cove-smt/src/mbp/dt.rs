@@ -2,7 +2,7 @@
 //! (the approach of z3's `mbp_datatypes`).
 //!
 //! The input is an implicant (a cube the model satisfies). Datatype variables are eliminated
-//! one at a time, each step keeping the invariant of `eliminate.rs` — the (extended) model
+//! one at a time, each step keeping the invariant of `eliminate/` — the (extended) model
 //! satisfies the cube, and the cube implies `∃(eliminated)` of the previous cube:
 //! 1. a **definition** `x = t` (`x` not in `t`) substitutes `t` for `x` (exact);
 //! 2. a variable of an infinite datatype that only occurs in disequalities `x ≠ tᵢ` (`x` not in

@@ -37,7 +37,7 @@
 //! A run stopped by its control can be resumed (`Ic3::resume`): the loops put back the
 //! obligation or the lemmas they hold when they stop, so frames, lemmas and queued
 //! obligations are all kept. A schedule uses this to lend IC3's time to another engine
-//! (localization, `loc.rs`) when IC3's frontier stalls (`Stall`) and to take it back.
+//! (localization, `localization.rs`) when IC3's frontier stalls (`Stall`) and to take it back.
 
 pub(crate) mod gates;
 mod generalize;

@@ -25,7 +25,7 @@
 
 use super::{FixpointStats, MAX_PREDICATES, Reached, States, fixpoint};
 use crate::engine::Control;
-use crate::engines::terms::{comparisons, permutations};
+use crate::engines::clause_terms::{comparisons, permutations};
 use crate::result::{Derivation, UnknownReason};
 use crate::system::ChcSystem;
 use cove_logic::{FuncId, Model, TermId, TermStore, Value, VarId, free_vars, substitute};
@@ -184,10 +184,10 @@ fn add_predicate(
     added
 }
 
-/// An atom read positively and simplified, in one orientation ([`crate::engines::terms::orient`]).
+/// An atom read positively and simplified, in one orientation ([`crate::engines::clause_terms::orient`]).
 fn orient(store: &mut TermStore, a: TermId) -> TermId {
     let t = cove_logic::simplify::simplify(store, a);
-    crate::engines::terms::orient(store, t)
+    crate::engines::clause_terms::orient(store, t)
 }
 
 /// A query clause and, per body occurrence, a reached state of its symbol under which the

@@ -205,7 +205,7 @@ impl Spacer {
     /// Runs Spacer with bounds `0, 1, …` up to `max_level` (unbounded if `None`). An answer
     /// found on the way is [`Bounded::Done`]; when every bound up to `max_level` is safe
     /// without an inductive invariant, the frames are returned ([`Bounded::Safe`]): the
-    /// bounded proof that abstraction refinement (`engines::abs`) generalizes from.
+    /// bounded proof that abstraction refinement (`engines::spacer_abs`) generalizes from.
     pub fn solve_bounded(
         &mut self,
         store: &mut TermStore,
@@ -221,7 +221,7 @@ impl Spacer {
     /// guarantees that every seed lemma at level `l` holds for every fact of `sys`
     /// derivable with depth `<= l` (`usize::MAX`: always), as the frames of an earlier
     /// bounded run on a system with the same or more behaviours do once re-checked
-    /// (abstraction refinement's NEXTUNDER, `engines::abs`). Bounds below `start` are not
+    /// (abstraction refinement's NEXTUNDER, `engines::spacer_abs`). Bounds below `start` are not
     /// searched again: their queries were refuted by the run that produced the seed.
     pub fn solve_bounded_from(
         &mut self,

@@ -32,7 +32,7 @@
 mod refine;
 
 use crate::engine::{BuildEngine, Control, Engine, Stats};
-use crate::engines::terms::{excludes_queries, positive_atoms};
+use crate::engines::clause_terms::{excludes_queries, positive_atoms};
 use crate::invariant_map::InvMap;
 use crate::preprocess::BackTranslate;
 use crate::result::{ChcResult, UnknownReason};

@@ -37,7 +37,7 @@
 //! truncated runs cost completeness, never soundness.
 
 use crate::engine::{BuildEngine, Control, Engine, Stats};
-use crate::engines::terms::comparisons;
+use crate::engines::clause_terms::comparisons;
 use crate::houdini::houdini;
 use crate::invariant_map::InvMap;
 use crate::result::{ChcResult, UnknownReason};
@@ -191,7 +191,7 @@ impl Phases {
                     map.size()
                 );
             }
-            if crate::engines::terms::excludes_queries(store, sys, &map, ctl)? {
+            if crate::engines::clause_terms::excludes_queries(store, sys, &map, ctl)? {
                 return Ok(ChcResult::Sat(map.invariants(store)));
             }
         }
