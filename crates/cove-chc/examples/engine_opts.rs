@@ -9,7 +9,7 @@
 
 use cove_chc::cert::{check_derivation, check_invariants};
 use cove_chc::engines::spacer::{Spacer, SpacerConfig};
-use cove_chc::engines::spacer_abs::{AbsConfig, SpacerAbs, Variant};
+use cove_chc::engines::spacer_abs::{SpacerAbs, SpacerAbsConfig, Variant};
 use cove_chc::preprocess::{PreprocessConfig, solve_preprocessed};
 use cove_chc::{ChcResult, Control, Engine};
 use cove_logic::TermStore;
@@ -23,7 +23,7 @@ fn main() {
     }
     let secs: f64 = args[2].parse().expect("SECS");
     let mut spacer = SpacerConfig::default();
-    let mut abs = AbsConfig::default();
+    let mut abs = SpacerAbsConfig::default();
     let mut use_abs = false;
     let mut verbosity = 0;
     for a in &args[3..] {

@@ -19,7 +19,7 @@ use crate::engines::pdkind::PdKindConfig;
 use crate::engines::predabs::PredAbsConfig;
 use crate::engines::run_phases::PhasesConfig;
 use crate::engines::spacer::SpacerConfig;
-use crate::engines::spacer_abs::AbsConfig;
+use crate::engines::spacer_abs::SpacerAbsConfig;
 use crate::engines::split_tpa::SplitTpaConfig;
 use crate::engines::tpa::TpaConfig;
 use crate::system::ChcSystem;
@@ -200,7 +200,7 @@ pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
                     ..KindConfig::default()
                 })
                 .with_share(kind_share),
-                EngineSpec::single(AbsConfig::default()).with_share(0.25),
+                EngineSpec::single(SpacerAbsConfig::default()).with_share(0.25),
                 EngineSpec::single(ImcConfig::default()).with_share(0.3),
                 EngineSpec::single(TpaConfig::default()).with_share(0.35),
                 EngineSpec::single(SplitTpaConfig::default()).with_share(0.35),
@@ -248,7 +248,7 @@ pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
                     share: Some(0.3),
                     bounds: false,
                 },
-                EngineSpec::single(AbsConfig::default())
+                EngineSpec::single(SpacerAbsConfig::default())
                     .with_share(0.5)
                     .with_bounds(false),
                 EngineSpec::single(LinearBmcConfig::default())

@@ -90,7 +90,7 @@ registry! {
     /// Lazy abstraction with interpolants (Impact; transition systems).
     Lawi(lawi::LawiConfig),
     /// Spacer with abstraction refinement (thesis Ch. 3).
-    SpacerAbs(spacer_abs::AbsConfig),
+    SpacerAbs(spacer_abs::SpacerAbsConfig),
     /// BMC on the linear fragment of a nonlinear system (counterexamples only).
     LinearBmc(linear_bmc::LinearBmcConfig),
     /// Houdini over candidates built from the clauses' own terms.

@@ -14,7 +14,7 @@
 //!      from the bounded proof's lemmas; if 𝓘 refutes every query it is the answer. Otherwise
 //!      PBA (`pba.rs`) re-abstracts to the leaves the bounded proof needs, and NEXTUNDER raises `bound`.
 //!      By default the next run starts over from bound 0 on the new abstraction; with
-//!      [`AbsConfig::reuse`] it starts at the new bound from the PBA-checked proof instead
+//!      [`SpacerAbsConfig::reuse`] it starts at the new bound from the PBA-checked proof instead
 //!      (measured slower on `gcnr`: the old low-level lemmas stand in for the more general
 //!      ones a fresh run finds on the coarser abstraction;
 //!      `docs/decisions.md#abs-nextunder-restarts`).
@@ -75,7 +75,7 @@ impl Variant {
 
 /// Options of the abstraction engine.
 #[derive(Clone, Debug)]
-pub struct AbsConfig {
+pub struct SpacerAbsConfig {
     /// Which variant of the loop.
     pub variant: Variant,
     /// Options of the Spacer runs that SOLVE the under-approximations.
@@ -92,9 +92,9 @@ pub struct AbsConfig {
     pub reuse: bool,
 }
 
-impl Default for AbsConfig {
+impl Default for SpacerAbsConfig {
     fn default() -> Self {
-        AbsConfig {
+        SpacerAbsConfig {
             variant: Variant::PbaCegar,
             spacer: SpacerConfig::default(),
             max_bound: None,
@@ -104,7 +104,7 @@ impl Default for AbsConfig {
     }
 }
 
-impl BuildEngine for AbsConfig {
+impl BuildEngine for SpacerAbsConfig {
     const NAME: &'static str = "spacer-abs";
 
     fn create(&self) -> Box<dyn Engine> {
@@ -115,7 +115,7 @@ impl BuildEngine for AbsConfig {
 /// The abstraction-refinement engine.
 #[derive(Default)]
 pub struct SpacerAbs {
-    config: AbsConfig,
+    config: SpacerAbsConfig,
     /// Other engines' lemmas, taken as EXTRACTINVS candidates (portfolio runs).
     pool: Option<LemmaPool>,
     stats: Vec<(String, String)>,
@@ -124,7 +124,7 @@ pub struct SpacerAbs {
 
 impl SpacerAbs {
     /// An engine with the given options.
-    pub fn new(config: AbsConfig) -> SpacerAbs {
+    pub fn new(config: SpacerAbsConfig) -> SpacerAbs {
         SpacerAbs {
             config,
             ..Default::default()
@@ -147,7 +147,7 @@ struct Counters {
     pba_failed: usize,
     max_enabled: usize,
     bound: usize,
-    /// Lemmas carried over to a next bound (`AbsConfig::reuse`).
+    /// Lemmas carried over to a next bound (`SpacerAbsConfig::reuse`).
     reused: usize,
     /// Candidates taken from other engines' offers.
     shared: usize,
@@ -155,7 +155,7 @@ struct Counters {
 
 impl Engine for SpacerAbs {
     fn name(&self) -> &'static str {
-        AbsConfig::NAME
+        SpacerAbsConfig::NAME
     }
 
     fn solve(&mut self, store: &mut TermStore, sys: &ChcSystem, ctl: &Control) -> ChcResult {
@@ -220,7 +220,7 @@ impl SpacerAbs {
         k: &mut Counters,
     ) -> ChcResult {
         let cfg = &self.config;
-        // The last safe bound's proof and the bound to continue from (`AbsConfig::reuse`).
+        // The last safe bound's proof and the bound to continue from (`SpacerAbsConfig::reuse`).
         let mut seed: Vec<Frame> = Vec::new();
         let mut start = 0;
         loop {

@@ -1,4 +1,4 @@
-//! Seed candidates for EXTRACTINVS (beyond the thesis; `AbsConfig::seeds`).
+//! Seed candidates for EXTRACTINVS (beyond the thesis; `SpacerAbsConfig::seeds`).
 //!
 //! Bounded proofs of small depth talk about the variables the query mentions, rarely about
 //! counters that move in lock step (the thesis's Fig. 3.1: `w += 1; z += 10` every

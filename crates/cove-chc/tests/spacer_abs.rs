@@ -3,7 +3,7 @@
 //! certificate checked, and the three variants never answering wrongly.
 
 use cove_chc::cert::{check_derivation, check_invariants};
-use cove_chc::engines::spacer_abs::{AbsConfig, SpacerAbs, Variant};
+use cove_chc::engines::spacer_abs::{SpacerAbs, SpacerAbsConfig, Variant};
 use cove_chc::frontend::parse_chc;
 use cove_chc::{ChcResult, Control, Engine};
 use cove_logic::TermStore;
@@ -83,7 +83,7 @@ fn gcnr_of_the_corpus_is_proved() {
 
 #[test]
 fn cegar_refines_until_the_real_counterexample_shows() {
-    let mut e = SpacerAbs::new(AbsConfig {
+    let mut e = SpacerAbs::new(SpacerAbsConfig {
         variant: Variant::CegarOnly,
         ..Default::default()
     });
@@ -110,7 +110,7 @@ fn corpus_answers_are_right_for_every_variant() {
         // The swing example needs the bounds preprocessing adds (`preprocess::bounds`).
         let hard = deep || file.to_string_lossy().contains("swing");
         for v in variants {
-            let mut e = SpacerAbs::new(AbsConfig {
+            let mut e = SpacerAbs::new(SpacerAbsConfig {
                 variant: v,
                 ..Default::default()
             });
@@ -132,7 +132,7 @@ fn reuse_carries_the_bounded_proof_to_the_next_bound() {
         (data("abs-fig33.smt2"), Variant::PbaCegar),
         (data("abs-twostage-unsafe.smt2"), Variant::CegarOnly),
     ] {
-        let mut e = SpacerAbs::new(AbsConfig {
+        let mut e = SpacerAbs::new(SpacerAbsConfig {
             variant: v,
             reuse: true,
             ..Default::default()
