@@ -13,24 +13,6 @@ use cove_aig::driver::{EngineChoice, SolveConfig};
 use cove_aig::{Control, SafeProof, Verdict};
 use std::path::{Path, PathBuf};
 
-/// Whether `path` is an AIGER file: by extension, or by its header.
-pub fn is_aiger(path: &Path) -> bool {
-    if matches!(
-        path.extension().and_then(|e| e.to_str()),
-        Some("aig" | "aag")
-    ) {
-        return true;
-    }
-    if path.as_os_str() == "-" {
-        return false;
-    }
-    let mut head = [0u8; 4];
-    std::fs::File::open(path)
-        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head))
-        .is_ok()
-        && (&head == b"aig " || &head == b"aag ")
-}
-
 /// Arguments of `cove hwmcc`: the hardware model checking competition's call convention.
 #[derive(Args, Debug)]
 pub struct HwmccArgs {

@@ -11,16 +11,7 @@ use crate::{EXIT_BAD_INPUT, EXIT_CERT_FAILED, EXIT_OK, EXIT_USAGE, ExitCodeOf, r
 use cove_aig::btor2_blast::Btor2Verdict;
 use cove_aig::driver::SolveConfig;
 use cove_aig::{Control, SafeProof};
-use std::path::Path;
 use std::time::Instant;
-
-/// Whether `path` is a BTOR2 file (by extension: `.btor2` or `.btor`).
-pub fn is_btor2(path: &Path) -> bool {
-    matches!(
-        path.extension().and_then(|e| e.to_str()),
-        Some("btor2" | "btor")
-    )
-}
 
 /// Runs `cove solve` on a BTOR2 file.
 pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {

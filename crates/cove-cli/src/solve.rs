@@ -45,8 +45,9 @@ pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
         args.format == Format::Json,
         std::sync::atomic::Ordering::Relaxed,
     );
-    let hardware = crate::btor2::is_btor2(&args.file) || crate::aiger::is_aiger(&args.file);
-    if hardware {
+    // The facade decides the input's language (`cove::InputFormat`).
+    let format = cove::InputFormat::of_file(&args.file);
+    if format.is_hardware() {
         let chc_flags = args.spacer_flags_given();
         let flag = chc_flags
             .first()
@@ -57,11 +58,10 @@ pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
             return Err(ExitCodeOf(EXIT_USAGE));
         }
     }
-    if crate::btor2::is_btor2(&args.file) {
-        return crate::btor2::solve(args);
-    }
-    if crate::aiger::is_aiger(&args.file) {
-        return crate::aiger::solve(args);
+    match format {
+        cove::InputFormat::Btor2 => return crate::btor2::solve(args),
+        cove::InputFormat::Aiger => return crate::aiger::solve(args),
+        cove::InputFormat::Chc => {}
     }
     if args.certificate.is_some() {
         eprintln!("error: --certificate applies to AIGER input (use --model for CHC invariants)");

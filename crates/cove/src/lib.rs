@@ -114,6 +114,9 @@ pub use cove_sat as sat;
 /// The CDCL(T) SMT solver for linear arithmetic.
 pub use cove_smt as smt;
 
+pub mod input;
+pub use input::InputFormat;
+
 /// The solving driver: configuration, outcome, and [`solve`].
 pub use cove_chc::driver;
 pub use cove_chc::driver::{EngineChoice, EngineConfig, Outcome, SolveConfig, Validation, solve};
