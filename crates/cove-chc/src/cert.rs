@@ -12,10 +12,11 @@
 //!   evaluation, no solver needed), whose premises match the clause body, and whose root is an
 //!   instance of a query clause.
 
+use crate::cert_quantifiers::{instantiate, mentions_quantifier, skolemize};
 use crate::engine::Control;
 use crate::result::{Derivation, Invariants};
 use crate::system::ChcSystem;
-use cove_logic::{Model, Op, Sort, TermId, TermStore, Value, expand_funcs, free_vars};
+use cove_logic::{Model, Sort, TermId, TermStore, Value, expand_funcs, free_vars};
 use cove_smt::{SmtResult, SmtSolver};
 use std::fmt;
 
@@ -168,11 +169,11 @@ pub fn check_invariants(
                 }
                 // Quantified invariants (`∀k. 0 ≤ k < len ⇒ a[k] = 42`) that are no
                 // extensional equality: their uses become instances at the query's index
-                // set (`cert_instantiate`), a weakening, so a model of the result is no
+                // set (`cert_quantifiers`), a weakening, so a model of the result is no
                 // counterexample.
                 Err(e) if mentions_quantifier(store, query) => {
-                    let inst = crate::cert_instantiate::instantiate(store, query)
-                        .map(|q| crate::cert_flatten::flatten(store, q));
+                    let inst =
+                        instantiate(store, query).map(|q| crate::cert_flatten::flatten(store, q));
                     match inst {
                         Some(Ok(q)) => {
                             query = q.query;
@@ -276,101 +277,6 @@ fn check_parts(
     };
     ctl.dispose(solver);
     verdict
-}
-
-/// `t` with every quantifier in a position where it is existential (a `forall` under an odd
-/// number of negations, an `exists` under an even number; positions inside `=`, `xor`,
-/// `ite` conditions and non-Boolean terms are both and stay as they are) replaced by its body
-/// over fresh variables. Satisfiable exactly when `t` is: a model of `t` extends by the
-/// witnesses, and a model of the result is one of `t`. Iterative over the Boolean
-/// structure, memoized per (term, polarity): one formula met twice in one polarity gets one
-/// witness, which is all either occurrence needs.
-pub(crate) fn skolemize(store: &mut TermStore, t: TermId) -> TermId {
-    use rustc_hash::FxHashMap;
-    let mut memo: FxHashMap<(TermId, bool), TermId> = FxHashMap::default();
-    // The instance over fresh witnesses of a quantifier being decided.
-    let mut instance: FxHashMap<(TermId, bool), TermId> = FxHashMap::default();
-    // (term, positive, children done)
-    let mut stack = vec![(t, true, false)];
-    while let Some((t, pos, done)) = stack.pop() {
-        if memo.contains_key(&(t, pos)) {
-            continue;
-        }
-        let op = store.op(t).clone();
-        let args = store.args(t).to_vec();
-        // The polarity of each argument of a Boolean connective, `None` for any other node.
-        let arg_pol = |i: usize| -> bool {
-            match op {
-                Op::Not => !pos,
-                Op::Implies if i + 1 < args.len() => !pos,
-                _ => pos,
-            }
-        };
-        match &op {
-            Op::And | Op::Or | Op::Not | Op::Implies => {
-                if !done {
-                    stack.push((t, pos, true));
-                    for (i, &a) in args.iter().enumerate() {
-                        stack.push((a, arg_pol(i), false));
-                    }
-                    continue;
-                }
-                let new: Vec<TermId> = args
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &a)| memo[&(a, arg_pol(i))])
-                    .collect();
-                let r = if new == args {
-                    t
-                } else {
-                    cove_logic::subst::rebuild(store, &op, &new, Sort::Bool)
-                };
-                memo.insert((t, pos), r);
-            }
-            Op::Forall(vs) | Op::Exists(vs) if matches!(op, Op::Forall(_)) != pos => {
-                let body = args[0];
-                if !done {
-                    let map: FxHashMap<_, _> = vs
-                        .iter()
-                        .map(|&v| {
-                            let (name, sort) = (store.var_name(v).to_string(), store.var_sort(v));
-                            let k = store.fresh_var(&format!("{name}!witness"), sort);
-                            (v, store.mk_var(k))
-                        })
-                        .collect();
-                    let inst = cove_logic::substitute(store, body, &map);
-                    // The instance stands in for `t`: decided first, then copied.
-                    instance.insert((t, pos), inst);
-                    stack.push((t, pos, true));
-                    stack.push((inst, pos, false));
-                    continue;
-                }
-                let inst = instance[&(t, pos)];
-                let r = memo[&(inst, pos)];
-                memo.insert((t, pos), r);
-            }
-            _ => {
-                memo.insert((t, pos), t);
-            }
-        }
-    }
-    memo[&(t, true)]
-}
-
-/// Whether `t` has a quantifier anywhere (iteratively over the DAG).
-fn mentions_quantifier(store: &TermStore, t: TermId) -> bool {
-    let mut seen = rustc_hash::FxHashSet::default();
-    let mut stack = vec![t];
-    while let Some(t) = stack.pop() {
-        if !seen.insert(t) {
-            continue;
-        }
-        if matches!(store.op(t), Op::Forall(_) | Op::Exists(_)) {
-            return true;
-        }
-        stack.extend_from_slice(store.args(t));
-    }
-    false
 }
 
 /// Checks that `d` derives `false` from the clauses of `sys`.
@@ -549,53 +455,5 @@ fn value_fits(sort: Sort, v: &Value) -> bool {
                 })
         }
         _ => false,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn existential_quantifiers_become_witnesses_and_universal_ones_stay() {
-        let mut st = TermStore::new();
-        let arr = Sort::array(Sort::Int, Sort::Int);
-        let (a, b, i) = (st.var("a", arr), st.var("b", arr), st.var("i", Sort::Int));
-        let (at, bt, it) = (st.mk_var(a), st.mk_var(b), st.mk_var(i));
-        let (ai, bi) = (st.mk_select(at, it), st.mk_select(bt, it));
-        let eq = st.mk_eq(ai, bi);
-        let all = st.mk_quant(true, &[i], eq);
-        // Body `∀i. a[i] = b[i]` (a use) and head `¬∀i. a[i] = b[i]` (a witness to find).
-        let head = st.mk_not(all);
-        let q = st.mk_and(&[all, head]);
-        let s = skolemize(&mut st, q);
-        let args = st.args(s).to_vec();
-        assert_eq!(args[0], all, "a universal fact is kept");
-        let Op::Not = st.op(args[1]) else {
-            panic!("the negation stays")
-        };
-        let inst = st.args(args[1])[0];
-        assert!(
-            matches!(st.op(inst), Op::Eq),
-            "the negated forall is instantiated"
-        );
-        let fv = free_vars(&st, inst);
-        assert!(
-            !fv.contains(&i) && fv.len() == 3,
-            "one fresh witness: {fv:?}"
-        );
-        // Under `=>` the premise flips: `(∀i. P) ⇒ ∃i. P` is `(∃i. ¬P) ∨ ∃i. P`, both
-        // existential.
-        let ex = st.mk_quant(false, &[i], eq);
-        let imp = st.mk_implies(all, ex);
-        let s = skolemize(&mut st, imp);
-        let mut stack = vec![s];
-        let mut foralls = 0;
-        while let Some(t) = stack.pop() {
-            assert!(!matches!(st.op(t), Op::Exists(_)), "an existential is left");
-            foralls += matches!(st.op(t), Op::Forall(_)) as usize;
-            stack.extend_from_slice(st.args(t));
-        }
-        assert_eq!(foralls, 0, "the premise's universal is a witness too");
     }
 }

@@ -5,8 +5,8 @@
 
 pub mod cert;
 mod cert_flatten;
-mod cert_instantiate;
 pub mod cert_measure;
+mod cert_quantifiers;
 pub mod driver;
 pub mod engine;
 pub mod engines;

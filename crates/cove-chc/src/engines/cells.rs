@@ -183,11 +183,6 @@ fn abstract_system(
     let mut clauses = Vec::with_capacity(sys.clauses.len());
     for c in &sys.clauses {
         let mut vars = c.vars.clone();
-        let fresh = |store: &mut TermStore, vars: &mut Vec<VarId>, s: Sort| {
-            let v = store.fresh_var("cell", s);
-            vars.push(v);
-            store.mk_var(v)
-        };
         let reads = read_indices(store, c.constraint);
         // Cells worth knowing in this clause, per sort: the head's, the witnesses of the
         // body's summaries, the indices read.
@@ -204,22 +199,13 @@ fn abstract_system(
                         .sorts
                         .iter()
                         .map(|&s| {
-                            let k = fresh(store, &mut vars, s);
+                            let k = fresh_cell(store, &mut vars, s);
                             known.entry(s).or_default().push(k);
                             k
                         })
                         .collect();
                     if a.witness {
-                        let mut combos: Vec<Vec<TermId>> = vec![Vec::new()];
-                        for &s in &a.sorts {
-                            let mut ts: Vec<TermId> = reads.get(&s).cloned().unwrap_or_default();
-                            ts.truncate(MAX_CELLS);
-                            if ts.is_empty() {
-                                ts.push(fresh(store, &mut vars, s));
-                            }
-                            combos = product(&combos, &ts);
-                        }
-                        for js in combos {
+                        for js in cell_tuples(store, &mut vars, &a.sorts, &reads) {
                             heads.push(Some(cell_app(store, a, h, Some(&js), &ks)));
                         }
                     } else {
@@ -235,7 +221,7 @@ fn abstract_system(
                 let js: Vec<TermId> = a
                     .sorts
                     .iter()
-                    .map(|&s| fresh(store, &mut vars, s))
+                    .map(|&s| fresh_cell(store, &mut vars, s))
                     .collect();
                 for (&s, &j) in a.sorts.iter().zip(&js) {
                     known.entry(s).or_default().push(j);
@@ -258,17 +244,8 @@ fn abstract_system(
                 body.push(b.clone());
                 continue;
             };
-            let mut combos: Vec<Vec<TermId>> = vec![Vec::new()];
-            for &s in &a.sorts {
-                let mut ts: Vec<TermId> = known.get(&s).cloned().unwrap_or_default();
-                ts.truncate(MAX_CELLS);
-                if ts.is_empty() {
-                    ts.push(fresh(store, &mut vars, s));
-                }
-                combos = product(&combos, &ts);
-            }
             let js = witnesses.iter().find(|w| w.0 == i).map(|w| w.1.clone());
-            for ks in combos {
+            for ks in cell_tuples(store, &mut vars, &a.sorts, &known) {
                 body.push(cell_app(store, a, b, js.as_deref(), &ks));
             }
         }
@@ -308,19 +285,41 @@ fn uses_whole_array(store: &TermStore, t: TermId) -> bool {
     false
 }
 
-/// Every extension of a prefix in `pre` by a term of `ts`, at most [`MAX_CELLS`] of them.
-fn product(pre: &[Vec<TermId>], ts: &[TermId]) -> Vec<Vec<TermId>> {
-    let mut out = Vec::new();
-    for p in pre {
-        for &t in ts {
-            if out.len() < MAX_CELLS {
-                let mut x = p.clone();
-                x.push(t);
-                out.push(x);
+/// A fresh cell variable of sort `s`, added to the clause's `vars`.
+fn fresh_cell(store: &mut TermStore, vars: &mut Vec<VarId>, s: Sort) -> TermId {
+    let v = store.fresh_var("cell", s);
+    vars.push(v);
+    store.mk_var(v)
+}
+
+/// Tuples of cells, one per sort of `sorts`, drawn from `cells` (a fresh cell for a sort with
+/// none): at most [`MAX_CELLS`] tuples, the first candidates first.
+fn cell_tuples(
+    store: &mut TermStore,
+    vars: &mut Vec<VarId>,
+    sorts: &[Sort],
+    cells: &FxHashMap<Sort, Vec<TermId>>,
+) -> Vec<Vec<TermId>> {
+    let mut tuples: Vec<Vec<TermId>> = vec![Vec::new()];
+    for &s in sorts {
+        let mut ts: Vec<TermId> = cells.get(&s).cloned().unwrap_or_default();
+        ts.truncate(MAX_CELLS);
+        if ts.is_empty() {
+            ts.push(fresh_cell(store, vars, s));
+        }
+        let mut next = Vec::new();
+        for t in &tuples {
+            for &x in &ts {
+                if next.len() < MAX_CELLS {
+                    let mut t = t.clone();
+                    t.push(x);
+                    next.push(t);
+                }
             }
         }
+        tuples = next;
     }
-    out
+    tuples
 }
 
 /// The position in `a.sorts` of an array's index sort.
