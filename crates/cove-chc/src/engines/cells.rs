@@ -11,7 +11,7 @@
 //! reads, the witnesses below; at most four of them), which the body's
 //! universal invariants allow, and the head holds at every cell because `k̄` is arbitrary.
 //! So `sat` carries over, and the certificate checker confirms it like every answer (it
-//! instantiates the body's quantifiers at the clause's indices, `cert_instantiate`).
+//! instantiates the body's quantifiers at the clause's indices, `cert_quantifiers`).
 //! `unsat` of the abstraction says nothing (its counterexample may pick different cells at
 //! different steps), and this engine never answers it.
 //!
