@@ -10,12 +10,14 @@ use std::time::{Duration, Instant};
 /// last-resort `unknown` both hold this lock, so they never interleave or repeat.
 pub static OWED: Mutex<usize> = Mutex::new(0);
 
-/// Set by the AIGER path: the last-resort answer is the HWMCC witness of no answer
-/// (`2`, `b0`, `.`) instead of `unknown`.
-pub static HWMCC_OUTPUT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+/// The last-resort answer in the input language's convention (`unknown`; for circuits the
+/// HWMCC or BTOR2 witness of no answer), set once the language is known.
+static UNKNOWN_TEXT: Mutex<&'static str> = Mutex::new("unknown\n");
 
-/// Set by the BTOR2 path: the last-resort answer is `unknown`, `b0`, `.`.
-pub static BTOR2_OUTPUT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+/// Sets the last-resort answer's text ([`cove::InputFormat::unknown_text`]).
+pub fn set_unknown_text(text: &'static str) {
+    *UNKNOWN_TEXT.lock().unwrap_or_else(|e| e.into_inner()) = text;
+}
 
 /// Set by a command printing `--format json`: the last-resort answer is a JSON object
 /// (`verdict` `unknown` and the `reason`), so a consumer always reads one JSON object.
@@ -29,17 +31,16 @@ fn unknown_text(memory: bool) -> &'static [u8] {
         } else {
             b"{\"verdict\":\"unknown\",\"reason\":\"time limit reached\"}\n"
         }
-    } else if BTOR2_OUTPUT.load(std::sync::atomic::Ordering::Relaxed) {
-        b"unknown\nb0\n.\n"
-    } else if HWMCC_OUTPUT.load(std::sync::atomic::Ordering::Relaxed) {
-        b"2\nb0\n.\n"
     } else {
-        b"unknown\n"
+        // `try_lock`: this runs in the allocator's emergency exit, which must not wait.
+        UNKNOWN_TEXT
+            .try_lock()
+            .map_or(b"unknown\n", |t| t.as_bytes())
     }
 }
 
 /// How long after the deadline the watchdog answers for a phase that did not stop.
-const WATCHDOG_SLACK: Duration = Duration::from_millis(600);
+const WATCHDOG_SLACK: Duration = cove::solve_file::ANSWER_SLACK;
 
 /// A time limit as the user wrote it (`0`, `inf` and `none` mean no limit).
 #[derive(Copy, Clone, Debug, Default)]
@@ -70,8 +71,20 @@ pub struct LimitArgs {
 }
 
 impl LimitArgs {
-    /// The control for a run under these limits; installs the memory limits and Ctrl-C.
+    /// The control for a run under these limits; installs the memory limits, Ctrl-C and the
+    /// watchdog that answers `unknown` for the answers still owed ([`OWED`]) when a phase
+    /// overruns the deadline.
     pub fn control(&self, verbosity: u32) -> Control {
+        let ctl = self.control_without_watchdog(verbosity);
+        if let Some(d) = ctl.deadline {
+            start_watchdog(d + WATCHDOG_SLACK);
+        }
+        ctl
+    }
+
+    /// [`LimitArgs::control`] without the process watchdog, for commands whose library call
+    /// keeps the clock itself ([`cove::solve_file`]).
+    pub fn control_without_watchdog(&self, verbosity: u32) -> Control {
         let mut ctl = Control {
             verbosity,
             ..Control::default()
@@ -86,9 +99,6 @@ impl LimitArgs {
             memory::set_hard_limit(bytes.saturating_add(bytes / 4).saturating_add(64 << 20));
         }
         install_interrupt(&ctl);
-        if let Some(d) = ctl.deadline {
-            start_watchdog(d + WATCHDOG_SLACK);
-        }
         ctl
     }
 }

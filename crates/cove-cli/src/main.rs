@@ -12,9 +12,8 @@
 //!
 //! `cove sat` follows the SAT competition: 10 = satisfiable, 20 = unsatisfiable, 0 = unknown.
 
-mod aiger;
-mod btor2;
 mod eld;
+mod hwmcc;
 mod limits;
 mod prob;
 mod solve;
@@ -41,6 +40,12 @@ pub const EXIT_BAD_INPUT: u8 = 2;
 pub const EXIT_CERT_FAILED: u8 = 3;
 /// Exit code: internal error.
 pub const EXIT_INTERNAL: u8 = 4;
+
+/// Prints `error: MESSAGE` and gives the usage exit code.
+pub fn usage_error(message: String) -> ExitCodeOf {
+    eprintln!("error: {message}");
+    ExitCodeOf(EXIT_USAGE)
+}
 
 /// An early exit with a code (the message has been printed already).
 #[derive(Debug)]
@@ -75,7 +80,7 @@ enum Command {
     /// Hardware model checking with the competition's call convention (HWMCC'24/'25):
     /// `cove hwmcc MODEL [CERT_SAT [CERT_UNSAT]]` prints the HWMCC witnesses and writes the
     /// witness or the certificate to the given paths.
-    Hwmcc(aiger::HwmccArgs),
+    Hwmcc(hwmcc::HwmccArgs),
     /// Write the bounded unrolling of a CHC system to a given depth as an SMT-LIB2 script
     /// (satisfiable iff a counterexample of at most that depth exists).
     Unroll(UnrollArgs),
@@ -338,7 +343,7 @@ fn run(cli: Cli) -> ExitCode {
         Command::Smt(args) => run_smt(&args),
         Command::Unroll(args) => run_unroll(&args),
         Command::Eld(args) => eld::run(&args.args),
-        Command::Hwmcc(args) => aiger::hwmcc(&args),
+        Command::Hwmcc(args) => hwmcc::hwmcc(&args),
         Command::Prob(cmd) => run_prob(&cmd),
         Command::Bench(args) => cove_bench::run(&args).map(|c| c as u8).map_err(|e| {
             eprintln!("error: {e:#}");

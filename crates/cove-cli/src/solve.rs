@@ -1,17 +1,19 @@
-//! `cove solve` and `cove check`: parse arguments, call the library's driver, print.
+//! `cove solve` and `cove check`: parse arguments, call the library (the facade's
+//! [`cove::solve_file`], the checker), print.
 
 use crate::limits::LimitArgs;
 use crate::solve_args::{Format, SolveArgs};
-use crate::{EXIT_BAD_INPUT, EXIT_CERT_FAILED, EXIT_OK, EXIT_USAGE, ExitCodeOf, read_input};
+use crate::{EXIT_BAD_INPUT, EXIT_CERT_FAILED, EXIT_OK, ExitCodeOf, read_input};
 use clap::Args;
-use cove_chc::driver::{self, Outcome, Validation};
-use cove_chc::frontend::{ErrorKind, Query, parse_queries};
-use cove_chc::witness::{parse_derivation, parse_model, print_derivation, print_invariants};
-use cove_chc::{ChcResult, ChcSystem, UnknownReason, cert};
+use cove::{FileAnswer, FileError};
+use cove_chc::driver;
+use cove_chc::frontend::parse_queries;
+use cove_chc::witness::{parse_derivation, parse_model};
+use cove_chc::{ChcSystem, cert};
 use cove_logic::TermStore;
 use serde_json::json;
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Arguments of `cove check`.
 #[derive(Args, Debug)]
@@ -39,178 +41,139 @@ pub fn load_system(path: &std::path::Path, store: &mut TermStore) -> Result<ChcS
     })
 }
 
+/// How answers are printed.
+pub struct Output {
+    /// Text (the language's own answer format) or one JSON object per answer.
+    pub format: Format,
+    /// Statistics (stderr in text mode, a `stats` object in JSON).
+    pub stats: bool,
+    /// `-v`: the reason of an `unknown` on stderr.
+    pub verbose: u8,
+}
+
 /// Runs `cove solve`: one answer per question of the file, in order.
 pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
-    crate::limits::JSON_OUTPUT.store(
-        args.format == Format::Json,
-        std::sync::atomic::Ordering::Relaxed,
-    );
-    // The facade decides the input's language (`cove::InputFormat`).
-    let format = cove::InputFormat::of_file(&args.file);
-    if format.is_hardware() {
-        let chc_flags = args.spacer_flags_given();
-        let flag = chc_flags
-            .first()
-            .copied()
-            .or(args.abs_variant.is_some().then_some("--abs-variant"));
-        if let Some(flag) = flag {
-            eprintln!("error: {flag} applies to CHC input (Spacer), not to circuits");
-            return Err(ExitCodeOf(EXIT_USAGE));
-        }
-    }
-    match format {
-        cove::InputFormat::Btor2 => return crate::btor2::solve(args),
-        cove::InputFormat::Aiger => return crate::aiger::solve(args),
-        cove::InputFormat::Chc => {}
-    }
-    if args.certificate.is_some() {
-        eprintln!("error: --certificate applies to AIGER input (use --model for CHC invariants)");
-        return Err(ExitCodeOf(EXIT_USAGE));
-    }
-    let cfg = args.config()?;
-    *crate::limits::OWED
-        .lock()
-        .unwrap_or_else(|e| e.into_inner()) = 1;
-    let ctl = args.limits.control(args.verbose as u32);
-    let src = read_input(&args.file)?;
-    let mut store = TermStore::new();
-    let queries = match parse_queries(&src, &mut store, &ctl) {
-        Ok(q) => q,
-        Err(e) if e.kind == ErrorKind::Limit => {
-            // The limit was reached while reading: an honest answer, not an input error.
-            let reason = ctl.should_stop().unwrap_or(UnknownReason::Timeout);
-            let mut out = Outcome::unknown(store, reason, driver::Phase::Parsing);
-            out.engine = "none".into();
-            print_outcome(args, None, &out);
-            return Ok(EXIT_OK);
-        }
-        Err(e) => {
-            eprintln!("{}:{e}", args.file.display());
-            return Err(ExitCodeOf(EXIT_BAD_INPUT));
-        }
+    let config = args.file_config()?;
+    let output = Output {
+        format: args.format,
+        stats: args.stats,
+        verbose: args.verbose,
     };
-    *crate::limits::OWED
-        .lock()
-        .unwrap_or_else(|e| e.into_inner()) = queries.len();
+    run_file(&args.file, &config, &args.limits, &output)
+}
+
+/// Solves `path` through the facade ([`cove::solve_file`]: one answer per question within
+/// the limit) and prints each answer as it comes; the exit code follows the certificate
+/// checks.
+pub fn run_file(
+    path: &Path,
+    config: &cove::FileConfig,
+    limits: &LimitArgs,
+    output: &Output,
+) -> Result<u8, ExitCodeOf> {
+    let json = output.format == Format::Json;
+    crate::limits::JSON_OUTPUT.store(json, std::sync::atomic::Ordering::Relaxed);
+    // The last-resort answer on memory exhaustion, in the language's convention as far as
+    // the name tells (the facade looks inside the file, which may block: a pipe).
+    let guess = config
+        .format
+        .unwrap_or_else(|| cove::InputFormat::sniff(path, b""));
+    crate::limits::set_unknown_text(guess.unknown_text());
+    // No process watchdog: the facade keeps the clock and answers for a phase that overruns.
+    let ctl = limits.control_without_watchdog(output.verbose as u32);
     let mut code = EXIT_OK;
-    for (i, q) in queries.iter().enumerate() {
-        let out = driver::solve(&store, q, &cfg, &ctl);
-        if matches!(out.validation, Validation::Failed(_)) {
+    // The previous answer is dropped when the next one comes; the last one is left to the
+    // operating system. Dropping a run's term stores took over 0.1 s of wall time under
+    // load, time the answer does not need.
+    let mut last = None;
+    let solved = cove::solve_file(path, config, &ctl, |a| {
+        if a.certificate_failed {
             code = EXIT_CERT_FAILED;
         }
-        print_outcome(args, Some(q), &out);
-        if i + 1 == queries.len() {
-            // Every answer is out: the run's term stores are not torn down piece by piece
-            // but left to the operating system. Dropping them took over 0.1 s of wall time
-            // under load, enough to run past the watchdog's slack after a check that used
-            // its whole grace period (and then "a phase did not stop in time" was printed
-            // for an answer that was already given).
-            std::mem::forget(out);
+        print_answer(output, &a);
+        if a.overran {
+            eprintln!(
+                "cove: time limit reached; a phase did not stop in time (please report this input)"
+            );
         }
+        last = Some(a);
+    });
+    std::mem::forget(last);
+    match solved {
+        Ok(_) => Ok(code),
+        Err(FileError::Input(m)) => {
+            eprintln!("{m}");
+            Err(ExitCodeOf(EXIT_BAD_INPUT))
+        }
+        Err(FileError::Io(m) | FileError::Config(m)) => Err(crate::usage_error(m)),
     }
-    std::mem::forget(store);
-    std::mem::forget(queries);
-    Ok(code)
 }
 
 /// Prints one answer (built in memory first and written at once, so an emergency exit on
 /// memory exhaustion never leaves half an answer behind).
-fn print_outcome(args: &SolveArgs, q: Option<&Query>, out: &Outcome) {
-    let st = &out.store;
-    let witness = match (&out.answer, q) {
-        (ChcResult::Sat(inv), _) if args.model => {
-            let mut s = String::new();
-            for (k, v) in &out.constants {
-                let _ = writeln!(
-                    s,
-                    "(define-fun {} () {} {})",
-                    cove_logic::print::symbol(st.var_name(*k)),
-                    st.var_sort(*k),
-                    cove_chc::witness::value_text(v, st.var_sort(*k))
-                );
-            }
-            s.push_str(&print_invariants(st, inv));
-            Some(s)
-        }
-        (ChcResult::Unsat(d), Some(q)) if args.cex => {
-            Some(print_derivation(st, &ground_system(out, q), d))
-        }
-        _ => None,
-    };
-    let reason = match (&out.answer, out.phase) {
-        (ChcResult::Unknown(r), Some(p)) => Some(format!("{r} (in {p})")),
-        (ChcResult::Unknown(r), None) => Some(r.to_string()),
-        _ => None,
-    };
-    let mut text = String::new();
+fn print_answer(output: &Output, a: &FileAnswer) {
     let mut err = String::new();
-    match args.format {
+    let text = match output.format {
         Format::Text => {
-            let _ = writeln!(text, "{}", out.answer.verdict());
-            if let Some(w) = &witness {
-                text.push_str(w);
-            }
-            if let Some(r) = &reason
-                && args.verbose > 0
+            if let Some(r) = &a.reason
+                && (output.verbose > 0 || a.certificate_failed)
             {
                 let _ = writeln!(err, "reason: {r}");
             }
-            if args.stats {
-                let _ = writeln!(err, "engine: {}", out.engine);
-                let _ = writeln!(err, "time-total: {:.3}", out.time.as_secs_f64());
-                let _ = writeln!(err, "validation: {}", out.validation);
-                for (k, v) in &out.stats {
+            if output.stats {
+                let _ = writeln!(err, "engine: {}", a.engine);
+                let _ = writeln!(err, "verdict: {}", a.verdict);
+                let _ = writeln!(err, "time-total: {:.3}", a.time.as_secs_f64());
+                let _ = writeln!(err, "validation: {}", a.validation);
+                for (k, v) in &a.stats {
                     let _ = writeln!(err, "{k}: {v}");
                 }
             }
+            a.text.clone()
         }
         Format::Json => {
             let mut obj = json!({
-                "verdict": out.answer.verdict(),
-                "engine": out.engine,
-                "time": out.time.as_secs_f64(),
-                "validation": out.validation.to_string(),
+                "verdict": a.verdict,
+                "engine": a.engine,
+                "time": a.time.as_secs_f64(),
+                "validation": a.validation,
             });
-            if let Some(w) = witness {
-                let key = if matches!(out.answer, ChcResult::Sat(_)) {
-                    "model"
-                } else {
-                    "cex"
+            if let Some(w) = &a.witness {
+                let key = match (a.format, a.safety) {
+                    (cove::InputFormat::Chc, cove::Safety::Safe) => "model",
+                    (cove::InputFormat::Chc, _) => "cex",
+                    _ => "witness",
                 };
                 obj[key] = json!(w);
             }
-            if let Some(r) = reason {
+            if a.format == cove::InputFormat::Aiger {
+                let props: Vec<_> = a
+                    .properties
+                    .iter()
+                    .map(
+                        |(name, s)| json!({"property": name, "verdict": a.format.verdict_word(*s)}),
+                    )
+                    .collect();
+                obj["properties"] = json!(props);
+            }
+            if let Some(r) = &a.reason {
                 obj["reason"] = json!(r);
             }
-            if args.stats {
-                obj["stats"] = out
+            if output.stats {
+                obj["stats"] = a
                     .stats
                     .iter()
                     .map(|(k, v)| (k.clone(), json!(v)))
                     .collect::<serde_json::Map<_, _>>()
                     .into();
             }
-            let _ = writeln!(text, "{obj}");
+            format!("{obj}\n")
         }
-    }
+    };
     crate::limits::write_answer(&text);
     if !err.is_empty() {
         eprint!("{err}");
     }
-}
-
-/// The system a counterexample is printed against: the question's clauses, with the
-/// constants' values substituted when it has constants.
-fn ground_system(out: &Outcome, q: &Query) -> ChcSystem {
-    if out.constants.is_empty() {
-        return q.system.clone();
-    }
-    let mut sys = q.system.clone();
-    let ks: Vec<_> = out.constants.iter().map(|(k, _)| *k).collect();
-    for c in &mut sys.clauses {
-        c.vars.retain(|v| !ks.contains(v));
-    }
-    sys
 }
 
 /// Runs `cove check`: one verdict line per question of the file (`valid`, `invalid` or

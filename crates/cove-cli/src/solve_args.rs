@@ -1,9 +1,9 @@
 //! The arguments of `cove solve` and the driver configuration they ask for: one place that
-//! turns flags into engine options, below the commands that use them (`solve.rs` for Horn
-//! clauses, `aiger.rs` and `btor2.rs` for circuits).
+//! turns flags into engine options (a [`cove::FileConfig`]), below the commands that use
+//! them (`solve.rs`, `hwmcc.rs`).
 
+use crate::ExitCodeOf;
 use crate::limits::LimitArgs;
-use crate::{EXIT_USAGE, ExitCodeOf};
 use clap::{Args, ValueEnum};
 use cove_chc::driver::{EngineChoice, SolveConfig};
 use cove_chc::engines::EngineConfig;
@@ -113,17 +113,40 @@ pub struct SolveArgs {
 }
 
 impl SolveArgs {
-    /// The driver configuration these arguments ask for: the engine named by `--engine`
-    /// with its options from the flags (Spacer's flags apply when Spacer runs alone,
-    /// `--abs-variant` when spacer-abs does; the portfolio's entries carry their own).
-    pub fn config(&self) -> Result<SolveConfig, ExitCodeOf> {
+    /// The configuration of the whole run: how Horn clauses are solved and how circuits are,
+    /// each with the reason this run cannot solve that kind when its flags are for the
+    /// other (the facade decides the input's language). A name no registry knows is a usage
+    /// error at once.
+    pub fn file_config(&self) -> Result<cove::FileConfig, ExitCodeOf> {
+        if EngineChoice::parse(&self.engine).is_none()
+            && hardware_engine(&self.engine, self.threads).is_err()
+        {
+            return Err(crate::usage_error(format!(
+                "unknown engine '{}' (Horn clauses: {}; circuits: {})",
+                self.engine,
+                EngineChoice::names().join(", "),
+                cove_aig::driver::EngineChoice::names().join(", ")
+            )));
+        }
+        Ok(cove::FileConfig {
+            format: None,
+            chc: self.chc_config(),
+            hardware: self.hardware_config(),
+            model: self.model,
+            counterexample: self.cex,
+        })
+    }
+
+    /// The Horn-clause driver's configuration: the engine named by `--engine` with its
+    /// options from the flags (Spacer's flags apply when Spacer runs alone, `--abs-variant`
+    /// when spacer-abs does; the portfolio's entries carry their own).
+    fn chc_config(&self) -> Result<SolveConfig, String> {
         let Some(mut engine) = EngineChoice::parse(&self.engine) else {
-            eprintln!(
-                "error: unknown engine '{}' (available: {})",
+            return Err(format!(
+                "unknown engine '{}' for Horn clauses (available: {})",
                 self.engine,
                 EngineChoice::names().join(", ")
-            );
-            return Err(ExitCodeOf(EXIT_USAGE));
+            ));
         };
         // An option for an engine the run does not use is an error, not silence: under the
         // portfolio, Spacer's entries keep their own options.
@@ -131,20 +154,24 @@ impl SolveArgs {
         if let Some(flag) = self.spacer_flags_given().first()
             && !matches!(engine, EngineChoice::One(EngineConfig::Spacer(_)))
         {
-            eprintln!("error: {flag} applies to --engine spacer (this run uses '{name}')");
-            return Err(ExitCodeOf(EXIT_USAGE));
+            return Err(format!(
+                "{flag} applies to --engine spacer (this run uses '{name}')"
+            ));
         }
         if self.abs_variant.is_some()
             && !matches!(engine, EngineChoice::One(EngineConfig::SpacerAbs(_)))
         {
-            eprintln!(
-                "error: --abs-variant applies to --engine spacer-abs (this run uses '{name}')"
-            );
-            return Err(ExitCodeOf(EXIT_USAGE));
+            return Err(format!(
+                "--abs-variant applies to --engine spacer-abs (this run uses '{name}')"
+            ));
         }
         if let Some(flag) = self.hardware_flags_given().first() {
-            eprintln!("error: {flag} applies to AIGER and BTOR2 input");
-            return Err(ExitCodeOf(EXIT_USAGE));
+            return Err(format!("{flag} applies to AIGER and BTOR2 input"));
+        }
+        if self.certificate.is_some() {
+            return Err(
+                "--certificate applies to AIGER input (use --model for CHC invariants)".into(),
+            );
         }
         match &mut engine {
             EngineChoice::One(EngineConfig::Spacer(sp)) => self.spacer_flags(sp),
@@ -163,6 +190,29 @@ impl SolveArgs {
             preprocess: !self.no_preprocess,
             validate: !self.no_validate,
             share: self.share,
+        })
+    }
+
+    /// The hardware driver's configuration (AIGER and BTOR2).
+    fn hardware_config(&self) -> Result<cove_aig::driver::SolveConfig, String> {
+        let flag = self
+            .spacer_flags_given()
+            .first()
+            .copied()
+            .or(self.abs_variant.is_some().then_some("--abs-variant"));
+        if let Some(flag) = flag {
+            return Err(format!(
+                "{flag} applies to CHC input (Spacer), not to circuits"
+            ));
+        }
+        Ok(cove_aig::driver::SolveConfig {
+            engine: hardware_engine(&self.engine, self.threads)?,
+            reduce: cove_aig::reduce::Options {
+                merge_inputs: !self.no_merge_inputs,
+                lcorr: self.latch_corr,
+            },
+            certificate: self.certificate.clone(),
+            ..Default::default()
         })
     }
 
@@ -207,4 +257,24 @@ impl SolveArgs {
         sp.concretize = self.gg_concretize;
         sp.conjecture = self.gg_conjecture;
     }
+}
+
+/// The hardware engine named `name` (the CHC default `spacer` means the default here too:
+/// the portfolio, with `threads`).
+pub fn hardware_engine(
+    name: &str,
+    threads: usize,
+) -> Result<cove_aig::driver::EngineChoice, String> {
+    use cove_aig::driver::EngineChoice;
+    let known = if name == "spacer" { "portfolio" } else { name };
+    let Some(mut engine) = EngineChoice::parse(known) else {
+        return Err(format!(
+            "unknown hardware engine '{name}' (available: {})",
+            EngineChoice::names().join(", ")
+        ));
+    };
+    if let EngineChoice::Portfolio(p) = &mut engine {
+        p.threads = threads;
+    }
+    Ok(engine)
 }

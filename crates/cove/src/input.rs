@@ -4,7 +4,8 @@
 //! AIGER is recognized by its extension (`.aig`, `.aag`) or by its header (`aig ` / `aag `,
 //! so a circuit saved under another name is still a circuit); BTOR2 by its extension
 //! (`.btor2`, `.btor`: its first line is an ordinary numbered node, nothing distinguishes it
-//! from text); everything else is read as Horn clauses (SMT-LIB2 `HORN` or z3's fixedpoint
+//! from text); `.smt2` and `.smt` files are Horn clauses without a look inside; everything
+//! else is read as Horn clauses (SMT-LIB2 `HORN` or z3's fixedpoint
 //! format), whose reader reports a positioned error when it is not.
 
 use std::io::Read;
@@ -28,6 +29,7 @@ impl InputFormat {
         match path.extension().and_then(|e| e.to_str()) {
             Some("aig" | "aag") => return InputFormat::Aiger,
             Some("btor2" | "btor") => return InputFormat::Btor2,
+            Some("smt2" | "smt") => return InputFormat::Chc,
             _ => {}
         }
         if head.starts_with(b"aig ") || head.starts_with(b"aag ") {
@@ -38,8 +40,15 @@ impl InputFormat {
     }
 
     /// The format of the file at `path`, reading its first four bytes when the name does not
-    /// tell (`-`, standard input, is never read here: its name decides).
+    /// tell (`-`, standard input, is never read here: its name decides; nor is a file whose
+    /// extension decides, which may be a pipe that blocks).
     pub fn of_file(path: &Path) -> InputFormat {
+        let by_name = InputFormat::sniff(path, b"");
+        if by_name != InputFormat::Chc
+            || path.extension().is_some_and(|e| e == "smt2" || e == "smt")
+        {
+            return by_name;
+        }
         let mut head = Vec::with_capacity(4);
         if path.as_os_str() != "-"
             && let Ok(f) = std::fs::File::open(path)
@@ -47,6 +56,15 @@ impl InputFormat {
             let _ = f.take(4).read_to_end(&mut head);
         }
         InputFormat::sniff(path, &head)
+    }
+
+    /// The format's short name: `chc`, `aiger` or `btor2`.
+    pub fn name(self) -> &'static str {
+        match self {
+            InputFormat::Chc => "chc",
+            InputFormat::Aiger => "aiger",
+            InputFormat::Btor2 => "btor2",
+        }
     }
 
     /// Whether the format is a circuit (AIGER or BTOR2), solved by the hardware driver.

@@ -116,6 +116,8 @@ pub use cove_smt as smt;
 
 pub mod input;
 pub use input::InputFormat;
+pub mod solve_file;
+pub use solve_file::{FileAnswer, FileConfig, FileError, Safety, solve_file};
 
 /// The solving driver: configuration, outcome, and [`solve`].
 pub use cove_chc::driver;
