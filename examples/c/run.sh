@@ -40,11 +40,26 @@ check "C (static)" "$out/solve-static.out"
 cat "$out/solve.out"
 passed=2
 
+# Files of each language through cove_solve_file.
+cc -std=c99 -Wall -Wextra -Werror -I"$inc" examples/c/solve_file.c -L"$lib" -lcove_capi \
+  -Wl,-rpath,"$lib" -o "$out/solve_file"
+data=crates/cove-aig/tests/data
+"$out/solve_file" examples/counter.smt2 "$data/counter4_unsafe.aig" \
+  "$data/btor2/counter_safe.btor2" > "$out/solve_file.out"
+for line in "examples/counter.smt2: chc sat (safe), validation valid" \
+  "$data/counter4_unsafe.aig: aiger unsafe (unsafe), validation valid" \
+  "$data/btor2/counter_safe.btor2: btor2 safe (safe), validation valid"; do
+  grep -qxF "$line" "$out/solve_file.out" \
+    || { echo "solve_file: no line '$line'"; cat "$out/solve_file.out"; exit 1; }
+done
+cat "$out/solve_file.out"
+passed=3
+
 if command -v c++ > /dev/null; then
   c++ -std=c++17 -Wall -Wextra -Werror -I"$inc" examples/c/solve.cpp -L"$lib" -lcove_capi \
     -Wl,-rpath,"$lib" -o "$out/solve-cpp"
   "$out/solve-cpp" > "$out/solve-cpp.out"
   check "C++" "$out/solve-cpp.out"
-  passed=3
+  passed=4
 fi
 echo "c-examples: $passed passed, 0 failed"

@@ -28,6 +28,8 @@ typedef enum CoveStatus {
   COVE_STATUS_STATE = 3,
   // An internal error (a panic inside Cove, caught at the boundary; please report).
   COVE_STATUS_INTERNAL = 4,
+  // A file that cannot be read ([`cove_solve_file`]).
+  COVE_STATUS_IO = 5,
 } CoveStatus;
 
 // The answer of a solve.
@@ -59,8 +61,23 @@ typedef enum CoveTermKind {
   COVE_TERM_KIND_EXISTS = 6,
 } CoveTermKind;
 
+// Whether the property holds, whatever the input language's words for it (see
+// [`cove_file_result_verdict`] for those).
+typedef enum CoveSafety {
+  // No answer: [`cove_file_result_reason`] says why.
+  COVE_SAFETY_UNKNOWN = 0,
+  // Nothing bad can happen, with a checked proof (CHC `sat`, HWMCC `0`, BTOR2 `unsat`).
+  COVE_SAFETY_SAFE = 1,
+  // Something bad can happen, with a checked counterexample (CHC `unsat`, HWMCC `1`,
+  // BTOR2 `sat`).
+  COVE_SAFETY_UNSAFE = 2,
+} CoveSafety;
+
 // A CHC system under construction, with what its solves learned.
 typedef struct CoveContext CoveContext;
+
+// The answers of [`cove_solve_file`], one per question of the file, in order.
+typedef struct CoveFileResult CoveFileResult;
 
 // The answer of one solve, with everything read from it.
 typedef struct CoveResult CoveResult;
@@ -390,6 +407,81 @@ enum CoveStatus cove_result_num_steps(const struct CoveResult *res,
 // # Safety
 // `res` as in [`cove_result_free`]; `out` writable.
 enum CoveStatus cove_result_step(const struct CoveResult *res, size_t i, struct CoveStep *out);
+
+// Solves the file at `path` as `cove solve FILE` does: the language is decided by the
+// file's name and header; every answer is checked before it is returned; limits give
+// `unknown` answers, never an error. `config` (NULL = [`crate::cove_config_init`]'s
+// defaults) names `portfolio` or an engine of either kind; an engine that does not solve
+// the file's language is `COVE_STATUS_INVALID_ARGUMENT`. A file that cannot be read is
+// `COVE_STATUS_IO`; one that is not a legal input is `COVE_STATUS_PARSE`, the message
+// `FILE:LINE:COL: error: …`. On `COVE_STATUS_OK`, `*out` is a result to free with
+// [`cove_file_result_free`]. (A file solve is not interrupted by [`crate::cove_interrupt`],
+// which acts on contexts: give it a timeout.)
+//
+// # Safety
+// `path` a C string; `config` NULL or valid; `out` writable.
+enum CoveStatus cove_solve_file(const char *path,
+                                const struct CoveConfig *config,
+                                struct CoveFileResult **out);
+
+// Frees a result of [`cove_solve_file`] (NULL is ignored).
+//
+// # Safety
+// `res` is NULL or a result from [`cove_solve_file`] not yet freed.
+void cove_file_result_free(struct CoveFileResult *res);
+
+// The number of answers (one per question of the file; 0 for NULL).
+//
+// # Safety
+// `res` as in [`cove_file_result_free`].
+size_t cove_file_result_count(const struct CoveFileResult *res);
+
+// The file's language: `"chc"`, `"aiger"` or `"btor2"` ("" for NULL or a file without
+// questions). Owned by the result.
+//
+// # Safety
+// `res` as in [`cove_file_result_free`].
+const char *cove_file_result_format(const struct CoveFileResult *res);
+
+// Answer `i`'s safety (`COVE_SAFETY_UNKNOWN` for NULL or an index out of range).
+//
+// # Safety
+// `res` as in [`cove_file_result_free`].
+enum CoveSafety cove_file_result_safety(const struct CoveFileResult *res, size_t i);
+
+// Answer `i`'s verdict in the language's words: `sat`/`unsat`/`unknown` for Horn clauses
+// (sat = safe), `safe`/`unsafe`/`unknown` for circuits. NULL out of range.
+//
+// # Safety
+// `res` as in [`cove_file_result_free`].
+const char *cove_file_result_verdict(const struct CoveFileResult *res, size_t i);
+
+// Answer `i` as `cove solve` prints it: the verdict line for Horn clauses, the HWMCC
+// witness for AIGER (`1`, `b0`, the trace, `.` when a property fails), the BTOR2 witness
+// for BTOR2. NULL out of range.
+//
+// # Safety
+// `res` as in [`cove_file_result_free`].
+const char *cove_file_result_text(const struct CoveFileResult *res, size_t i);
+
+// For an `unknown` answer `i`: why; else "". NULL out of range.
+//
+// # Safety
+// `res` as in [`cove_file_result_free`].
+const char *cove_file_result_reason(const struct CoveFileResult *res, size_t i);
+
+// The engine that gave answer `i`. NULL out of range.
+//
+// # Safety
+// `res` as in [`cove_file_result_free`].
+const char *cove_file_result_engine(const struct CoveFileResult *res, size_t i);
+
+// The certificate check of answer `i` (`valid`, `none`, `undecided: …`, `failed: …`). NULL
+// out of range.
+//
+// # Safety
+// `res` as in [`cove_file_result_free`].
+const char *cove_file_result_validation(const struct CoveFileResult *res, size_t i);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -19,8 +19,14 @@
 //!   [`cove_interrupt`] may be called from any thread while [`cove_solve`] runs and stops it
 //!   (the answer is then `unknown`, reason `interrupted`).
 //!
+//! [`cove_solve_file`] solves a file of any language Cove reads (Horn clauses, AIGER, BTOR2)
+//! through the facade's `cove::solve_file`, as `cove solve FILE` does.
+//!
 //! All `unsafe` of Cove is in this crate: reading C strings and arrays, and turning the
 //! boxes handed out back into owned values. Each use states what the caller guarantees.
+
+mod file;
+pub use file::*;
 
 use cove_chc::ChcResult;
 use cove_chc::driver::Outcome;
@@ -53,6 +59,8 @@ pub enum CoveStatus {
     State = 3,
     /// An internal error (a panic inside Cove, caught at the boundary; please report).
     Internal = 4,
+    /// A file that cannot be read ([`cove_solve_file`]).
+    Io = 5,
 }
 
 /// The answer of a solve.

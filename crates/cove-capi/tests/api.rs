@@ -431,3 +431,100 @@ fn interrupt_from_another_thread_stops_a_solve() {
     // SAFETY: no other call is running.
     unsafe { cove_context_free(ctx.0) };
 }
+
+/// `cove_solve_file` on a file of each language, through the facade: the verdict in the
+/// language's words, the text `cove solve` prints, the checked certificate.
+#[test]
+fn files_of_every_language() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let solve = |rel: &str, engine: Option<&str>| -> (CoveStatus, *mut CoveFileResult) {
+        let path = s(&root.join(rel).display().to_string());
+        let engine = engine.map(s);
+        let mut cfg = std::mem::MaybeUninit::<CoveConfig>::uninit();
+        let mut res = ptr::null_mut();
+        // SAFETY: writable config, valid strings that outlive the call, writable out.
+        let st = unsafe {
+            assert_eq!(cove_config_init(cfg.as_mut_ptr()), CoveStatus::Ok);
+            let mut cfg = cfg.assume_init();
+            cfg.timeout_seconds = 60.0;
+            if let Some(e) = &engine {
+                cfg.engine = e.as_ptr();
+            }
+            cove_solve_file(path.as_ptr(), &cfg, &mut res)
+        };
+        (st, res)
+    };
+    let expect = |rel: &str, format: &str, safety: CoveSafety, verdict: &str, text: &str| {
+        let (st, res) = solve(rel, None);
+        assert_eq!(st, CoveStatus::Ok, "{rel}: {}", last_error());
+        // SAFETY: a live result, freed once at the end.
+        unsafe {
+            assert_eq!(str_of(cove_file_result_format(res)), format);
+            assert_eq!(cove_file_result_count(res), 1);
+            assert_eq!(cove_file_result_safety(res, 0), safety, "{rel}");
+            assert_eq!(str_of(cove_file_result_verdict(res, 0)), verdict);
+            let t = str_of(cove_file_result_text(res, 0));
+            assert!(t.starts_with(text), "{rel}: {t}");
+            assert_eq!(str_of(cove_file_result_validation(res, 0)), "valid");
+            assert!(!str_of(cove_file_result_engine(res, 0)).is_empty());
+            assert_eq!(str_of(cove_file_result_reason(res, 0)), "");
+            assert!(cove_file_result_text(res, 1).is_null(), "out of range");
+            cove_file_result_free(res);
+        }
+    };
+    expect(
+        "examples/counter.smt2",
+        "chc",
+        CoveSafety::Safe,
+        "sat",
+        "sat\n",
+    );
+    let aig = "crates/cove-aig/tests/data/";
+    expect(
+        &format!("{aig}mod6_safe.aag"),
+        "aiger",
+        CoveSafety::Safe,
+        "safe",
+        "0\nb0\n.\n",
+    );
+    expect(
+        &format!("{aig}counter4_unsafe.aig"),
+        "aiger",
+        CoveSafety::Unsafe,
+        "unsafe",
+        "1\nb0\n",
+    );
+    expect(
+        &format!("{aig}btor2/counter_unsafe.btor2"),
+        "btor2",
+        CoveSafety::Unsafe,
+        "unsafe",
+        "sat\nb0\n#0\n",
+    );
+    expect(
+        &format!("{aig}btor2/counter_safe.btor2"),
+        "btor2",
+        CoveSafety::Safe,
+        "safe",
+        "unsat\nb0\n.\n",
+    );
+    // Refusals: a circuit engine on Horn clauses, an unreadable file, a malformed circuit.
+    let (st, res) = solve("examples/counter.smt2", Some("ic3"));
+    assert_eq!(st, CoveStatus::InvalidArgument);
+    assert!(res.is_null() && last_error().contains("not Horn clauses"));
+    let (st, _) = solve("no-such-file.aag", None);
+    assert_eq!(st, CoveStatus::Io);
+    assert!(last_error().contains("no-such-file.aag"));
+    let (st, _) = solve("crates/cove-capi/include/cove.h", Some("ic3"));
+    assert_eq!(
+        st,
+        CoveStatus::InvalidArgument,
+        "a header is read as Horn clauses"
+    );
+    // SAFETY: NULL results are accepted and reported as such.
+    unsafe {
+        assert_eq!(cove_file_result_count(ptr::null()), 0);
+        assert!(cove_file_result_text(ptr::null(), 0).is_null());
+        cove_file_result_free(ptr::null_mut());
+    }
+}

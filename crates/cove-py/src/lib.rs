@@ -13,6 +13,9 @@
 //! 10]`), the counterexample as derivation steps with concrete values (`int`,
 //! `fractions.Fraction`, `bool`).
 //!
+//! `cove.solve_file` solves a file of any language Cove reads (Horn clauses, AIGER, BTOR2)
+//! through the facade's [`cove::solve_file`], as `cove solve FILE` does.
+//!
 //! Solving releases the GIL and runs on a helper thread while the calling thread checks for
 //! signals every 50 ms, so Ctrl-C stops a long solve (through the run's [`Control`]
 //! interrupt) and raises `KeyboardInterrupt`.
@@ -399,6 +402,119 @@ fn solve_all(
     solve_all_queries(py, text_arg(system)?.into_bytes(), opts)
 }
 
+/// One answer of `cove.solve_file`, in the input language's convention.
+#[pyclass(module = "cove", frozen, get_all)]
+pub struct FileAnswer {
+    /// The file's language: `"chc"`, `"aiger"` or `"btor2"`.
+    format: String,
+    /// `"safe"`, `"unsafe"` or `"unknown"`, whatever the language.
+    safety: String,
+    /// The verdict in the language's words: `sat`/`unsat`/`unknown` for Horn clauses (sat =
+    /// safe), `safe`/`unsafe`/`unknown` for circuits.
+    verdict: String,
+    /// The answer as `cove solve` prints it (the HWMCC or BTOR2 witness for circuits).
+    text: String,
+    /// The witness alone (invariants or derivation when asked for; the circuit witness), or
+    /// `None`.
+    witness: Option<String>,
+    /// Why the answer is `unknown`, else `None`.
+    reason: Option<String>,
+    /// The engine that answered.
+    engine: String,
+    /// The certificate check (`valid`, `none`, `undecided: …`).
+    validation: String,
+    /// AIGER: `(property, safety)` per property (`b0`, `j0`, …), in file order.
+    properties: Vec<(String, String)>,
+    /// Seconds.
+    time: f64,
+}
+
+#[pymethods]
+impl FileAnswer {
+    fn __str__(&self) -> String {
+        self.text.clone()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "FileAnswer(format={:?}, verdict={:?}, engine={:?})",
+            self.format, self.verdict, self.engine
+        )
+    }
+}
+
+fn safety_word(s: cove::Safety) -> String {
+    match s {
+        cove::Safety::Safe => "safe",
+        cove::Safety::Unsafe => "unsafe",
+        cove::Safety::Unknown => "unknown",
+    }
+    .into()
+}
+
+/// Solves the file at `path` as `cove solve FILE` does, whatever its language: Horn clauses
+/// (SMT-LIB2 `HORN`, z3's fixedpoint format), AIGER (`.aig`/`.aag` or an AIGER header) or
+/// BTOR2 (`.btor2`/`.btor`). Returns one `cove.FileAnswer` per question of the file; every
+/// definite answer has passed its certificate check. `engine`: `"portfolio"` or a name of
+/// `cove.ENGINES` (Horn clauses) or `cove.HARDWARE_ENGINES` (circuits); `model`,
+/// `counterexample`: the invariants or derivation of Horn-clause answers in the answer's
+/// text (`--model`, `--cex`). Raises `cove.ParseError` for a file that is not a legal
+/// input, `OSError` for one that cannot be read, `ValueError` for an engine that does not
+/// solve the file's language.
+#[pyfunction]
+#[pyo3(signature = (path, *, engine = "portfolio", timeout = None, threads = 0, preprocess = true, validate = true, memory_mb = None, model = false, counterexample = false))]
+#[allow(clippy::too_many_arguments)]
+fn solve_file(
+    py: Python<'_>,
+    path: std::path::PathBuf,
+    engine: &str,
+    timeout: Option<f64>,
+    threads: usize,
+    preprocess: bool,
+    validate: bool,
+    memory_mb: Option<u64>,
+    model: bool,
+    counterexample: bool,
+) -> PyResult<Vec<FileAnswer>> {
+    let opts = options(engine, timeout, threads, preprocess, validate, memory_mb)?;
+    let mut config =
+        cove::FileConfig::with_engine(engine, threads).map_err(PyValueError::new_err)?;
+    if let Ok(c) = &mut config.chc {
+        c.preprocess = preprocess;
+        c.validate = validate;
+    }
+    config.model = model;
+    config.counterexample = counterexample;
+    let ctl = opts.control(Default::default());
+    let solved = run_interruptibly(py, &ctl, || {
+        let mut answers = vec![];
+        cove::solve_file(&path, &config, &ctl, |a| {
+            answers.push(FileAnswer {
+                format: a.format.name().into(),
+                safety: safety_word(a.safety),
+                verdict: a.verdict.into(),
+                properties: a
+                    .properties
+                    .iter()
+                    .map(|(n, s)| (n.clone(), safety_word(*s)))
+                    .collect(),
+                time: a.time.as_secs_f64(),
+                text: a.text,
+                witness: a.witness,
+                reason: a.reason,
+                engine: a.engine,
+                validation: a.validation,
+            })
+        })
+        .map(|_| answers)
+    })?;
+    solved.map_err(|e| match e {
+        cove::FileError::Input(m) => ParseError::new_err(m),
+        cove::FileError::Io(m) => pyo3::exceptions::PyOSError::new_err(m),
+        cove::FileError::Config(m) => PyValueError::new_err(m),
+    })
+}
+
 /// The invariant of one predicate in a `sat` answer.
 #[pyclass(module = "cove", frozen, get_all)]
 pub struct Invariant {
@@ -651,10 +767,16 @@ fn cove_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Step>()?;
     m.add_function(wrap_pyfunction!(py_solve, m)?)?;
     m.add_function(wrap_pyfunction!(solve_all, m)?)?;
+    m.add_function(wrap_pyfunction!(solve_file, m)?)?;
+    m.add_class::<FileAnswer>()?;
     m.add("ParseError", m.py().get_type::<ParseError>())?;
     m.add(
         "ENGINES",
         PyList::new(m.py(), SolveRequest::engine_names())?,
+    )?;
+    m.add(
+        "HARDWARE_ENGINES",
+        PyList::new(m.py(), cove::aig::driver::EngineChoice::names())?,
     )?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -293,3 +293,33 @@ def test_memory_limit_is_accepted_and_checked():
     assert cove.solve(COUNTER, engine="spacer", memory_mb=4096).answer == "sat"
     with pytest.raises(ValueError, match="memory_mb"):
         cove.solve(COUNTER, memory_mb=0)
+
+
+AIG_DATA = ROOT / "crates" / "cove-aig" / "tests" / "data"
+
+
+def test_solve_file_of_each_language(tmp_path):
+    # Horn clauses: one answer per question, with the invariants asked for.
+    [a] = cove.solve_file(EXAMPLES / "counter.smt2", model=True, timeout=60)
+    assert (a.format, a.verdict, a.safety) == ("chc", "sat", "safe")
+    assert a.text.startswith("sat\n(define-fun inv") and a.validation == "valid"
+    # AIGER: the HWMCC witness.
+    [a] = cove.solve_file(str(AIG_DATA / "mod6_safe.aag"), timeout=60)
+    assert (a.format, a.verdict, a.text) == ("aiger", "safe", "0\nb0\n.\n")
+    assert a.properties == [("b0", "safe")]
+    [a] = cove.solve_file(AIG_DATA / "counter4_unsafe.aig", engine="ic3", timeout=60)
+    assert a.safety == "unsafe" and a.text.startswith("1\nb0\n")
+    # BTOR2: the word-level witness.
+    [a] = cove.solve_file(AIG_DATA / "btor2" / "counter_unsafe.btor2", timeout=60)
+    assert (a.format, a.verdict) == ("btor2", "unsafe")
+    assert a.text.startswith("sat\nb0\n#0\n") and a.validation == "valid"
+    assert "ic3" in cove.HARDWARE_ENGINES
+    # Refusals.
+    bad = tmp_path / "bad.aag"
+    bad.write_text("aag 1 1 0 1 0\n2\n9\n")
+    with pytest.raises(cove.ParseError, match="bad.aag:"):
+        cove.solve_file(bad)
+    with pytest.raises(OSError):
+        cove.solve_file(tmp_path / "missing.aag")
+    with pytest.raises(ValueError, match="not Horn clauses"):
+        cove.solve_file(EXAMPLES / "counter.smt2", engine="ic3")
