@@ -8,6 +8,7 @@
 use crate::result::ChcResult;
 use crate::share::LemmaPool;
 use crate::system::ChcSystem;
+use cove_control::engine_options::OptionWord;
 use cove_logic::TermStore;
 use std::fmt::Debug;
 
@@ -50,6 +51,82 @@ pub trait BuildEngine: Clone + Debug + Default {
     /// The name `--engine` (and [`crate::engines::EngineConfig::parse`]) takes.
     const NAME: &'static str;
 
+    /// The option words the engine takes, for `--help` and error messages (`none` when it
+    /// takes none); see [`cove_control::engine_options`].
+    const OPTIONS: &'static str = "none";
+
     /// A fresh engine with these options.
     fn create(&self) -> Box<dyn Engine>;
+
+    /// Sets one option from its word (`--engine NAME:WORD,…`, a schedule entry, or the
+    /// command line's flag of the same name). An engine without options refuses every word.
+    fn set_option(&mut self, w: &OptionWord) -> Result<(), String> {
+        Err(no_option(Self::NAME, w.key, Self::OPTIONS))
+    }
+
+    /// The words of the options that differ from the defaults (what
+    /// [`BuildEngine::set_option`] reads back to this value).
+    fn option_words(&self) -> Vec<String> {
+        vec![]
+    }
+}
+
+/// The error for an option word an engine does not take.
+pub fn no_option(engine: &str, key: &str, options: &str) -> String {
+    format!("engine '{engine}' has no option '{key}' (its options: {options})")
+}
+
+/// A field of an options struct, reached through a function (so a table can list it).
+pub type Field<T, V> = fn(&mut T) -> &mut V;
+
+/// Reads and writes the switches and numbers of an options struct from a table of words,
+/// for [`BuildEngine::set_option`] and [`BuildEngine::option_words`].
+pub struct OptionTable<T: 'static> {
+    /// Switches: word and field.
+    pub switches: &'static [(&'static str, Field<T, bool>)],
+    /// Optional numbers (`word=N`): word and field.
+    pub numbers: &'static [(&'static str, Field<T, Option<usize>>)],
+}
+
+impl<T: Clone + Default> OptionTable<T> {
+    /// Every word, for [`BuildEngine::OPTIONS`]-style listings.
+    pub fn words(&self) -> String {
+        let mut v: Vec<String> = self.switches.iter().map(|(w, _)| w.to_string()).collect();
+        v.extend(self.numbers.iter().map(|(w, _)| format!("{w}=N")));
+        v.join(", ")
+    }
+
+    /// Sets the option of `w` in `config`; `Ok(false)` when the table has no such word.
+    pub fn set(&self, config: &mut T, w: &OptionWord) -> Result<bool, String> {
+        if let Some((_, field)) = self.switches.iter().find(|(k, _)| *k == w.key) {
+            *field(config) = w.switch()?;
+            return Ok(true);
+        }
+        if let Some((_, field)) = self.numbers.iter().find(|(k, _)| *k == w.key) {
+            *field(config) = Some(w.number()?);
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// The words of `config`'s options that differ from the defaults, in table order.
+    pub fn differences(&self, config: &T) -> Vec<String> {
+        let (mut c, mut d) = (config.clone(), T::default());
+        let mut v = vec![];
+        for (k, field) in self.switches {
+            let on = *field(&mut c);
+            if on != *field(&mut d) {
+                v.push(cove_control::engine_options::switch_word(k, on));
+            }
+        }
+        for (k, field) in self.numbers {
+            let n = *field(&mut c);
+            if n != *field(&mut d)
+                && let Some(n) = n
+            {
+                v.push(format!("{k}={n}"));
+            }
+        }
+        v
+    }
 }

@@ -7,8 +7,8 @@ use crate::limits::LimitArgs;
 use clap::{Args, ValueEnum};
 use cove_chc::driver::{EngineChoice, SolveConfig};
 use cove_chc::engines::EngineConfig;
-use cove_chc::engines::spacer::SpacerConfig;
 use cove_chc::engines::spacer_abs::Variant;
+use cove_control::engine_options::OptionWord;
 use std::path::PathBuf;
 
 /// Output format.
@@ -26,7 +26,9 @@ pub struct SolveArgs {
     /// The CHC file (SMT-LIB2 HORN or Z3 fixedpoint format), or `-` for standard input.
     pub file: PathBuf,
     /// Engine: `portfolio` (several engines in parallel, chosen by the system's shape; the
-    /// default) or one engine by name.
+    /// default) or one engine by name, with options after a colon in the words the
+    /// portfolio's schedule uses (`spacer:bottom-up,no-mbp`, `ic3:no-predict`,
+    /// `kind:balance,max-k=20`; an option is `word`, `no-word` or `word=value`).
     #[arg(long, default_value = "portfolio")]
     pub engine: String,
     /// Portfolio threads (0 = one per available core).
@@ -118,15 +120,10 @@ impl SolveArgs {
     /// other (the facade decides the input's language). A name no registry knows is a usage
     /// error at once.
     pub fn file_config(&self) -> Result<cove::FileConfig, ExitCodeOf> {
-        if EngineChoice::parse(&self.engine).is_none()
+        if let Err(m) = cove::FileConfig::with_engine(&self.engine, self.threads)
             && hardware_engine(&self.engine, self.threads).is_err()
         {
-            return Err(crate::usage_error(format!(
-                "unknown engine '{}' (Horn clauses: {}; circuits: {})",
-                self.engine,
-                EngineChoice::names().join(", "),
-                cove_aig::driver::EngineChoice::names().join(", ")
-            )));
+            return Err(crate::usage_error(m));
         }
         Ok(cove::FileConfig {
             format: None,
@@ -137,33 +134,31 @@ impl SolveArgs {
         })
     }
 
-    /// The Horn-clause driver's configuration: the engine named by `--engine` with its
-    /// options from the flags (Spacer's flags apply when Spacer runs alone, `--abs-variant`
-    /// when spacer-abs does; the portfolio's entries carry their own).
+    /// The Horn-clause driver's configuration: the engine spec of `--engine`
+    /// (`spacer`, `spacer:bottom-up,no-mbp`), then the options the flags set, in the same
+    /// words (`--may-only` is the option `may-only` of Spacer, `--abs-variant cegar` the
+    /// option `variant=cegar` of spacer-abs). A flag for an option the run's engine does not
+    /// have is an error, not silence: under the portfolio every entry keeps its own options.
     fn chc_config(&self) -> Result<SolveConfig, String> {
-        let Some(mut engine) = EngineChoice::parse(&self.engine) else {
-            return Err(format!(
-                "unknown engine '{}' for Horn clauses (available: {})",
-                self.engine,
-                EngineChoice::names().join(", ")
-            ));
-        };
-        // An option for an engine the run does not use is an error, not silence: under the
-        // portfolio, Spacer's entries keep their own options.
+        let mut engine = EngineChoice::parse_spec(&self.engine)?;
         let name = engine.name();
-        if let Some(flag) = self.spacer_flags_given().first()
-            && !matches!(engine, EngineChoice::One(EngineConfig::Spacer(_)))
-        {
-            return Err(format!(
-                "{flag} applies to --engine spacer (this run uses '{name}')"
-            ));
-        }
-        if self.abs_variant.is_some()
-            && !matches!(engine, EngineChoice::One(EngineConfig::SpacerAbs(_)))
-        {
-            return Err(format!(
-                "--abs-variant applies to --engine spacer-abs (this run uses '{name}')"
-            ));
+        for (flag, word) in self.engine_option_flags() {
+            let w = OptionWord::parse(&word);
+            let set = match &mut engine {
+                EngineChoice::One(e) => e.set_option(&w).is_ok(),
+                EngineChoice::Portfolio => false,
+            };
+            if !set {
+                let owners: Vec<&str> = EngineConfig::NAMES
+                    .iter()
+                    .copied()
+                    .filter(|n| EngineConfig::parse_spec(&format!("{n}:{word}")).is_ok())
+                    .collect();
+                return Err(format!(
+                    "{flag} applies to --engine {} (this run uses '{name}')",
+                    owners.join(" or --engine ")
+                ));
+            }
         }
         if let Some(flag) = self.hardware_flags_given().first() {
             return Err(format!("{flag} applies to AIGER and BTOR2 input"));
@@ -173,17 +168,6 @@ impl SolveArgs {
                 "--certificate applies to AIGER input (use --model for CHC invariants)".into(),
             );
         }
-        match &mut engine {
-            EngineChoice::One(EngineConfig::Spacer(sp)) => self.spacer_flags(sp),
-            EngineChoice::One(EngineConfig::SpacerAbs(abs)) => {
-                abs.variant = self
-                    .abs_variant
-                    .as_deref()
-                    .and_then(Variant::parse)
-                    .unwrap_or(Variant::PbaCegar);
-            }
-            _ => {}
-        }
         Ok(SolveConfig {
             engine,
             threads: self.threads,
@@ -191,6 +175,19 @@ impl SolveArgs {
             validate: !self.no_validate,
             share: self.share,
         })
+    }
+
+    /// The engine-option flags given, each with its option word.
+    fn engine_option_flags(&self) -> Vec<(&'static str, String)> {
+        let mut v: Vec<(&'static str, String)> = self
+            .spacer_flags_given()
+            .into_iter()
+            .map(|f| (f, f.trim_start_matches("--").to_string()))
+            .collect();
+        if let Some(variant) = &self.abs_variant {
+            v.push(("--abs-variant", format!("variant={variant}")));
+        }
+        v
     }
 
     /// The hardware driver's configuration (AIGER and BTOR2).
@@ -244,19 +241,6 @@ impl SolveArgs {
         .filter_map(|(on, f)| on.then_some(f))
         .collect()
     }
-
-    /// Spacer's options as its flags set them.
-    fn spacer_flags(&self, sp: &mut SpacerConfig) {
-        sp.may_only = self.may_only;
-        sp.bottom_up = self.bottom_up;
-        sp.use_mbp = !self.no_mbp;
-        sp.weaken = !self.no_weaken;
-        sp.farkas = !self.no_farkas;
-        sp.global = !self.no_global;
-        sp.subsume = !self.no_subsume;
-        sp.concretize = self.gg_concretize;
-        sp.conjecture = self.gg_conjecture;
-    }
 }
 
 /// The hardware engine named `name` (the CHC default `spacer` means the default here too:
@@ -267,13 +251,10 @@ pub fn hardware_engine(
 ) -> Result<cove_aig::driver::EngineChoice, String> {
     use cove_aig::driver::EngineChoice;
     let known = if name == "spacer" { "portfolio" } else { name };
-    let Some(mut engine) = EngineChoice::parse(known) else {
-        return Err(format!(
-            "unknown hardware engine '{name}' (available: {})",
-            EngineChoice::names().join(", ")
-        ));
-    };
-    if let EngineChoice::Portfolio(p) = &mut engine {
+    let mut engine = EngineChoice::parse_spec(known)?;
+    if let EngineChoice::Portfolio(p) = &mut engine
+        && threads != 0
+    {
         p.threads = threads;
     }
     Ok(engine)

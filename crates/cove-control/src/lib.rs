@@ -17,6 +17,7 @@
 #![warn(missing_docs)]
 
 pub mod clock;
+pub mod engine_options;
 pub mod memory;
 pub mod stack;
 

@@ -64,21 +64,36 @@ impl Default for FileConfig {
 }
 
 impl FileConfig {
-    /// Engine `name` with its default options: `portfolio` (both portfolios) or an engine of
-    /// either registry ([`cove_chc::driver::EngineChoice::parse`],
+    /// Engine `name` (with options after a colon, `spacer:bottom-up`, `ic3:no-predict`, in
+    /// the words of [`cove_control::engine_options`]): `portfolio` (both portfolios) or an
+    /// engine of either registry ([`cove_chc::driver::EngineChoice::parse`],
     /// [`cove_aig::driver::EngineChoice::parse`]); a file of the other kind is then refused.
     /// `Err` for a name neither knows, listing the names.
     pub fn with_engine(name: &str, threads: usize) -> Result<FileConfig, String> {
-        let chc = cove_chc::driver::EngineChoice::parse(name);
-        let mut hw = cove_aig::driver::EngineChoice::parse(name);
-        if chc.is_none() && hw.is_none() {
-            return Err(format!(
-                "unknown engine '{name}' (Horn clauses: {}; circuits: {})",
-                cove_chc::driver::EngineChoice::names().join(", "),
-                cove_aig::driver::EngineChoice::names().join(", ")
-            ));
+        let chc_spec = cove_chc::driver::EngineChoice::parse_spec(name);
+        let hw_spec = cove_aig::driver::EngineChoice::parse_spec(name);
+        let (chc, mut hw) = (
+            chc_spec.as_ref().ok().cloned(),
+            hw_spec.as_ref().ok().cloned(),
+        );
+        if let (Err(c), Err(h)) = (&chc_spec, &hw_spec) {
+            // A name one registry knows, with a wrong option: that registry's message.
+            let base = cove_control::engine_options::split_spec(name).0;
+            return Err(if cove_chc::driver::EngineChoice::parse(base).is_some() {
+                c.clone()
+            } else if cove_aig::driver::EngineChoice::parse(base).is_some() {
+                h.clone()
+            } else {
+                format!(
+                    "unknown engine '{name}' (Horn clauses: {}; circuits: {})",
+                    cove_chc::driver::EngineChoice::names().join(", "),
+                    cove_aig::driver::EngineChoice::names().join(", ")
+                )
+            });
         }
-        if let Some(cove_aig::driver::EngineChoice::Portfolio(p)) = &mut hw {
+        if let Some(cove_aig::driver::EngineChoice::Portfolio(p)) = &mut hw
+            && threads != 0
+        {
             p.threads = threads;
         }
         Ok(FileConfig {

@@ -54,9 +54,30 @@ impl EngineChoice {
     /// default options: the one parse of engine names, for the command line, the C API and
     /// Python alike.
     pub fn parse(name: &str) -> Option<EngineChoice> {
+        EngineChoice::parse_spec(name).ok()
+    }
+
+    /// Like [`EngineChoice::parse`], with the engine's options in the words of
+    /// [`cove_control::engine_options`] (`ic3:no-predict`; `portfolio:threads=2`); `Err`
+    /// says what is wrong.
+    pub fn parse_spec(spec: &str) -> Result<EngineChoice, String> {
+        let (name, words) = cove_control::engine_options::split_spec(spec);
         match name {
-            "portfolio" | "all" => Some(EngineChoice::default()),
-            _ => EngineConfig::parse(name).map(EngineChoice::One),
+            "portfolio" | "all" => {
+                let mut p = PortfolioConfig::default();
+                for w in &words {
+                    match w.key {
+                        "threads" => p.threads = w.number()?,
+                        k => {
+                            return Err(format!(
+                                "the hardware portfolio has no option '{k}' (its options: threads=N)"
+                            ));
+                        }
+                    }
+                }
+                Ok(EngineChoice::Portfolio(p))
+            }
+            _ => EngineConfig::parse_spec(spec).map(EngineChoice::One),
         }
     }
 

@@ -135,7 +135,7 @@ mod tests {
         let ctl = Control::default();
         let bad = design(include_str!("../../tests/data/mod6_unsafe.aag"));
         // Alone, the panic becomes unknown with the engine named.
-        let e = &schedule::PARALLEL[0];
+        let e = &schedule::entries(2)[0];
         let (r, name) = guarded(e.name(), || panicking_ic3_loc(e, &bad, &ctl));
         assert_eq!(name, "ic3-loc");
         assert!(

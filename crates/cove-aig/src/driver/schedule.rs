@@ -1,4 +1,6 @@
-//! Which engines the hardware portfolio runs: data, one [`EngineConfig`] per entry.
+//! Which engines the hardware portfolio runs: data, one engine spec per entry, written in
+//! the words `--engine` takes (`loc:ic3-first` runs alone as `cove solve --engine
+//! loc:ic3-first`; [`EngineConfig::parse_spec`]).
 //!
 //! With one thread the portfolio runs [`ALONE`] in the calling thread; with `n ≥ 2` threads
 //! the first `n` entries of [`PARALLEL`] start side by side, one thread each, and the first
@@ -20,25 +22,19 @@
 //! - alone, IC3 (with prediction): it is complete and finds most counterexamples cove finds.
 
 use crate::EngineConfig;
-use crate::engines::ic3::Ic3Config;
-use crate::engines::kind::KindConfig;
-use crate::engines::localization::LocConfig;
 
-/// The portfolio's engine when it has one thread.
-pub const ALONE: EngineConfig = EngineConfig::Ic3(Ic3Config {
-    predict: true,
-    lifted_ctg: false,
-});
+/// The portfolio's engine when it has one thread, in the words `--engine` takes
+/// ([`EngineConfig::parse_spec`]).
+pub const ALONE: &str = "ic3";
 
-/// The portfolio's entries in priority order; with `n ≥ 2` threads the first `n` run.
-pub const PARALLEL: [EngineConfig; 3] = [
-    EngineConfig::Loc(LocConfig { ic3_first: true }),
-    EngineConfig::Kind(KindConfig { balanced: true }),
-    EngineConfig::Ic3(Ic3Config {
-        predict: false,
-        lifted_ctg: false,
-    }),
-];
+/// The portfolio's entries in priority order, in the words `--engine` takes; with `n ≥ 2`
+/// threads the first `n` run.
+pub const PARALLEL: [&str; 3] = ["loc:ic3-first", "kind:balanced", "ic3:no-predict"];
+
+/// An entry of the schedule as an engine (the entries are checked by a unit test).
+fn entry(spec: &str) -> EngineConfig {
+    EngineConfig::parse_spec(spec).unwrap_or_else(|e| panic!("schedule entry '{spec}': {e}"))
+}
 
 /// The entries that run with a budget of `threads` threads (0 = one per available core, and
 /// at least two: on a one-core machine BMC still runs beside IC3, as it finds the deep
@@ -52,9 +48,12 @@ pub fn entries(threads: usize) -> Vec<EngineConfig> {
         threads
     };
     if threads == 1 {
-        vec![ALONE]
+        vec![entry(ALONE)]
     } else {
-        PARALLEL[..threads.min(PARALLEL.len())].to_vec()
+        PARALLEL[..threads.min(PARALLEL.len())]
+            .iter()
+            .map(|s| entry(s))
+            .collect()
     }
 }
 
@@ -70,9 +69,20 @@ mod tests {
         assert_eq!(names(3), ["ic3-loc", "kind-bmc", "ic3-plain"]);
         assert_eq!(names(8), names(3));
         assert!(entries(0).len() >= 2);
-        // Every entry is a named engine of the registry, runnable alone.
-        for e in PARALLEL.iter().chain([&ALONE]) {
-            assert_eq!(EngineConfig::parse(e.name()).as_ref(), Some(e));
+        // Every entry is an engine of the registry, runnable alone under its name, and
+        // printed back in the words it is written in.
+        for s in PARALLEL.iter().chain([&ALONE]) {
+            let e = entry(s);
+            assert_eq!(EngineConfig::parse(e.name()).as_ref(), Some(&e));
+            assert_eq!(e.spec(), *s);
         }
+        assert_eq!(entry("ic3-ctg").spec(), "ic3:ctg");
+        assert_eq!(entry("ic3:ctg,no-predict").spec(), "ic3:no-predict,ctg");
+        assert!(
+            EngineConfig::parse_spec("bmc:ctg")
+                .unwrap_err()
+                .contains("no option 'ctg'")
+        );
+        assert!(EngineConfig::parse_spec("ic3:predict=7").is_err());
     }
 }

@@ -59,10 +59,24 @@ impl EngineChoice {
     /// Parses `portfolio` or an engine name of [`EngineConfig::NAMES`] (the engine with its
     /// default options).
     pub fn parse(name: &str) -> Option<EngineChoice> {
+        EngineChoice::parse_spec(name).ok()
+    }
+
+    /// Like [`EngineChoice::parse`], with the engine's options in the words of
+    /// [`cove_control::engine_options`] (`spacer:bottom-up`); `Err` says what is wrong.
+    /// The portfolio takes no words: its entries carry their own options.
+    pub fn parse_spec(spec: &str) -> Result<EngineChoice, String> {
+        let (name, words) = cove_control::engine_options::split_spec(spec);
         if name == "portfolio" {
-            return Some(EngineChoice::Portfolio);
+            return match words.first() {
+                None => Ok(EngineChoice::Portfolio),
+                Some(w) => Err(format!(
+                    "the portfolio has no option '{}' (its entries carry their own options)",
+                    w.key
+                )),
+            };
         }
-        EngineConfig::parse(name).map(EngineChoice::One)
+        EngineConfig::parse_spec(spec).map(EngineChoice::One)
     }
 
     /// Every accepted name, for `--help` and error messages.

@@ -18,7 +18,6 @@ use crate::engines::linear_bmc::LinearBmcConfig;
 use crate::engines::pdkind::PdKindConfig;
 use crate::engines::predabs::PredAbsConfig;
 use crate::engines::run_phases::PhasesConfig;
-use crate::engines::spacer::SpacerConfig;
 use crate::engines::spacer_abs::SpacerAbsConfig;
 use crate::engines::split_tpa::SplitTpaConfig;
 use crate::engines::tpa::TpaConfig;
@@ -28,7 +27,8 @@ use cove_logic::{Sort, TermStore};
 /// One portfolio entry: an engine with its options.
 #[derive(Clone, Debug)]
 pub struct EngineSpec {
-    /// Name reported when this entry answers (`spacer`, `spacer-bottom-up`, ...).
+    /// Name reported when this entry answers: the engine's name, or the spec it is written in
+    /// (`spacer:bottom-up`), which `--engine` takes to run the entry alone.
     pub label: String,
     /// The engine and its options.
     pub engine: EngineConfig,
@@ -69,13 +69,15 @@ impl EngineSpec {
         self
     }
 
-    /// Spacer labelled `label`, with its default options changed by `tweak`, without bounds.
-    fn spacer(label: &str, tweak: impl FnOnce(&mut SpacerConfig)) -> EngineSpec {
-        let mut spacer = SpacerConfig::default();
-        tweak(&mut spacer);
+    /// Spacer as `spec` says, in the words `--engine` takes (`spacer:bottom-up` runs alone
+    /// as `cove solve --engine spacer:bottom-up`), labelled with them, without bounds.
+    fn spacer(spec: &str) -> EngineSpec {
+        let engine = EngineConfig::parse_spec(spec)
+            .unwrap_or_else(|e| panic!("schedule entry '{spec}': {e}"));
+        debug_assert!(matches!(engine, EngineConfig::Spacer(_)));
         EngineSpec {
-            label: label.to_string(),
-            engine: EngineConfig::Spacer(spacer),
+            label: spec.to_string(),
+            engine,
             share: None,
             bounds: false,
         }
@@ -161,10 +163,10 @@ pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
             EngineSpec::single(BmcConfig::default())
                 .with_bounds(false)
                 .with_share(0.25),
-            EngineSpec::spacer("spacer", |_| {}),
+            EngineSpec::spacer("spacer"),
         ],
         Shape::NonlinearBv => vec![
-            EngineSpec::spacer("spacer", |_| {}),
+            EngineSpec::spacer("spacer"),
             EngineSpec::single(BmcConfig::default()).with_bounds(false),
         ],
         Shape::Linear | Shape::LinearReal => {
@@ -181,7 +183,7 @@ pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
             // slice: it is cheap, and it proves what needs `div`/`mod` terms no other engine's
             // lemmas contain (docs/decisions.md#portfolio-terms-first).
             let kind_share = if shape == Shape::LinearReal { 0.9 } else { 0.2 };
-            let mut v = vec![EngineSpec::spacer("spacer", |_| {})];
+            let mut v = vec![EngineSpec::spacer("spacer")];
             // Then the phase-partitioned Houdini over candidates read off concrete runs
             // (multi-phase loops, whose invariants are disjunctions over the phases; cheap
             // when the runs give nothing).
@@ -207,7 +209,7 @@ pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
                 EngineSpec::single(PdKindConfig::default()).with_share(0.5),
                 EngineSpec::single(LawiConfig::default()).with_share(0.5),
                 EngineSpec::single(BmcConfig::default()),
-                EngineSpec::spacer("spacer-bottom-up", |c| c.bottom_up = true).with_bounds(true),
+                EngineSpec::spacer("spacer:bottom-up").with_bounds(true),
             ]);
             v
         }
@@ -220,7 +222,7 @@ pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
             // No bounds here: on the nonlinear LIA track they changed no count, and they
             // slowed spacer-abs on a tree counterexample (corpus fib: 1.8 s to over 10 s).
             vec![
-                EngineSpec::spacer("spacer", |_| {}),
+                EngineSpec::spacer("spacer"),
                 EngineSpec::single(TermsConfig::without_locations())
                     .with_share(0.1)
                     .with_bounds(false),
@@ -257,7 +259,7 @@ pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
                 EngineSpec::single(BmcConfig::default())
                     .with_share(0.3)
                     .with_bounds(false),
-                EngineSpec::spacer("spacer-bottom-up", |c| c.bottom_up = true),
+                EngineSpec::spacer("spacer:bottom-up"),
             ]
         }
     }

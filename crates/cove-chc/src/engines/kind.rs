@@ -28,9 +28,10 @@
 //! `unknown`, never `sat`.
 
 use super::ts_engine::TsEngine;
-use crate::engine::{BuildEngine, Control, Engine, Stats};
+use crate::engine::{BuildEngine, Control, Engine, OptionTable, Stats, no_option};
 use crate::result::UnknownReason;
 use crate::ts::{TransitionSystem, TsAnswer};
+use cove_control::engine_options::OptionWord;
 use cove_logic::{TermId, TermStore};
 use cove_smt::{SmtResult, SmtSolver};
 use std::time::{Duration, Instant};
@@ -65,11 +66,33 @@ impl Default for KindConfig {
     }
 }
 
+/// k-induction's option words (`--engine kind:balance`).
+const KIND_OPTIONS: OptionTable<KindConfig> = OptionTable {
+    switches: &[
+        ("backward", |c| &mut c.backward),
+        ("induction", |c| &mut c.induction),
+        ("balance", |c| &mut c.balance),
+    ],
+    numbers: &[("max-k", |c| &mut c.max_k)],
+};
+
 impl BuildEngine for KindConfig {
     const NAME: &'static str = "kind";
+    const OPTIONS: &'static str = "backward, induction, balance, max-k=N";
 
     fn create(&self) -> Box<dyn Engine> {
         Box::new(KInduction::new(self.clone()))
+    }
+
+    fn set_option(&mut self, w: &OptionWord) -> Result<(), String> {
+        match KIND_OPTIONS.set(self, w)? {
+            true => Ok(()),
+            false => Err(no_option(Self::NAME, w.key, Self::OPTIONS)),
+        }
+    }
+
+    fn option_words(&self) -> Vec<String> {
+        KIND_OPTIONS.differences(self)
     }
 }
 

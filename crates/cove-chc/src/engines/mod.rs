@@ -48,12 +48,60 @@ macro_rules! registry {
                 }
             }
 
-            /// The engine called `name`, with default options.
+            /// The engine called `name`, with default options (or with the options a spec
+            /// gives: [`EngineConfig::parse_spec`]).
             pub fn parse(name: &str) -> Option<EngineConfig> {
+                EngineConfig::parse_spec(name).ok()
+            }
+
+            /// An engine and its options in the words of [`cove_control::engine_options`]
+            /// (`spacer`, `spacer:bottom-up,no-mbp`, `kind:balance,max-k=20`): the same words
+            /// the portfolio's schedule is written in and the command line's flags stand
+            /// for. `Err` says what is wrong.
+            pub fn parse_spec(spec: &str) -> Result<EngineConfig, String> {
+                let (name, words) = cove_control::engine_options::split_spec(spec);
                 $(if name == <$config as BuildEngine>::NAME {
-                    return Some(EngineConfig::$variant(<$config>::default()));
+                    let mut c = <$config>::default();
+                    for w in &words {
+                        c.set_option(w)?;
+                    }
+                    return Ok(EngineConfig::$variant(c));
+                })*
+                Err(format!(
+                    "unknown engine '{name}' (available: {})",
+                    EngineConfig::NAMES.join(", ")
+                ))
+            }
+
+            /// Sets one option of the engine (see [`BuildEngine::set_option`]).
+            pub fn set_option(
+                &mut self,
+                w: &cove_control::engine_options::OptionWord,
+            ) -> Result<(), String> {
+                match self {
+                    $(EngineConfig::$variant(c) => c.set_option(w),)*
+                }
+            }
+
+            /// The option words of the engine's registry entry, by engine name.
+            pub fn options_of(name: &str) -> Option<&'static str> {
+                $(if name == <$config as BuildEngine>::NAME {
+                    return Some(<$config as BuildEngine>::OPTIONS);
                 })*
                 None
+            }
+
+            /// The engine and its options as [`EngineConfig::parse_spec`] reads them back:
+            /// the name, then the options that differ from the defaults.
+            pub fn spec(&self) -> String {
+                let (name, words) = match self {
+                    $(EngineConfig::$variant(c) => (<$config as BuildEngine>::NAME, c.option_words()),)*
+                };
+                if words.is_empty() {
+                    name.to_string()
+                } else {
+                    format!("{name}:{}", words.join(","))
+                }
             }
 
             /// A fresh engine with these options.
@@ -109,5 +157,42 @@ impl Default for EngineConfig {
     /// Spacer with its default options.
     fn default() -> EngineConfig {
         EngineConfig::Spacer(spacer::SpacerConfig::default())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_set_options_and_print_back() {
+        let e = EngineConfig::parse_spec("spacer:bottom-up,no-mbp,max-level=9").unwrap();
+        let EngineConfig::Spacer(c) = &e else {
+            panic!("{e:?}")
+        };
+        assert!(c.bottom_up && !c.use_mbp && c.max_level == Some(9));
+        assert_eq!(e.spec(), "spacer:bottom-up,no-mbp,max-level=9");
+        assert_eq!(
+            EngineConfig::parse_spec(&e.spec()).unwrap().spec(),
+            e.spec()
+        );
+        assert_eq!(EngineConfig::parse_spec("spacer").unwrap().spec(), "spacer");
+        let abs = EngineConfig::parse_spec("spacer-abs:variant=cegar").unwrap();
+        assert_eq!(abs.spec(), "spacer-abs:variant=cegar");
+        let kind = EngineConfig::parse_spec("kind:balance,max-k=3").unwrap();
+        assert_eq!(kind.spec(), "kind:balance,max-k=3");
+        // Errors name the engine and its options.
+        let err = EngineConfig::parse_spec("bmc:may-only").unwrap_err();
+        assert!(err.contains("'bmc' has no option 'may-only'"), "{err}");
+        let err = EngineConfig::parse_spec("spacer:frobnicate").unwrap_err();
+        assert!(err.contains("may-only, bottom-up"), "{err}");
+        assert!(EngineConfig::parse_spec("spacer:max-level=x").is_err());
+        assert!(EngineConfig::parse_spec("spacer-abs:variant=magic").is_err());
+        assert!(EngineConfig::parse_spec("magic").is_err());
+        // Every engine parses under its name and prints back to it.
+        for n in EngineConfig::NAMES {
+            assert_eq!(EngineConfig::parse_spec(n).unwrap().spec(), *n);
+            assert!(EngineConfig::options_of(n).is_some());
+        }
     }
 }

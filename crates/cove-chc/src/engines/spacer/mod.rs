@@ -35,10 +35,11 @@ mod stats;
 #[cfg(test)]
 mod test_util;
 
-use crate::engine::{BuildEngine, Control, Engine, Stats};
+use crate::engine::{BuildEngine, Control, Engine, OptionTable, Stats, no_option};
 use crate::result::{ChcResult, UnknownReason};
 use crate::share::LemmaPool;
 use crate::system::ChcSystem;
+use cove_control::engine_options::OptionWord;
 use cove_logic::{FuncId, TermId, TermStore, VarId};
 use run::Run;
 use run::{PIdx, rename};
@@ -119,11 +120,44 @@ pub enum TraceEvent {
     },
 }
 
+/// Spacer's option words (`--engine spacer:WORD,…`; the command line's flags of the same
+/// names, `--may-only`, `--no-mbp`, …, set the same options).
+pub const SPACER_OPTIONS: OptionTable<SpacerConfig> = OptionTable {
+    switches: &[
+        ("may-only", |c| &mut c.may_only),
+        ("bottom-up", |c| &mut c.bottom_up),
+        ("mbp", |c| &mut c.use_mbp),
+        ("weaken", |c| &mut c.weaken),
+        ("farkas", |c| &mut c.farkas),
+        ("global", |c| &mut c.global),
+        ("subsume", |c| &mut c.subsume),
+        ("gg-concretize", |c| &mut c.concretize),
+        ("gg-conjecture", |c| &mut c.conjecture),
+        ("bv-intervals", |c| &mut c.bv_intervals),
+        ("bv-relations", |c| &mut c.bv_relations),
+    ],
+    numbers: &[("max-level", |c| &mut c.max_level)],
+};
+
 impl BuildEngine for SpacerConfig {
     const NAME: &'static str = "spacer";
+    const OPTIONS: &'static str = "may-only, bottom-up, mbp, weaken, farkas, global, subsume, \
+                                   gg-concretize, gg-conjecture, bv-intervals, bv-relations, \
+                                   max-level=N";
 
     fn create(&self) -> Box<dyn Engine> {
         Box::new(Spacer::new(self.clone()))
+    }
+
+    fn set_option(&mut self, w: &OptionWord) -> Result<(), String> {
+        match SPACER_OPTIONS.set(self, w)? {
+            true => Ok(()),
+            false => Err(no_option(Self::NAME, w.key, Self::OPTIONS)),
+        }
+    }
+
+    fn option_words(&self) -> Vec<String> {
+        SPACER_OPTIONS.differences(self)
     }
 }
 

@@ -33,13 +33,14 @@ mod seeds;
 mod space;
 
 use crate::cert;
-use crate::engine::{BuildEngine, Control, Engine, Stats};
+use crate::engine::{BuildEngine, Control, Engine, OptionTable, Stats, no_option};
 use crate::engines::spacer::{Bounded, Frame, Spacer, SpacerConfig};
 use crate::invariant_map::InvMap;
 use crate::result::{ChcResult, Invariants, UnknownReason};
 use crate::share::LemmaPool;
 use crate::system::ChcSystem;
 use cegar::Feasibility;
+use cove_control::engine_options::{OptionValue, OptionWord};
 use cove_logic::TermStore;
 use pba::ProofFrames;
 use space::Space;
@@ -69,6 +70,15 @@ impl Variant {
             "concretize" => Some(Variant::ConcretizeOnSpurious),
             "cegar" => Some(Variant::CegarOnly),
             _ => None,
+        }
+    }
+
+    /// The variant's name (one of [`Variant::NAMES`]).
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::PbaCegar => "pba",
+            Variant::ConcretizeOnSpurious => "concretize",
+            Variant::CegarOnly => "cegar",
         }
     }
 }
@@ -104,11 +114,47 @@ impl Default for SpacerAbsConfig {
     }
 }
 
+/// The abstraction loop's option words besides `variant=pba|concretize|cegar`.
+const SPACER_ABS_OPTIONS: OptionTable<SpacerAbsConfig> = OptionTable {
+    switches: &[("seeds", |c| &mut c.seeds), ("reuse", |c| &mut c.reuse)],
+    numbers: &[("max-bound", |c| &mut c.max_bound)],
+};
+
 impl BuildEngine for SpacerAbsConfig {
     const NAME: &'static str = "spacer-abs";
+    const OPTIONS: &'static str = "variant=pba|concretize|cegar, seeds, reuse, max-bound=N";
 
     fn create(&self) -> Box<dyn Engine> {
         Box::new(SpacerAbs::new(self.clone()))
+    }
+
+    fn set_option(&mut self, w: &OptionWord) -> Result<(), String> {
+        if w.key == "variant" {
+            let v = match w.value {
+                OptionValue::Value(v) => Variant::parse(v),
+                _ => None,
+            };
+            self.variant = v.ok_or_else(|| {
+                format!(
+                    "option 'variant' of spacer-abs takes one of {}",
+                    Variant::NAMES.join(", ")
+                )
+            })?;
+            return Ok(());
+        }
+        match SPACER_ABS_OPTIONS.set(self, w)? {
+            true => Ok(()),
+            false => Err(no_option(Self::NAME, w.key, Self::OPTIONS)),
+        }
+    }
+
+    fn option_words(&self) -> Vec<String> {
+        let mut v = vec![];
+        if self.variant != SpacerAbsConfig::default().variant {
+            v.push(format!("variant={}", self.variant.name()));
+        }
+        v.extend(SPACER_ABS_OPTIONS.differences(self));
+        v
     }
 }
 
