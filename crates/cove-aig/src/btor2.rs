@@ -5,9 +5,17 @@
 //! `add sub mul udiv urem sdiv srem smod`, `and or xor nand nor xnor implies iff`,
 //! `sll srl sra rol ror`, `eq neq ult ulte ugt ugte slt slte sgt sgte`,
 //! `concat slice uext sext`, `ite`, `uaddo saddo umulo smulo usubo ssubo sdivo`,
-//! `const constd consth one ones zero`) and negated arguments (`-id`). Refused as
-//! unsupported, with the position of the offending token: array sorts (and `read`/`write`),
-//! `fair` and `justice` (liveness).
+//! `const constd consth one ones zero`) and negated arguments (`-id`); arrays (memories):
+//! `sort array`, `read`, `write`, array states with `init` (a constant array from an element
+//! value, or another array) and `next`, `ite` and `eq`/`neq` over arrays. Refused as
+//! unsupported, with the position of the offending token: array inputs, arrays of more than
+//! [`MAX_ARRAY_BITS`] bits, `fair` and `justice` (liveness).
+//!
+//! An array is represented as the bit-vector of all its cells, cell `k` at bits
+//! `k·w .. (k+1)·w` for element width `w` ([`ArraySort`]): equality of arrays is then the
+//! equality of these words (extensionality), `ite` selects whole memories, and a state of array
+//! sort is `2^index · w` bits of state. The simulator and the bit-blaster read and write cells
+//! ([`Op::Read`], [`Op::Write`]); memories are decided exactly, a register per cell.
 //!
 //! The reader never panics and never recurses: every argument must be defined on an earlier
 //! line, so the nodes come out topologically ordered; widths are bounded by [`MAX_WIDTH`].
@@ -21,6 +29,26 @@ use std::fmt;
 
 /// Largest bit-vector width accepted (bounds the bit-blasted circuit on hostile input).
 pub const MAX_WIDTH: u32 = 1 << 16;
+
+/// Largest array accepted, in bits (cells times element width): every cell is a register of
+/// the bit-blasted circuit.
+pub const MAX_ARRAY_BITS: u64 = 1 << 20;
+
+/// The sort of an array node: `2^index` cells of `elem` bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArraySort {
+    /// Width of the index.
+    pub index: u32,
+    /// Width of an element.
+    pub elem: u32,
+}
+
+impl ArraySort {
+    /// Number of cells.
+    pub fn cells(self) -> u64 {
+        1u64 << self.index
+    }
+}
 
 /// A malformed or unsupported BTOR2 file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -157,13 +185,37 @@ pub enum Op {
     Uext(Arg, u32),
     /// Sign extension by the given number of bits.
     Sext(Arg, u32),
+    /// The element of an array at an index.
+    Read(Arg, Arg),
+    /// The array with one element replaced: array, index, value.
+    Write(Arg, Arg, Arg),
+    /// The array whose every element is the argument (an array state's `init` by an element).
+    ConstArray(Arg),
 }
 
-/// A bit-vector node.
+impl Op {
+    /// The arguments, in order.
+    pub fn args(&self) -> Vec<Arg> {
+        match self {
+            Op::Input(_) | Op::State(_) | Op::Const(_) => vec![],
+            Op::Un(_, a)
+            | Op::Slice(a, _, _)
+            | Op::Uext(a, _)
+            | Op::Sext(a, _)
+            | Op::ConstArray(a) => vec![*a],
+            Op::Bin(_, a, b) | Op::Read(a, b) => vec![*a, *b],
+            Op::Ite(a, b, c) | Op::Write(a, b, c) => vec![*a, *b, *c],
+        }
+    }
+}
+
+/// A node: a bit-vector or an array.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Node {
-    /// Width in bits (≥ 1).
+    /// Width in bits (≥ 1); for an array, of all its cells together.
     pub width: u32,
+    /// For an array node, its sort (`None` for bit-vectors).
+    pub array: Option<ArraySort>,
     /// Definition.
     pub op: Op,
     /// BTOR2 id (line id).
@@ -226,9 +278,13 @@ impl Model {
             c[i] = match &n.op {
                 Op::Input(_) | Op::State(_) => false,
                 Op::Const(_) => true,
-                Op::Un(_, a) | Op::Slice(a, _, _) | Op::Uext(a, _) | Op::Sext(a, _) => c[a.node],
-                Op::Bin(_, a, b) => c[a.node] && c[b.node],
-                Op::Ite(a, b, d) => c[a.node] && c[b.node] && c[d.node],
+                Op::Un(_, a)
+                | Op::Slice(a, _, _)
+                | Op::Uext(a, _)
+                | Op::Sext(a, _)
+                | Op::ConstArray(a) => c[a.node],
+                Op::Bin(_, a, b) | Op::Read(a, b) => c[a.node] && c[b.node],
+                Op::Ite(a, b, d) | Op::Write(a, b, d) => c[a.node] && c[b.node] && c[d.node],
             };
         }
         c
@@ -238,6 +294,7 @@ impl Model {
 #[derive(Clone, Copy)]
 enum Entry {
     Sort(u32),
+    ArraySort(ArraySort),
     Node(usize),
     /// A line that cannot be referenced (init, next, bad, …).
     Other,
@@ -321,12 +378,53 @@ struct Parser {
 
 impl Parser {
     fn sort(&self, l: &Line, i: usize) -> R<u32> {
+        match self.sort_any(l, i)? {
+            (w, None) => Ok(w),
+            (_, Some(_)) => l.err(i, "expected a bit-vector sort, found an array sort"),
+        }
+    }
+
+    /// A sort of either kind: its width and, for arrays, the array sort.
+    fn sort_any(&self, l: &Line, i: usize) -> R<(u32, Option<ArraySort>)> {
         let id = l.int(i, "sort id")?;
         match self.ids.get(&id) {
-            Some(Entry::Sort(w)) => Ok(*w),
+            Some(Entry::Sort(w)) => Ok((*w, None)),
+            Some(Entry::ArraySort(a)) => Ok(((a.elem as u64 * a.cells()) as u32, Some(*a))),
             Some(_) => l.err(i, format!("{id} is not a sort")),
             None => l.err(i, format!("sort {id} is not defined")),
         }
+    }
+
+    /// Argument `i` as a bit-vector (arrays are refused).
+    fn bv_arg(&self, l: &Line, i: usize) -> R<Arg> {
+        let a = self.arg(l, i)?;
+        if self.m.nodes[a.node].array.is_some() {
+            return l.err(i, "expected a bit-vector, found an array");
+        }
+        Ok(a)
+    }
+
+    /// Argument `i` as an array of sort `want` (a negated array is refused).
+    fn array_arg(&self, l: &Line, i: usize, want: Option<ArraySort>) -> R<(Arg, ArraySort)> {
+        let a = self.arg(l, i)?;
+        let Some(s) = self.m.nodes[a.node].array else {
+            return l.err(i, "expected an array, found a bit-vector");
+        };
+        if a.neg {
+            return l.err(i, "an array cannot be negated");
+        }
+        if let Some(w) = want
+            && w != s
+        {
+            return l.err(
+                i,
+                format!(
+                    "array sort mismatch: index {} element {}, expected index {} element {}",
+                    s.index, s.elem, w.index, w.elem
+                ),
+            );
+        }
+        Ok((a, s))
     }
 
     fn arg(&self, l: &Line, i: usize) -> R<Arg> {
@@ -334,7 +432,9 @@ impl Parser {
         let (neg, key) = if id < 0 { (true, -id) } else { (false, id) };
         match self.ids.get(&key) {
             Some(Entry::Node(n)) => Ok(Arg { node: *n, neg }),
-            Some(Entry::Sort(_)) => l.err(i, format!("{key} is a sort, not a node")),
+            Some(Entry::Sort(_) | Entry::ArraySort(_)) => {
+                l.err(i, format!("{key} is a sort, not a node"))
+            }
             Some(Entry::Other) => l.err(i, format!("line {key} has no value")),
             None => l.err(
                 i,
@@ -345,8 +445,27 @@ impl Parser {
 
     fn add_node(&mut self, id: i64, width: u32, op: Op) -> usize {
         let n = self.m.nodes.len();
-        self.m.nodes.push(Node { width, op, id });
+        self.m.nodes.push(Node {
+            width,
+            array: None,
+            op,
+            id,
+        });
         self.ids.insert(id, Entry::Node(n));
+        n
+    }
+
+    fn add_array_node(&mut self, id: i64, sort: ArraySort, op: Op, named: bool) -> usize {
+        let n = self.m.nodes.len();
+        self.m.nodes.push(Node {
+            width: (sort.elem as u64 * sort.cells()) as u32,
+            array: Some(sort),
+            op,
+            id,
+        });
+        if named {
+            self.ids.insert(id, Entry::Node(n));
+        }
         n
     }
 
@@ -423,6 +542,15 @@ impl Parser {
             let a = self.arg(l, 3)?;
             let b = self.arg(l, 4)?;
             extra(6)?;
+            let (sa, sb) = (self.m.nodes[a.node].array, self.m.nodes[b.node].array);
+            if sa.is_some() || sb.is_some() {
+                // Arrays: extensional equality only.
+                if !matches!(op, Eq | Neq) {
+                    return l.err(3, format!("'{kw}' takes bit-vectors, not arrays"));
+                }
+                self.array_arg(l, 3, None)?;
+                self.array_arg(l, 4, sa)?;
+            }
             let (wa, wb) = (self.m.width(a), self.m.width(b));
             let want = match op {
                 Concat => {
@@ -465,7 +593,7 @@ impl Parser {
         };
         if let Some(op) = un {
             let w = self.sort(l, 2)?;
-            let a = self.arg(l, 3)?;
+            let a = self.bv_arg(l, 3)?;
             extra(5)?;
             let want = if matches!(op, UnOp::Redand | UnOp::Redor | UnOp::Redxor) {
                 1
@@ -491,17 +619,46 @@ impl Parser {
                         self.ids.insert(id, Entry::Sort(w));
                     }
                     "array" => {
-                        return l
-                            .unsupported(2, "array sorts are not supported (bit-vectors only)");
+                        let idx = self.sort(l, 3)?;
+                        let elem = self.sort(l, 4)?;
+                        extra(5)?;
+                        let sort = ArraySort { index: idx, elem };
+                        let bits = (elem as u64).checked_shl(idx).filter(|_| idx < 40);
+                        if bits.is_none_or(|b| b > MAX_ARRAY_BITS) {
+                            return l.unsupported(
+                                2,
+                                format!(
+                                    "an array of 2^{idx} cells of {elem} bits is larger than \
+                                     {MAX_ARRAY_BITS} bits (memories are bit-blasted, a \
+                                     register per cell)"
+                                ),
+                            );
+                        }
+                        self.ids.insert(id, Entry::ArraySort(sort));
                     }
                     _ => return l.err(2, format!("unknown sort '{}'", short(k))),
                 }
             }
             "input" | "state" => {
-                let w = self.sort(l, 2)?;
+                let (w, array) = self.sort_any(l, 2)?;
                 extra(4)?;
                 let name = symbol(3);
-                if kw == "input" {
+                if array.is_some() && kw == "input" {
+                    return l.unsupported(2, "array inputs are not supported (array states are)");
+                }
+                if let Some(sort) = array {
+                    let i = self.m.states.len();
+                    let n = self.add_array_node(id, sort, Op::State(i), true);
+                    self.m.states.push(State {
+                        node: n,
+                        init: None,
+                        next: None,
+                        name,
+                    });
+                    self.seen_init.push(false);
+                    self.seen_next.push(false);
+                    self.state_of_node.insert(n, i);
+                } else if kw == "input" {
                     let i = self.m.inputs.len();
                     let n = self.add_node(id, w, Op::Input(i));
                     self.m.inputs.push(Input { node: n, name });
@@ -520,15 +677,35 @@ impl Parser {
                 }
             }
             "init" | "next" => {
-                let w = self.sort(l, 2)?;
+                let (w, array) = self.sort_any(l, 2)?;
                 let s = self.arg(l, 3)?;
-                let v = self.arg(l, 4)?;
+                let mut v = self.arg(l, 4)?;
                 extra(6)?;
                 let Some(&si) = self.state_of_node.get(&s.node).filter(|_| !s.neg) else {
                     return l.err(3, format!("'{kw}' needs a state"));
                 };
+                if self.m.nodes[s.node].array != array {
+                    return l.err(2, "the sort is not the state's");
+                }
                 self.expect_width(l, 3, s, w)?;
-                self.expect_width(l, 4, v, w)?;
+                match array {
+                    Some(sort) if kw == "init" && self.m.nodes[v.node].array.is_none() => {
+                        // A memory initialised to one element value everywhere.
+                        self.expect_width(l, 4, v, sort.elem)?;
+                        let n = self.add_array_node(id, sort, Op::ConstArray(v), false);
+                        v = Arg {
+                            node: n,
+                            neg: false,
+                        };
+                    }
+                    Some(sort) => {
+                        self.array_arg(l, 4, Some(sort))?;
+                    }
+                    None => {
+                        self.bv_arg(l, 4)?;
+                        self.expect_width(l, 4, v, w)?;
+                    }
+                }
                 let seen = if kw == "init" {
                     &mut self.seen_init[si]
                 } else {
@@ -547,7 +724,7 @@ impl Parser {
                 self.ids.insert(id, Entry::Other);
             }
             "bad" | "constraint" | "output" => {
-                let a = self.arg(l, 2)?;
+                let a = self.bv_arg(l, 2)?;
                 extra(4)?;
                 if kw != "output" && self.m.width(a) != 1 {
                     return l.err(
@@ -571,8 +748,32 @@ impl Parser {
                     format!("'{kw}' (liveness) is not supported; safety properties ('bad') only"),
                 );
             }
-            "read" | "write" => {
-                return l.unsupported(1, format!("'{kw}' (arrays) is not supported"));
+            "read" => {
+                let w = self.sort(l, 2)?;
+                let (a, sort) = self.array_arg(l, 3, None)?;
+                let i = self.bv_arg(l, 4)?;
+                extra(6)?;
+                self.expect_width(l, 4, i, sort.index)?;
+                if w != sort.elem {
+                    return l.err(
+                        2,
+                        format!("'read' has width {}, the sort says {w}", sort.elem),
+                    );
+                }
+                self.add_node(id, w, Op::Read(a, i));
+            }
+            "write" => {
+                let (_, array) = self.sort_any(l, 2)?;
+                let Some(sort) = array else {
+                    return l.err(2, "'write' has an array sort");
+                };
+                let (a, _) = self.array_arg(l, 3, Some(sort))?;
+                let i = self.bv_arg(l, 4)?;
+                let v = self.bv_arg(l, 5)?;
+                extra(7)?;
+                self.expect_width(l, 4, i, sort.index)?;
+                self.expect_width(l, 5, v, sort.elem)?;
+                self.add_array_node(id, sort, Op::Write(a, i, v), true);
             }
             "const" | "constd" | "consth" | "one" | "ones" | "zero" => {
                 let w = self.sort(l, 2)?;
@@ -597,19 +798,26 @@ impl Parser {
                 self.add_node(id, w, Op::Const(bits));
             }
             "ite" => {
-                let w = self.sort(l, 2)?;
-                let c = self.arg(l, 3)?;
-                let a = self.arg(l, 4)?;
-                let b = self.arg(l, 5)?;
-                extra(7)?;
+                let (w, array) = self.sort_any(l, 2)?;
+                let c = self.bv_arg(l, 3)?;
                 self.expect_width(l, 3, c, 1)?;
-                self.expect_width(l, 4, a, w)?;
-                self.expect_width(l, 5, b, w)?;
-                self.add_node(id, w, Op::Ite(c, a, b));
+                if let Some(sort) = array {
+                    let (a, _) = self.array_arg(l, 4, Some(sort))?;
+                    let (b, _) = self.array_arg(l, 5, Some(sort))?;
+                    extra(7)?;
+                    self.add_array_node(id, sort, Op::Ite(c, a, b), true);
+                } else {
+                    let a = self.bv_arg(l, 4)?;
+                    let b = self.bv_arg(l, 5)?;
+                    extra(7)?;
+                    self.expect_width(l, 4, a, w)?;
+                    self.expect_width(l, 5, b, w)?;
+                    self.add_node(id, w, Op::Ite(c, a, b));
+                }
             }
             "slice" => {
                 let w = self.sort(l, 2)?;
-                let a = self.arg(l, 3)?;
+                let a = self.bv_arg(l, 3)?;
                 let u = l.uint(4, "upper bit")?;
                 let lo = l.uint(5, "lower bit")?;
                 extra(7)?;
@@ -627,7 +835,7 @@ impl Parser {
             }
             "uext" | "sext" => {
                 let w = self.sort(l, 2)?;
-                let a = self.arg(l, 3)?;
+                let a = self.bv_arg(l, 3)?;
                 let n = l.uint(4, "extension width")?;
                 extra(6)?;
                 let aw = self.m.width(a);
@@ -823,12 +1031,7 @@ fn init_order(m: &Model) -> Result<Vec<usize>, (usize, String)> {
                     ));
                 }
                 Op::State(t) => d.push(*t),
-                Op::Const(_) => {}
-                Op::Un(_, a) | Op::Slice(a, _, _) | Op::Uext(a, _) | Op::Sext(a, _) => {
-                    stack.push(a.node)
-                }
-                Op::Bin(_, a, b) => stack.extend([a.node, b.node]),
-                Op::Ite(a, b, c) => stack.extend([a.node, b.node, c.node]),
+                op => stack.extend(op.args().iter().map(|a| a.node)),
             }
         }
         deps[si] = Some(d);

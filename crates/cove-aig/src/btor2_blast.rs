@@ -359,6 +359,38 @@ impl Builder {
             }
         }
     }
+    /// The cell of `arr` (cells of `ew` bits) at index `idx`: a multiplexer tree over the
+    /// index bits, least significant first.
+    fn read(&mut self, arr: &[ALit], idx: &[ALit], ew: usize) -> Bits {
+        let mut cells: Vec<Bits> = arr.chunks(ew).map(|c| c.to_vec()).collect();
+        for &bit in idx {
+            cells = cells
+                .chunks(2)
+                .map(|p| self.mux_v(bit, &p[1], &p[0]))
+                .collect();
+        }
+        cells.swap_remove(0)
+    }
+
+    /// `arr` with the cell at `idx` replaced by `v`: each cell selects `v` when the index's
+    /// decoded line for it is on.
+    fn write(&mut self, arr: &[ALit], idx: &[ALit], v: &[ALit]) -> Bits {
+        let mut lines = vec![TRUE];
+        for &bit in idx {
+            let n = lines.len();
+            for k in 0..n {
+                let on = self.and(lines[k], bit);
+                lines[k] = self.and(lines[k], bit ^ 1);
+                lines.push(on);
+            }
+        }
+        let mut out = Vec::with_capacity(arr.len());
+        for (k, cell) in arr.chunks(v.len()).enumerate() {
+            out.extend(self.mux_v(lines[k], v, cell));
+        }
+        out
+    }
+
     fn un(&mut self, op: UnOp, a: &[ALit]) -> Bits {
         let w = a.len();
         let one: Bits = (0..w).map(|i| if i == 0 { TRUE } else { FALSE }).collect();
@@ -399,6 +431,8 @@ fn cost_estimate(m: &Model, n: &crate::btor2::Node) -> u64 {
             _,
             _,
         ) => 20 * w * w + 64,
+        // A read muxes every cell; a write decodes the index and muxes every cell.
+        Op::Read(a, _) | Op::Write(a, _, _) => 4 * m.nodes[a.node].width as u64 + 64,
         _ => 10 * w * (65 - w.leading_zeros() as u64) + 64,
     }
 }
@@ -511,6 +545,18 @@ pub fn blast(m: &Model, ctl: &Control) -> Result<Blasted, UnknownReason> {
                 .iter()
                 .map(|&x| x ^ a.neg as u32)
                 .collect(),
+            Op::Read(a, i) => {
+                let (arr, idx) = (get(&bits, *a), get(&bits, *i));
+                b.read(&arr, &idx, node.width as usize)
+            }
+            Op::Write(a, i, v) => {
+                let (arr, idx, v) = (get(&bits, *a), get(&bits, *i), get(&bits, *v));
+                b.write(&arr, &idx, &v)
+            }
+            Op::ConstArray(v) => {
+                let v = get(&bits, *v);
+                (0..node.width as usize).map(|k| v[k % v.len()]).collect()
+            }
             Op::Uext(a, k) | Op::Sext(a, k) => {
                 let mut x = get(&bits, *a);
                 let fill = if matches!(node.op, Op::Sext(..)) {

@@ -533,7 +533,36 @@ fn eval_node(m: &Model, n: usize, vals: &[Option<Bv>]) -> Result<Bv, String> {
         Op::Slice(a, u, l) => get(vals, *a)?.slice(*u, *l),
         Op::Uext(a, k) => get(vals, *a)?.ext(*k, false),
         Op::Sext(a, k) => get(vals, *a)?.ext(*k, true),
+        Op::Read(a, i) => {
+            let ew = m.nodes[n].width;
+            let k = cell_index(&get(vals, *i)?);
+            get(vals, *a)?.slice((k + 1) * ew - 1, k * ew)
+        }
+        Op::Write(a, i, v) => {
+            let arr = get(vals, *a)?;
+            let k = cell_index(&get(vals, *i)?);
+            let v = get(vals, *v)?;
+            let ew = v.width();
+            Bv::from_fn(arr.width(), |b| {
+                if b / ew == k {
+                    v.bit(b % ew)
+                } else {
+                    arr.bit(b)
+                }
+            })
+        }
+        Op::ConstArray(v) => {
+            let v = get(vals, *v)?;
+            let ew = v.width();
+            Bv::from_fn(m.nodes[n].width, |b| v.bit(b % ew))
+        }
     })
+}
+
+/// The cell an index value names (indices are at most [`crate::btor2::MAX_ARRAY_BITS`]
+/// cells, so they fit).
+fn cell_index(i: &Bv) -> u32 {
+    (0..i.width()).fold(0u32, |k, b| k | (i.bit(b) as u32) << b)
 }
 
 /// Evaluates every node (in order) given the values of the inputs and states in `vals`.
@@ -556,14 +585,7 @@ fn eval_cone(m: &Model, root: usize, vals: &mut [Option<Bv>]) -> Result<(), Stri
             continue;
         }
         cone.push(n);
-        match &m.nodes[n].op {
-            Op::Input(_) | Op::State(_) | Op::Const(_) => {}
-            Op::Un(_, a) | Op::Slice(a, _, _) | Op::Uext(a, _) | Op::Sext(a, _) => {
-                stack.push(a.node)
-            }
-            Op::Bin(_, a, b) => stack.extend([a.node, b.node]),
-            Op::Ite(a, b, c) => stack.extend([a.node, b.node, c.node]),
-        }
+        stack.extend(m.nodes[n].op.args().iter().map(|a| a.node));
     }
     cone.sort_unstable();
     for n in cone {
@@ -577,8 +599,12 @@ fn eval_cone(m: &Model, root: usize, vals: &mut [Option<Bv>]) -> Result<(), Stri
 /// One frame of a witness: assignments of states (`#k`) and inputs (`@k`) by position.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Frame {
-    /// `(state index, value)`.
+    /// `(state index, value)`; an array state's value is all its cells
+    /// ([`crate::btor2::ArraySort`]).
     pub states: Vec<(usize, Bv)>,
+    /// Cells of array states (`i [index] value` lines): `(state index, index, value)`. An
+    /// array state given by cells has zero in every cell not given.
+    pub cells: Vec<(usize, Bv, Bv)>,
     /// `(input index, value)`.
     pub inputs: Vec<(usize, Bv)>,
 }
@@ -600,12 +626,35 @@ pub fn format_witness(m: &Model, w: &Witness) -> String {
         if k == 0 || !f.states.is_empty() {
             let _ = writeln!(s, "#{k}");
         }
-        for (i, v) in &f.states {
-            let _ = write!(s, "{i} {}", v.to_binary());
-            if let Some(n) = m.states.get(*i).and_then(|x| x.name.as_ref()) {
+        let name = |i: usize| m.states.get(i).and_then(|x| x.name.as_ref());
+        let cell_line = |s: &mut String, i: usize, idx: &Bv, v: &Bv| {
+            let _ = write!(s, "{i} [{}] {}", idx.to_binary(), v.to_binary());
+            if let Some(n) = name(i) {
                 let _ = write!(s, " {n}#{k}");
             }
             s.push('\n');
+        };
+        for (i, v) in &f.states {
+            let array = m.states.get(*i).and_then(|x| m.nodes[x.node].array);
+            if let Some(sort) = array {
+                // A memory: its nonzero cells (the others are zero).
+                let ew = sort.elem;
+                for c in 0..sort.cells() as u32 {
+                    let cell = v.slice((c + 1) * ew - 1, c * ew);
+                    if cell.bits().iter().any(|&b| b) {
+                        cell_line(&mut s, *i, &Bv::from_u64(sort.index, c as u64), &cell);
+                    }
+                }
+                continue;
+            }
+            let _ = write!(s, "{i} {}", v.to_binary());
+            if let Some(n) = name(*i) {
+                let _ = write!(s, " {n}#{k}");
+            }
+            s.push('\n');
+        }
+        for (i, idx, v) in &f.cells {
+            cell_line(&mut s, *i, idx, v);
         }
         let _ = writeln!(s, "@{k}");
         for (i, v) in &f.inputs {
@@ -669,11 +718,20 @@ pub fn parse_witness(text: &str) -> Result<Witness, String> {
             .next()
             .and_then(|x| x.parse().ok())
             .ok_or_else(|| err("bad position"))?;
-        let v = t
-            .next()
-            .and_then(Bv::from_binary)
-            .ok_or_else(|| err("bad binary value"))?;
+        let mut v = t.next().ok_or_else(|| err("missing value"))?;
         let f = &mut w.frames[k];
+        if let Some(idx) = v.strip_prefix('[').and_then(|x| x.strip_suffix(']')) {
+            // An array cell: `i [index] value`.
+            let idx = Bv::from_binary(idx).ok_or_else(|| err("bad binary index"))?;
+            v = t.next().ok_or_else(|| err("missing cell value"))?;
+            let v = Bv::from_binary(v).ok_or_else(|| err("bad binary value"))?;
+            if !state {
+                return Err(err("array cells are given for states only"));
+            }
+            f.cells.push((pos, idx, v));
+            continue;
+        }
+        let v = Bv::from_binary(v).ok_or_else(|| err("bad binary value"))?;
         if state {
             f.states.push((pos, v));
         } else {
@@ -715,9 +773,50 @@ pub fn check_witness(m: &Model, w: &Witness) -> Result<(), String> {
     let state_node = |i: usize| m.states.get(i).map(|s| s.node);
     let input_node = |i: usize| m.inputs.get(i).map(|s| s.node);
     let konst = m.constant_nodes();
+    // Cells of array states, on top of the value given or zero.
+    let assign_cells = |vals: &mut Vec<Option<Bv>>, f: &Frame| -> Result<(), String> {
+        for (i, idx, v) in &f.cells {
+            let node = state_node(*i).ok_or_else(|| format!("state {i} does not exist"))?;
+            let Some(sort) = m.nodes[node].array else {
+                return Err(format!("state {i} is not an array"));
+            };
+            if idx.width() != sort.index || v.width() != sort.elem {
+                return Err(format!("cell of state {i}: widths do not match its sort"));
+            }
+            let c = cell_index(idx);
+            let old = vals[node]
+                .take()
+                .unwrap_or_else(|| Bv::zero(m.nodes[node].width));
+            let ew = sort.elem;
+            vals[node] = Some(Bv::from_fn(old.width(), |b| {
+                if b / ew == c {
+                    v.bit(b % ew)
+                } else {
+                    old.bit(b)
+                }
+            }));
+        }
+        Ok(())
+    };
+    // An array state the witness gives no value for is zero in every cell (a witness
+    // lists the nonzero cells of a memory).
+    let zero_arrays = |vals: &mut Vec<Option<Bv>>, first: bool| {
+        for s in &m.states {
+            let free = if first {
+                s.init.is_none()
+            } else {
+                s.next.is_none()
+            };
+            if free && m.nodes[s.node].array.is_some() && vals[s.node].is_none() {
+                vals[s.node] = Some(Bv::zero(m.nodes[s.node].width));
+            }
+        }
+    };
     let mut vals: Vec<Option<Bv>> = vec![None; n];
     // Initial state.
     assign(&mut vals, &w.frames[0].states, &state_node, "state")?;
+    assign_cells(&mut vals, &w.frames[0])?;
+    zero_arrays(&mut vals, true);
     for s in &m.states {
         if let Some(v) = s.init
             && konst[v.node]
@@ -736,6 +835,8 @@ pub fn check_witness(m: &Model, w: &Witness) -> Result<(), String> {
     for (k, f) in w.frames.iter().enumerate() {
         if k > 0 {
             assign(&mut vals, &f.states, &state_node, "state")?;
+            assign_cells(&mut vals, f)?;
+            zero_arrays(&mut vals, false);
         }
         // Every input and state has a value in this frame.
         for s in &m.states {

@@ -133,8 +133,64 @@ fn malformed_models_are_errors_with_positions() {
     let cases: &[(&str, usize, usize, &str, bool)] = &[
         ("1 sort bitvec 0\n", 1, 15, "at least 1", false),
         ("1 sort bitvec 99999999\n", 1, 15, "out of range", false),
-        ("1 sort array 2 3\n", 1, 8, "array", true),
-        ("1 sort bitvec 4\n2 sort array 1 1\n", 2, 8, "array", true),
+        ("1 sort array 2 3\n", 1, 14, "not defined", false),
+        (
+            "1 sort bitvec 32\n2 sort array 1 1\n",
+            2,
+            8,
+            "larger than",
+            true,
+        ),
+        (
+            "1 sort bitvec 2\n2 sort array 1 1\n3 input 2\n",
+            3,
+            9,
+            "array inputs",
+            true,
+        ),
+        (
+            "1 sort bitvec 2\n2 sort array 1 1\n3 state 2\n4 add 1 3 3\n",
+            4,
+            9,
+            "not arrays",
+            false,
+        ),
+        (
+            "1 sort bitvec 2\n2 sort array 1 1\n3 state 2\n4 read 2 3 3\n",
+            4,
+            8,
+            "bit-vector sort",
+            false,
+        ),
+        (
+            "1 sort bitvec 2\n2 sort array 1 1\n3 state 2\n4 input 1\n5 read 1 4 4\n",
+            5,
+            10,
+            "expected an array",
+            false,
+        ),
+        (
+            "1 sort bitvec 2\n2 sort array 1 1\n3 state 2\n4 input 1\n5 write 2 -3 4 4\n",
+            5,
+            11,
+            "negated",
+            false,
+        ),
+        (
+            "1 sort bitvec 2\n2 sort bitvec 1\n3 sort array 1 1\n4 sort array 2 2\n\
+             5 state 3\n6 state 4\n7 eq 2 5 6\n",
+            7,
+            10,
+            "sort mismatch",
+            false,
+        ),
+        (
+            "1 sort bitvec 2\n2 sort array 1 1\n3 state 2\n4 input 1\n5 bad 3\n",
+            5,
+            7,
+            "found an array",
+            false,
+        ),
         (
             "1 sort bitvec 4\n2 input 1\n3 add 1 2 4\n",
             3,
@@ -335,6 +391,7 @@ fn mutated_models_never_panic() {
                                 .enumerate()
                                 .map(|(i, x)| (i, random_value(&mut rng, m.nodes[x.node].width)))
                                 .collect(),
+                            cells: vec![],
                         })
                         .collect(),
                 };

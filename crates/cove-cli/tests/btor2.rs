@@ -43,8 +43,12 @@ fn btor2_refusals_carry_positions_and_exit_code_2() {
     std::fs::create_dir_all(&dir).expect("temp dir");
     let cases = [
         (
-            "1 sort bitvec 4\n2 sort array 1 1\n",
-            ":2:8: unsupported: array sorts",
+            "1 sort bitvec 32\n2 sort array 1 1\n",
+            ":2:8: unsupported: an array of 2^32 cells",
+        ),
+        (
+            "1 sort bitvec 2\n2 sort array 1 1\n3 input 2\n",
+            ":3:9: unsupported: array inputs",
         ),
         (
             "1 sort bitvec 1\n2 input 1\n3 justice 1 2\n",
