@@ -1,5 +1,5 @@
 //! Solving a file of any language Cove reads (Horn clauses, AIGER, BTOR2) through the
-//! facade's [`cove::solve_file`]: the same call, the same answers and the same checks as
+//! facade's [`cove::solve_file()`]: the same call, the same answers and the same checks as
 //! `cove solve FILE`.
 
 use crate::{CoveConfig, CoveStatus, Error, arg_error, cstring, ffi, options, put, text};

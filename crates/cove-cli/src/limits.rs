@@ -83,7 +83,7 @@ impl LimitArgs {
     }
 
     /// [`LimitArgs::control`] without the process watchdog, for commands whose library call
-    /// keeps the clock itself ([`cove::solve_file`]).
+    /// keeps the clock itself ([`cove::solve_file()`]).
     pub fn control_without_watchdog(&self, verbosity: u32) -> Control {
         let mut ctl = Control {
             verbosity,

@@ -1,5 +1,5 @@
 //! `cove solve` and `cove check`: parse arguments, call the library (the facade's
-//! [`cove::solve_file`], the checker), print.
+//! [`cove::solve_file()`], the checker), print.
 
 use crate::limits::LimitArgs;
 use crate::solve_args::{Format, SolveArgs};
@@ -62,7 +62,7 @@ pub fn solve(args: &SolveArgs) -> Result<u8, ExitCodeOf> {
     run_file(&args.file, &config, &args.limits, &output)
 }
 
-/// Solves `path` through the facade ([`cove::solve_file`]: one answer per question within
+/// Solves `path` through the facade ([`cove::solve_file()`]: one answer per question within
 /// the limit) and prints each answer as it comes; the exit code follows the certificate
 /// checks.
 pub fn run_file(

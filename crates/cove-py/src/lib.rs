@@ -14,7 +14,7 @@
 //! `fractions.Fraction`, `bool`).
 //!
 //! `cove.solve_file` solves a file of any language Cove reads (Horn clauses, AIGER, BTOR2)
-//! through the facade's [`cove::solve_file`], as `cove solve FILE` does.
+//! through the facade's [`cove::solve_file()`], as `cove solve FILE` does.
 //!
 //! Solving releases the GIL and runs on a helper thread while the calling thread checks for
 //! signals every 50 ms, so Ctrl-C stops a long solve (through the run's [`Control`]
