@@ -36,6 +36,9 @@ use cove_logic::Rational;
 use cove_sat::{Lit, Theory, TheoryOut, Var};
 use rustc_hash::FxHashMap;
 
+/// How many bounds the theory's propagation loops handle between two polls of the limits.
+const POLL_EVERY: usize = 64;
+
 const NONE: u32 = u32::MAX;
 /// Tag bit of derived bounds (asserted implied bounds); the rest indexes `derived`.
 const DERIVED: u32 = 1 << 31;
@@ -434,7 +437,12 @@ impl ArithTheory {
                 );
             }
             let mut derived_any = false;
-            for rb in &rbs {
+            for (k, rb) in rbs.iter().enumerate() {
+                if k % POLL_EVERY == POLL_EVERY - 1 && self.sx.poll_stop() {
+                    out.give_up();
+                    ok = false;
+                    break;
+                }
                 lits.clear();
                 self.implied_lits(rb.var, rb.kind, &rb.bound, &mut lits);
                 if !lits.is_empty() {
@@ -520,8 +528,14 @@ impl ArithTheory {
             self.report(c, out);
             return false;
         }
-        // Atoms implied directly by the newly asserted bounds.
+        // Atoms implied directly by the newly asserted bounds. The loop polls the limits:
+        // with a hundred thousand atoms on a variable one bound's scan is long, and a batch
+        // of bounds ran 0.6 s past a deadline (split-TPA on `s_split_30` at 60 s).
         for i in start..self.qhead {
+            if (i - start) % POLL_EVERY == POLL_EVERY - 1 && self.sx.poll_stop() {
+                out.give_up();
+                return false;
+            }
             let l = self.trail[i];
             let a = self.atom_of(l).expect("atom");
             let (kind, b) = self.lit_bound(a, !l.is_neg());

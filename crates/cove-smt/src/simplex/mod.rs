@@ -274,6 +274,14 @@ impl Simplex {
         self.poll = control;
     }
 
+    /// Whether a limit of [`Simplex::set_poll`] says to stop now (for the theory's loops
+    /// outside [`Simplex::check`], which polls by itself).
+    pub fn poll_stop(&self) -> bool {
+        self.poll
+            .as_ref()
+            .is_some_and(|c| c.should_stop().is_some())
+    }
+
     /// Whether the last [`Simplex::check`] (or [`Simplex::check_limited`]) stopped at a
     /// limit of [`Simplex::set_poll`]: its `Ok` then means nothing.
     pub fn stopped(&self) -> bool {
