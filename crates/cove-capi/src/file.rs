@@ -2,7 +2,7 @@
 //! facade's [`cove::solve_file()`]: the same call, the same answers and the same checks as
 //! `cove solve FILE`.
 
-use crate::{CoveConfig, CoveStatus, Error, arg_error, cstring, ffi, options, put, text};
+use crate::{CoveConfig, CoveStatus, Error, arg_error, cstring, ffi, live, options, put, text};
 use cove::{FileConfig, FileError, Safety};
 use std::ffi::{CString, c_char};
 use std::ptr;
@@ -101,11 +101,8 @@ pub unsafe extern "C" fn cove_solve_file(
 /// # Safety
 /// `res` is NULL or a live result of [`cove_solve_file`].
 unsafe fn file_result<'a>(res: *const CoveFileResult) -> Result<&'a CoveFileResult, Error> {
-    if res.is_null() {
-        return arg_error("result is NULL");
-    }
-    // SAFETY: caller's guarantee.
-    Ok(unsafe { &*res })
+    // SAFETY: forwarded.
+    unsafe { live(res, "result") }
 }
 
 /// Frees a result of [`cove_solve_file`] (NULL is ignored).

@@ -295,16 +295,25 @@ unsafe fn texts<'a>(p: *const *const c_char, n: usize, what: &str) -> Result<Vec
         .collect()
 }
 
+/// The object behind a handle this API gave out (`what` names it in the NULL error).
+///
+/// # Safety
+/// `p` is null or a pointer this API returned for a `T` and not yet freed.
+unsafe fn live<'a, T>(p: *const T, what: &str) -> Result<&'a T, Error> {
+    if p.is_null() {
+        return arg_error(format!("{what} is NULL"));
+    }
+    // SAFETY: a live object handed out by this API (caller's guarantee).
+    Ok(unsafe { &*p })
+}
+
 /// The context behind `ctx`.
 ///
 /// # Safety
 /// `ctx` is null or a pointer returned by [`cove_context_new`] and not yet freed.
 unsafe fn context<'a>(ctx: *const CoveContext) -> Result<&'a CoveContext, Error> {
-    if ctx.is_null() {
-        return arg_error("ctx is NULL");
-    }
-    // SAFETY: a live context from `cove_context_new` (caller's guarantee).
-    Ok(unsafe { &*ctx })
+    // SAFETY: forwarded.
+    unsafe { live(ctx, "ctx") }
 }
 
 /// The result behind `res`.
@@ -312,11 +321,8 @@ unsafe fn context<'a>(ctx: *const CoveContext) -> Result<&'a CoveContext, Error>
 /// # Safety
 /// `res` is null or a pointer returned by [`cove_solve`] and not yet freed.
 unsafe fn result<'a>(res: *const CoveResult) -> Result<&'a CoveResult, Error> {
-    if res.is_null() {
-        return arg_error("result is NULL");
-    }
-    // SAFETY: a live result from `cove_solve` (caller's guarantee).
-    Ok(unsafe { &*res })
+    // SAFETY: forwarded.
+    unsafe { live(res, "result") }
 }
 
 /// Writes `v` to `out`.

@@ -26,7 +26,6 @@ use cove_control::memory::CountingAlloc;
 /// `unknown` instead of an allocator abort (see `cove_control::memory`).
 #[global_allocator]
 static ALLOC: CountingAlloc = CountingAlloc;
-use std::io::Read;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -283,19 +282,7 @@ struct SatArgs {
 
 /// Reads a file, or standard input for `-`.
 pub fn read_input(path: &Path) -> Result<Vec<u8>, ExitCodeOf> {
-    let mut buf = Vec::new();
-    let r = if path.as_os_str() == "-" {
-        std::io::stdin().read_to_end(&mut buf).map(|_| ())
-    } else {
-        std::fs::File::open(path)
-            .and_then(|mut f| f.read_to_end(&mut buf))
-            .map(|_| ())
-    };
-    r.map_err(|e| {
-        eprintln!("error: cannot read {}: {e}", path.display());
-        ExitCodeOf(EXIT_USAGE)
-    })?;
-    Ok(buf)
+    cove::solve_file::read(path).map_err(|e| usage_error(e.to_string()))
 }
 
 fn run_sat(args: &SatArgs) -> Result<u8, ExitCodeOf> {

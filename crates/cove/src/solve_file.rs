@@ -394,7 +394,14 @@ fn run(
     }
 }
 
-fn read(path: &Path) -> Result<Vec<u8>, FileError> {
+/// A circuit reader's refusal: `FILE:LINE:COL: error: …` (or `unsupported: …`).
+fn input_error(path: &Path, line: usize, col: usize, unsupported: bool, msg: &str) -> FileError {
+    let kind = if unsupported { "unsupported" } else { "error" };
+    FileError::Input(format!("{}:{line}:{col}: {kind}: {msg}", path.display()))
+}
+
+/// The bytes of the file at `path` (`-`: standard input), or [`FileError::Io`] naming it.
+pub fn read(path: &Path) -> Result<Vec<u8>, FileError> {
     use std::io::Read;
     let mut buf = Vec::new();
     let r = if path.as_os_str() == "-" {
@@ -547,20 +554,8 @@ fn solve_aiger(
     cfg: &cove_aig::driver::SolveConfig,
     ctl: &Control,
 ) -> Result<FileAnswer, FileError> {
-    let aig = cove_aig::parse_aiger(src).map_err(|e| {
-        let kind = if e.unsupported {
-            "unsupported"
-        } else {
-            "error"
-        };
-        FileError::Input(format!(
-            "{}:{}:{}: {kind}: {}",
-            path.display(),
-            e.line,
-            e.byte,
-            e.msg
-        ))
-    })?;
+    let aig = cove_aig::parse_aiger(src)
+        .map_err(|e| input_error(path, e.line, e.byte, e.unsupported, &e.msg))?;
     let out = cove_aig::driver::solve(&aig, cfg, ctl);
     let nb = aig.bad.len();
     let text = if out.properties.len() > 1 || !aig.justice.is_empty() {
@@ -611,20 +606,8 @@ fn solve_btor2(
             "a certificate file is written for AIGER input only".into(),
         ));
     }
-    let model = cove_aig::btor2::parse_btor2(src).map_err(|e| {
-        let kind = if e.unsupported {
-            "unsupported"
-        } else {
-            "error"
-        };
-        FileError::Input(format!(
-            "{}:{}:{}: {kind}: {}",
-            path.display(),
-            e.line,
-            e.col,
-            e.msg
-        ))
-    })?;
+    let model = cove_aig::btor2::parse_btor2(src)
+        .map_err(|e| input_error(path, e.line, e.col, e.unsupported, &e.msg))?;
     let (verdict, _, validation) = cove_aig::btor2_blast::check(&model, cfg, ctl);
     let (safety, text, reason, stats) = match &verdict {
         Btor2Verdict::Unsafe(_, text) => (Safety::Unsafe, text.clone(), None, vec![]),
