@@ -8,14 +8,16 @@
 //! `const constd consth one ones zero`) and negated arguments (`-id`); arrays (memories):
 //! `sort array`, `read`, `write`, array states with `init` (a constant array from an element
 //! value, or another array) and `next`, `ite` and `eq`/`neq` over arrays. Refused as
-//! unsupported, with the position of the offending token: array inputs, arrays of more than
-//! [`MAX_ARRAY_BITS`] bits, `fair` and `justice` (liveness).
+//! unsupported, with the position of the offending token: array inputs, array indices wider
+//! than [`MAX_INDEX_WIDTH`] bits, `fair` and `justice` (liveness).
 //!
-//! An array is represented as the bit-vector of all its cells, cell `k` at bits
-//! `k·w .. (k+1)·w` for element width `w` ([`ArraySort`]): equality of arrays is then the
-//! equality of these words (extensionality), `ite` selects whole memories, and a state of array
-//! sort is `2^index · w` bits of state. The simulator and the bit-blaster read and write cells
-//! ([`Op::Read`], [`Op::Write`]); memories are decided exactly, a register per cell.
+//! The bit-blaster represents an array of at most [`MAX_ARRAY_BITS`] bits as the bit-vector of
+//! all its cells, cell `k` at bits `k·w .. (k+1)·w` for element width `w` ([`ArraySort`]):
+//! equality of arrays is then the equality of these words (extensionality), `ite` selects whole
+//! memories, and a state of array sort is `2^index · w` bits of state; such memories are
+//! decided exactly, a register per cell. Larger memories are read all the same (the simulator
+//! keeps memories sparse, [`crate::btor2_sim::Mem`]) and decided by another route: the CHC
+//! encoding over the theory of arrays (the `cove` facade's BTOR2 route).
 //!
 //! The reader never panics and never recurses: every argument must be defined on an earlier
 //! line, so the nodes come out topologically ordered; widths are bounded by [`MAX_WIDTH`].
@@ -30,9 +32,13 @@ use std::fmt;
 /// Largest bit-vector width accepted (bounds the bit-blasted circuit on hostile input).
 pub const MAX_WIDTH: u32 = 1 << 16;
 
-/// Largest array accepted, in bits (cells times element width): every cell is a register of
-/// the bit-blasted circuit.
+/// Largest array the bit-blaster takes, in bits (cells times element width): every cell is a
+/// register of the bit-blasted circuit. Larger memories are decided over the theory of arrays.
 pub const MAX_ARRAY_BITS: u64 = 1 << 20;
+
+/// Widest array index accepted (memories of up to 2^64 cells: every address space of real
+/// hardware).
+pub const MAX_INDEX_WIDTH: u32 = 64;
 
 /// The sort of an array node: `2^index` cells of `elem` bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,8 +51,27 @@ pub struct ArraySort {
 
 impl ArraySort {
     /// Number of cells.
-    pub fn cells(self) -> u64 {
-        1u64 << self.index
+    pub fn cells(self) -> u128 {
+        1u128 << self.index
+    }
+
+    /// Number of bits (cells times element width).
+    pub fn bits(self) -> u128 {
+        self.cells() * self.elem as u128
+    }
+
+    /// Whether the bit-blaster takes arrays of this sort (at most [`MAX_ARRAY_BITS`] bits).
+    pub fn blastable(self) -> bool {
+        self.bits() <= MAX_ARRAY_BITS as u128
+    }
+
+    /// [`Node::width`] of a node of this sort: its bits when blastable, else 0.
+    fn node_width(self) -> u32 {
+        if self.blastable() {
+            self.bits() as u32
+        } else {
+            0
+        }
     }
 }
 
@@ -212,7 +237,8 @@ impl Op {
 /// A node: a bit-vector or an array.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Node {
-    /// Width in bits (≥ 1); for an array, of all its cells together.
+    /// Width in bits (≥ 1); for an array, of all its cells together when the bit-blaster
+    /// takes it ([`ArraySort::blastable`]), else 0.
     pub width: u32,
     /// For an array node, its sort (`None` for bit-vectors).
     pub array: Option<ArraySort>,
@@ -265,6 +291,13 @@ pub struct Model {
 }
 
 impl Model {
+    /// The first memory too large for the bit-blaster ([`ArraySort::blastable`]), if any.
+    pub fn unblastable_array(&self) -> Option<&Node> {
+        self.nodes
+            .iter()
+            .find(|n| n.array.is_some_and(|s| !s.blastable()))
+    }
+
     /// Width of an argument.
     pub fn width(&self, a: Arg) -> u32 {
         self.nodes[a.node].width
@@ -389,7 +422,7 @@ impl Parser {
         let id = l.int(i, "sort id")?;
         match self.ids.get(&id) {
             Some(Entry::Sort(w)) => Ok((*w, None)),
-            Some(Entry::ArraySort(a)) => Ok(((a.elem as u64 * a.cells()) as u32, Some(*a))),
+            Some(Entry::ArraySort(a)) => Ok((a.node_width(), Some(*a))),
             Some(_) => l.err(i, format!("{id} is not a sort")),
             None => l.err(i, format!("sort {id} is not defined")),
         }
@@ -458,7 +491,7 @@ impl Parser {
     fn add_array_node(&mut self, id: i64, sort: ArraySort, op: Op, named: bool) -> usize {
         let n = self.m.nodes.len();
         self.m.nodes.push(Node {
-            width: (sort.elem as u64 * sort.cells()) as u32,
+            width: sort.node_width(),
             array: Some(sort),
             op,
             id,
@@ -623,14 +656,12 @@ impl Parser {
                         let elem = self.sort(l, 4)?;
                         extra(5)?;
                         let sort = ArraySort { index: idx, elem };
-                        let bits = (elem as u64).checked_shl(idx).filter(|_| idx < 40);
-                        if bits.is_none_or(|b| b > MAX_ARRAY_BITS) {
+                        if idx > MAX_INDEX_WIDTH {
                             return l.unsupported(
-                                2,
+                                3,
                                 format!(
-                                    "an array of 2^{idx} cells of {elem} bits is larger than \
-                                     {MAX_ARRAY_BITS} bits (memories are bit-blasted, a \
-                                     register per cell)"
+                                    "an array index of {idx} bits is wider than \
+                                     {MAX_INDEX_WIDTH} bits"
                                 ),
                             );
                         }

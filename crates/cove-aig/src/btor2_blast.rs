@@ -13,7 +13,7 @@
 //! ([`crate::btor2_sim`]) — an answer whose check fails is unknown.
 
 use crate::btor2::{Arg, BinOp, Model, Op, UnOp};
-use crate::btor2_sim::{Bv, Frame, Witness, check_witness, format_witness, parse_witness};
+use crate::btor2_sim::{Bv, Frame, Mem, Witness, check_witness, format_witness, parse_witness};
 use crate::driver::Validation;
 use crate::{ALit, Aig, And, FALSE, Init, Latch, SafeProof, TRUE, Verdict};
 use cove_control::{Control, UnknownReason};
@@ -439,6 +439,17 @@ fn cost_estimate(m: &Model, n: &crate::btor2::Node) -> u64 {
 
 /// Bit-blasts `m`. Stops (with the reason) when `ctl` says so.
 pub fn blast(m: &Model, ctl: &Control) -> Result<Blasted, UnknownReason> {
+    if let Some(n) = m.unblastable_array() {
+        let s = n.array.expect("an array node");
+        return Err(UnknownReason::Unsupported(format!(
+            "the memory of node {} (2^{} cells of {} bits) is larger than {} bits, the \
+             bit-blaster's limit",
+            n.id,
+            s.index,
+            s.elem,
+            crate::btor2::MAX_ARRAY_BITS
+        )));
+    }
     let mut aig = Aig::default();
     let mut var = 1u32;
     let mut input_bits = Vec::new();
@@ -646,12 +657,18 @@ pub fn witness_of_trace(m: &Model, bl: &Blasted, t: &crate::Trace) -> Witness {
     for (k, inp) in t.inputs.iter().enumerate() {
         let mut f = Frame::default();
         for (si, s) in m.states.iter().enumerate() {
-            if k == 0 {
-                if s.init.is_none() {
-                    f.states.push((si, word(&bl.state_bits[si], &t.init)));
-                }
-            } else if let Some(nb) = &bl.free_next_bits[si] {
-                f.states.push((si, word(nb, &t.inputs[k - 1])));
+            let value = if k == 0 {
+                s.init.is_none().then(|| word(&bl.state_bits[si], &t.init))
+            } else {
+                bl.free_next_bits[si]
+                    .as_ref()
+                    .map(|nb| word(nb, &t.inputs[k - 1]))
+            };
+            let Some(v) = value else { continue };
+            match m.nodes[s.node].array {
+                // A memory: its nonzero cells (the others are zero).
+                Some(sort) => f.push_mem(si, &Mem::from_word(sort, &v)),
+                None => f.states.push((si, v)),
             }
         }
         for (ii, ib) in bl.input_bits.iter().enumerate() {

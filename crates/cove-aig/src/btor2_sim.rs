@@ -6,11 +6,14 @@
 //! 128-bit integer arithmetic (the SMT-LIB division-by-zero cases spelled out), wider ones with
 //! multi-limb arithmetic.
 
-use crate::btor2::{Arg, BinOp, Model, Op, UnOp};
+use crate::btor2::{Arg, ArraySort, BinOp, Model, Op, UnOp};
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// A bit-vector value of a fixed width (bits at and above the width are zero).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// (The order is the limbs', least significant first: numeric up to 64 bits; it keeps
+/// memories' cells sorted.)
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Bv {
     w: u32,
     limbs: Vec<u64>,
@@ -131,7 +134,8 @@ impl Bv {
         self.bit(self.w - 1)
     }
 
-    fn is_zero(&self) -> bool {
+    /// Whether every bit is 0.
+    pub fn is_zero(&self) -> bool {
         self.limbs.iter().all(|&l| l == 0)
     }
 
@@ -504,17 +508,112 @@ impl Bv {
     }
 }
 
-fn get(vals: &[Option<Bv>], a: Arg) -> Result<Bv, String> {
-    match &vals[a.node] {
-        Some(v) if a.neg => Ok(v.not()),
-        Some(v) => Ok(v.clone()),
-        None => Err(format!("node {} has no value", a.node)),
+/// A memory's value: a default and the cells that differ from it (sorted by index). Memories
+/// are sparse so that any address space can be simulated: a witness gives the cells that
+/// matter, and a run of `k` steps writes at most `k` cells per write node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mem {
+    /// The sort.
+    pub sort: ArraySort,
+    /// The value of every cell not in `cells`.
+    pub default: Bv,
+    /// The cells whose value is not `default`, by index.
+    pub cells: BTreeMap<Bv, Bv>,
+}
+
+impl Mem {
+    /// The memory whose every cell holds `v`.
+    pub fn constant(sort: ArraySort, v: Bv) -> Mem {
+        Mem {
+            sort,
+            default: v,
+            cells: BTreeMap::new(),
+        }
+    }
+
+    /// The cell at `i`.
+    pub fn read(&self, i: &Bv) -> Bv {
+        self.cells.get(i).unwrap_or(&self.default).clone()
+    }
+
+    /// Sets the cell at `i` to `v`.
+    pub fn write(&mut self, i: Bv, v: Bv) {
+        if v == self.default {
+            self.cells.remove(&i);
+        } else {
+            self.cells.insert(i, v);
+        }
+    }
+
+    /// Extensional equality: the same value in every cell. The default decides the cells
+    /// neither memory lists, unless they list every cell between them.
+    pub fn same(&self, o: &Mem) -> bool {
+        let keys: std::collections::BTreeSet<&Bv> =
+            self.cells.keys().chain(o.cells.keys()).collect();
+        keys.iter().all(|k| self.read(k) == o.read(k))
+            && ((keys.len() as u128) >= self.sort.cells() || self.default == o.default)
+    }
+}
+
+impl Mem {
+    /// The memory whose cells are the consecutive `sort.elem`-bit slices of `word` (the
+    /// bit-blaster's layout of a blastable memory, cell 0 in the lowest bits).
+    pub fn from_word(sort: ArraySort, word: &Bv) -> Mem {
+        let mut mem = Mem::constant(sort, Bv::zero(sort.elem));
+        let ew = sort.elem;
+        for c in 0..(word.width() / ew.max(1)) {
+            mem.write(
+                Bv::from_u64(sort.index, c as u64),
+                word.slice((c + 1) * ew - 1, c * ew),
+            );
+        }
+        mem
+    }
+}
+
+/// The value of a node: a bit-vector or a memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Val {
+    /// A bit-vector.
+    Bv(Bv),
+    /// A memory.
+    Mem(Mem),
+}
+
+impl Val {
+    /// The bit-vector, if this is one.
+    pub fn bv(&self) -> Option<&Bv> {
+        match self {
+            Val::Bv(b) => Some(b),
+            Val::Mem(_) => None,
+        }
+    }
+}
+
+fn get_val(vals: &[Option<Val>], a: Arg) -> Result<&Val, String> {
+    vals[a.node]
+        .as_ref()
+        .ok_or_else(|| format!("node {} has no value", a.node))
+}
+
+fn get(vals: &[Option<Val>], a: Arg) -> Result<Bv, String> {
+    match get_val(vals, a)? {
+        Val::Bv(v) if a.neg => Ok(v.not()),
+        Val::Bv(v) => Ok(v.clone()),
+        Val::Mem(_) => Err(format!("node {} is a memory, not a bit-vector", a.node)),
+    }
+}
+
+fn get_mem(vals: &[Option<Val>], a: Arg) -> Result<&Mem, String> {
+    match get_val(vals, a)? {
+        Val::Mem(m) => Ok(m),
+        Val::Bv(_) => Err(format!("node {} is a bit-vector, not a memory", a.node)),
     }
 }
 
 /// The value of node `n` from its arguments' values in `vals` (inputs and states must be set).
-fn eval_node(m: &Model, n: usize, vals: &[Option<Bv>]) -> Result<Bv, String> {
-    Ok(match &m.nodes[n].op {
+fn eval_node(m: &Model, n: usize, vals: &[Option<Val>]) -> Result<Val, String> {
+    let bv = match &m.nodes[n].op {
         Op::Input(_) | Op::State(_) => {
             return vals[n]
                 .clone()
@@ -522,51 +621,39 @@ fn eval_node(m: &Model, n: usize, vals: &[Option<Bv>]) -> Result<Bv, String> {
         }
         Op::Const(bits) => Bv::from_bits(bits),
         Op::Un(op, a) => get(vals, *a)?.un(*op),
+        Op::Bin(op @ (BinOp::Eq | BinOp::Neq), a, b) if m.nodes[a.node].array.is_some() => {
+            let same = get_mem(vals, *a)?.same(get_mem(vals, *b)?);
+            Bv::b(same == (*op == BinOp::Eq))
+        }
         Op::Bin(op, a, b) => get(vals, *a)?.bin(*op, &get(vals, *b)?),
         Op::Ite(c, a, b) => {
-            if get(vals, *c)?.bit(0) {
-                get(vals, *a)?
-            } else {
-                get(vals, *b)?
+            let pick = if get(vals, *c)?.bit(0) { *a } else { *b };
+            if m.nodes[n].array.is_some() {
+                return Ok(get_val(vals, pick)?.clone());
             }
+            get(vals, pick)?
         }
         Op::Slice(a, u, l) => get(vals, *a)?.slice(*u, *l),
         Op::Uext(a, k) => get(vals, *a)?.ext(*k, false),
         Op::Sext(a, k) => get(vals, *a)?.ext(*k, true),
-        Op::Read(a, i) => {
-            let ew = m.nodes[n].width;
-            let k = cell_index(&get(vals, *i)?);
-            get(vals, *a)?.slice((k + 1) * ew - 1, k * ew)
-        }
+        Op::Read(a, i) => get_mem(vals, *a)?.read(&get(vals, *i)?),
         Op::Write(a, i, v) => {
-            let arr = get(vals, *a)?;
-            let k = cell_index(&get(vals, *i)?);
-            let v = get(vals, *v)?;
-            let ew = v.width();
-            Bv::from_fn(arr.width(), |b| {
-                if b / ew == k {
-                    v.bit(b % ew)
-                } else {
-                    arr.bit(b)
-                }
-            })
+            let mut mem = get_mem(vals, *a)?.clone();
+            mem.write(get(vals, *i)?, get(vals, *v)?);
+            return Ok(Val::Mem(mem));
         }
         Op::ConstArray(v) => {
-            let v = get(vals, *v)?;
-            let ew = v.width();
-            Bv::from_fn(m.nodes[n].width, |b| v.bit(b % ew))
+            let sort = m.nodes[n]
+                .array
+                .ok_or("a constant array of bit-vector sort")?;
+            return Ok(Val::Mem(Mem::constant(sort, get(vals, *v)?)));
         }
-    })
-}
-
-/// The cell an index value names (indices are at most [`crate::btor2::MAX_ARRAY_BITS`]
-/// cells, so they fit).
-fn cell_index(i: &Bv) -> u32 {
-    (0..i.width()).fold(0u32, |k, b| k | (i.bit(b) as u32) << b)
+    };
+    Ok(Val::Bv(bv))
 }
 
 /// Evaluates every node (in order) given the values of the inputs and states in `vals`.
-pub fn eval_all(m: &Model, vals: &mut [Option<Bv>]) -> Result<(), String> {
+pub fn eval_all(m: &Model, vals: &mut [Option<Val>]) -> Result<(), String> {
     for n in 0..m.nodes.len() {
         if !matches!(m.nodes[n].op, Op::Input(_) | Op::State(_)) {
             vals[n] = Some(eval_node(m, n, vals)?);
@@ -576,7 +663,7 @@ pub fn eval_all(m: &Model, vals: &mut [Option<Bv>]) -> Result<(), String> {
 }
 
 /// Evaluates the cone of `root` (states and inputs must be set in it).
-fn eval_cone(m: &Model, root: usize, vals: &mut [Option<Bv>]) -> Result<(), String> {
+fn eval_cone(m: &Model, root: usize, vals: &mut [Option<Val>]) -> Result<(), String> {
     let mut seen = std::collections::HashSet::new();
     let mut stack = vec![root];
     let mut cone = Vec::new();
@@ -599,14 +686,29 @@ fn eval_cone(m: &Model, root: usize, vals: &mut [Option<Bv>]) -> Result<(), Stri
 /// One frame of a witness: assignments of states (`#k`) and inputs (`@k`) by position.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Frame {
-    /// `(state index, value)`; an array state's value is all its cells
-    /// ([`crate::btor2::ArraySort`]).
+    /// `(state index, value)` of bit-vector states.
     pub states: Vec<(usize, Bv)>,
-    /// Cells of array states (`i [index] value` lines): `(state index, index, value)`. An
-    /// array state given by cells has zero in every cell not given.
+    /// Cells of array states (`i [index] value` lines): `(state index, index, value)`.
     pub cells: Vec<(usize, Bv, Bv)>,
+    /// Defaults of array states (`i [*] value` lines): the value of every cell the frame
+    /// does not list. An array state the frame gives cells of but no default is zero
+    /// elsewhere.
+    pub defaults: Vec<(usize, Bv)>,
     /// `(input index, value)`.
     pub inputs: Vec<(usize, Bv)>,
+}
+
+impl Frame {
+    /// Adds the cells of memory `mem`, the value of array state `i`: its default when it is
+    /// not zero, then the cells that differ from it.
+    pub fn push_mem(&mut self, i: usize, mem: &Mem) {
+        if !mem.default.is_zero() {
+            self.defaults.push((i, mem.default.clone()));
+        }
+        for (idx, v) in &mem.cells {
+            self.cells.push((i, idx.clone(), v.clone()));
+        }
+    }
 }
 
 /// A BTOR2 witness: the bad property reached and the frames `0..=k`.
@@ -619,42 +721,35 @@ pub struct Witness {
 }
 
 /// Prints `w` in the BTOR2 witness format (`sat`, `b<i>`, `#k`/`@k` frames, `.`); values are
-/// binary, followed by the symbol (`name#k` / `name@k`) when the variable has one.
+/// binary, followed by the symbol (`name#k` / `name@k`) when the variable has one. Memories
+/// are given by cells, `i [index] value`, after their default `i [*] value` when it is not
+/// zero.
 pub fn format_witness(m: &Model, w: &Witness) -> String {
     let mut s = format!("sat\nb{}\n", w.bad);
     for (k, f) in w.frames.iter().enumerate() {
-        if k == 0 || !f.states.is_empty() {
+        if k == 0 || !f.states.is_empty() || !f.cells.is_empty() || !f.defaults.is_empty() {
             let _ = writeln!(s, "#{k}");
         }
         let name = |i: usize| m.states.get(i).and_then(|x| x.name.as_ref());
-        let cell_line = |s: &mut String, i: usize, idx: &Bv, v: &Bv| {
-            let _ = write!(s, "{i} [{}] {}", idx.to_binary(), v.to_binary());
+        let line = |s: &mut String, i: usize, idx: Option<&str>, v: &Bv| {
+            let _ = write!(s, "{i} ");
+            if let Some(idx) = idx {
+                let _ = write!(s, "[{idx}] ");
+            }
+            s.push_str(&v.to_binary());
             if let Some(n) = name(i) {
                 let _ = write!(s, " {n}#{k}");
             }
             s.push('\n');
         };
         for (i, v) in &f.states {
-            let array = m.states.get(*i).and_then(|x| m.nodes[x.node].array);
-            if let Some(sort) = array {
-                // A memory: its nonzero cells (the others are zero).
-                let ew = sort.elem;
-                for c in 0..sort.cells() as u32 {
-                    let cell = v.slice((c + 1) * ew - 1, c * ew);
-                    if cell.bits().iter().any(|&b| b) {
-                        cell_line(&mut s, *i, &Bv::from_u64(sort.index, c as u64), &cell);
-                    }
-                }
-                continue;
-            }
-            let _ = write!(s, "{i} {}", v.to_binary());
-            if let Some(n) = name(*i) {
-                let _ = write!(s, " {n}#{k}");
-            }
-            s.push('\n');
+            line(&mut s, *i, None, v);
+        }
+        for (i, v) in &f.defaults {
+            line(&mut s, *i, Some("*"), v);
         }
         for (i, idx, v) in &f.cells {
-            cell_line(&mut s, *i, idx, v);
+            line(&mut s, *i, Some(&idx.to_binary()), v);
         }
         let _ = writeln!(s, "@{k}");
         for (i, v) in &f.inputs {
@@ -721,14 +816,18 @@ pub fn parse_witness(text: &str) -> Result<Witness, String> {
         let mut v = t.next().ok_or_else(|| err("missing value"))?;
         let f = &mut w.frames[k];
         if let Some(idx) = v.strip_prefix('[').and_then(|x| x.strip_suffix(']')) {
-            // An array cell: `i [index] value`.
-            let idx = Bv::from_binary(idx).ok_or_else(|| err("bad binary index"))?;
+            // An array cell `i [index] value`, or its default `i [*] value`.
             v = t.next().ok_or_else(|| err("missing cell value"))?;
             let v = Bv::from_binary(v).ok_or_else(|| err("bad binary value"))?;
             if !state {
                 return Err(err("array cells are given for states only"));
             }
-            f.cells.push((pos, idx, v));
+            if idx == "*" {
+                f.defaults.push((pos, v));
+            } else {
+                let idx = Bv::from_binary(idx).ok_or_else(|| err("bad binary index"))?;
+                f.cells.push((pos, idx, v));
+            }
             continue;
         }
         let v = Bv::from_binary(v).ok_or_else(|| err("bad binary value"))?;
@@ -752,13 +851,16 @@ pub fn check_witness(m: &Model, w: &Witness) -> Result<(), String> {
         return Err("the witness has no frames".into());
     }
     let n = m.nodes.len();
-    let assign = |vals: &mut Vec<Option<Bv>>,
+    let assign = |vals: &mut Vec<Option<Val>>,
                   list: &[(usize, Bv)],
                   nodes: &dyn Fn(usize) -> Option<usize>,
                   what: &str|
      -> Result<(), String> {
         for (i, v) in list {
             let node = nodes(*i).ok_or_else(|| format!("{what} {i} does not exist"))?;
+            if m.nodes[node].array.is_some() {
+                return Err(format!("{what} {i} is an array: give its cells"));
+            }
             if v.width() != m.nodes[node].width {
                 return Err(format!(
                     "{what} {i} has width {}, the value {}",
@@ -766,77 +868,113 @@ pub fn check_witness(m: &Model, w: &Witness) -> Result<(), String> {
                     v.width()
                 ));
             }
-            vals[node] = Some(v.clone());
+            vals[node] = Some(Val::Bv(v.clone()));
         }
         Ok(())
     };
     let state_node = |i: usize| m.states.get(i).map(|s| s.node);
     let input_node = |i: usize| m.inputs.get(i).map(|s| s.node);
     let konst = m.constant_nodes();
-    // Cells of array states, on top of the value given or zero.
-    let assign_cells = |vals: &mut Vec<Option<Bv>>, f: &Frame| -> Result<(), String> {
+    // Array states given by the frame: their defaults (zero when not given), then cells.
+    let assign_mems = |vals: &mut Vec<Option<Val>>, f: &Frame| -> Result<(), String> {
+        let sort_of = |i: usize| -> Result<(usize, ArraySort), String> {
+            let node = state_node(i).ok_or_else(|| format!("state {i} does not exist"))?;
+            let sort = m.nodes[node]
+                .array
+                .ok_or_else(|| format!("state {i} is not an array"))?;
+            Ok((node, sort))
+        };
+        let mut given: BTreeMap<usize, Mem> = BTreeMap::new();
+        for (i, v) in &f.defaults {
+            let (_, sort) = sort_of(*i)?;
+            if v.width() != sort.elem {
+                return Err(format!(
+                    "default of state {i}: width does not match its sort"
+                ));
+            }
+            if given.insert(*i, Mem::constant(sort, v.clone())).is_some() {
+                return Err(format!("state {i} has two defaults"));
+            }
+        }
         for (i, idx, v) in &f.cells {
-            let node = state_node(*i).ok_or_else(|| format!("state {i} does not exist"))?;
-            let Some(sort) = m.nodes[node].array else {
-                return Err(format!("state {i} is not an array"));
-            };
+            let (_, sort) = sort_of(*i)?;
             if idx.width() != sort.index || v.width() != sort.elem {
                 return Err(format!("cell of state {i}: widths do not match its sort"));
             }
-            let c = cell_index(idx);
-            let old = vals[node]
-                .take()
-                .unwrap_or_else(|| Bv::zero(m.nodes[node].width));
-            let ew = sort.elem;
-            vals[node] = Some(Bv::from_fn(old.width(), |b| {
-                if b / ew == c {
-                    v.bit(b % ew)
-                } else {
-                    old.bit(b)
-                }
-            }));
+            given
+                .entry(*i)
+                .or_insert_with(|| Mem::constant(sort, Bv::zero(sort.elem)))
+                .write(idx.clone(), v.clone());
+        }
+        for (i, mem) in given {
+            vals[sort_of(i)?.0] = Some(Val::Mem(mem));
         }
         Ok(())
     };
     // An array state the witness gives no value for is zero in every cell (a witness
     // lists the nonzero cells of a memory).
-    let zero_arrays = |vals: &mut Vec<Option<Bv>>, first: bool| {
+    let zero_arrays = |vals: &mut Vec<Option<Val>>, first: bool| {
         for s in &m.states {
             let free = if first {
                 s.init.is_none()
             } else {
                 s.next.is_none()
             };
-            if free && m.nodes[s.node].array.is_some() && vals[s.node].is_none() {
-                vals[s.node] = Some(Bv::zero(m.nodes[s.node].width));
+            if let Some(sort) = m.nodes[s.node].array
+                && free
+                && vals[s.node].is_none()
+            {
+                vals[s.node] = Some(Val::Mem(Mem::constant(sort, Bv::zero(sort.elem))));
             }
         }
     };
-    let mut vals: Vec<Option<Bv>> = vec![None; n];
+    let value = |vals: &[Option<Val>], a: Arg| -> Result<Val, String> {
+        if a.neg {
+            Ok(Val::Bv(get(vals, a)?))
+        } else {
+            Ok(get_val(vals, a)?.clone())
+        }
+    };
+    let mut vals: Vec<Option<Val>> = vec![None; n];
     // Initial state.
     assign(&mut vals, &w.frames[0].states, &state_node, "state")?;
-    assign_cells(&mut vals, &w.frames[0])?;
+    assign_mems(&mut vals, &w.frames[0])?;
     zero_arrays(&mut vals, true);
     for s in &m.states {
         if let Some(v) = s.init
             && konst[v.node]
         {
             eval_cone(m, v.node, &mut vals)?;
-            vals[s.node] = Some(get(&vals, v)?);
+            vals[s.node] = Some(value(&vals, v)?);
         }
     }
     for &si in &m.init_order {
         let s = &m.states[si];
         let v = s.init.ok_or("init order names a state without init")?;
         eval_cone(m, v.node, &mut vals)?;
-        vals[s.node] = Some(get(&vals, v)?);
+        vals[s.node] = Some(value(&vals, v)?);
     }
     let last = w.frames.len() - 1;
     for (k, f) in w.frames.iter().enumerate() {
         if k > 0 {
+            // A value the frame gives for a state with `next` must be the one computed.
+            let computed = vals.clone();
             assign(&mut vals, &f.states, &state_node, "state")?;
-            assign_cells(&mut vals, f)?;
+            assign_mems(&mut vals, f)?;
             zero_arrays(&mut vals, false);
+            for s in m.states.iter().filter(|s| s.next.is_some()) {
+                let agree = match (&computed[s.node], &vals[s.node]) {
+                    (Some(Val::Mem(a)), Some(Val::Mem(b))) => a.same(b),
+                    (a, b) => a == b,
+                };
+                if !agree {
+                    return Err(format!(
+                        "frame {k}: state {} has a next-state function, the witness gives \
+                         another value",
+                        m.nodes[s.node].id
+                    ));
+                }
+            }
         }
         // Every input and state has a value in this frame.
         for s in &m.states {
@@ -872,10 +1010,10 @@ pub fn check_witness(m: &Model, w: &Witness) -> Result<(), String> {
                 ))
             };
         }
-        let mut next: Vec<Option<Bv>> = vec![None; n];
+        let mut next: Vec<Option<Val>> = vec![None; n];
         for s in &m.states {
             if let Some(v) = s.next {
-                next[s.node] = Some(get(&vals, v)?);
+                next[s.node] = Some(value(&vals, v)?);
             }
         }
         vals = next;

@@ -5,7 +5,7 @@
 use cove_aig::btor2::{Model, parse_btor2};
 use cove_aig::btor2_blast::Blasted;
 use cove_aig::btor2_blast::{Btor2Verdict, blast, check};
-use cove_aig::btor2_sim::{Bv, Frame, Witness, check_witness, eval_all, parse_witness};
+use cove_aig::btor2_sim::{Bv, Frame, Val, Witness, check_witness, eval_all, parse_witness};
 use cove_aig::driver::EngineChoice;
 use cove_aig::driver::SolveConfig;
 use cove_aig::{Control, lit_val};
@@ -135,10 +135,10 @@ fn malformed_models_are_errors_with_positions() {
         ("1 sort bitvec 99999999\n", 1, 15, "out of range", false),
         ("1 sort array 2 3\n", 1, 14, "not defined", false),
         (
-            "1 sort bitvec 32\n2 sort array 1 1\n",
-            2,
-            8,
-            "larger than",
+            "1 sort bitvec 65\n2 sort bitvec 8\n3 sort array 1 2\n",
+            3,
+            14,
+            "wider than 64",
             true,
         ),
         (
@@ -391,7 +391,7 @@ fn mutated_models_never_panic() {
                                 .enumerate()
                                 .map(|(i, x)| (i, random_value(&mut rng, m.nodes[x.node].width)))
                                 .collect(),
-                            cells: vec![],
+                            ..Frame::default()
                         })
                         .collect(),
                 };
@@ -573,12 +573,16 @@ fn differential(seed: u64, rounds: usize, max_w: u32) {
                 for (k, &pos) in bl.input_bits[i].iter().enumerate() {
                     aig_in[pos] = v.bit(k as u32);
                 }
-                vals[inp.node] = Some(v);
+                vals[inp.node] = Some(Val::Bv(v));
             }
             eval_all(&m, &mut vals).expect("eval");
             let av = bl.aig.eval_step(&[], &aig_in);
             for (o, &a) in m.outputs.iter().enumerate() {
-                let mut want = vals[a.node].clone().expect("value");
+                let mut want = vals[a.node]
+                    .as_ref()
+                    .and_then(Val::bv)
+                    .expect("value")
+                    .clone();
                 if a.neg {
                     want = want.not();
                 }
@@ -668,8 +672,8 @@ fn every_operator_on_every_width_up_to_64() {
         for _ in 0..40 {
             let (x, y) = (random_value(&mut rng, w), random_value(&mut rng, w));
             let mut vals = vec![None; m.nodes.len()];
-            vals[m.inputs[0].node] = Some(x.clone());
-            vals[m.inputs[1].node] = Some(y.clone());
+            vals[m.inputs[0].node] = Some(Val::Bv(x.clone()));
+            vals[m.inputs[1].node] = Some(Val::Bv(y.clone()));
             eval_all(&m, &mut vals).expect("eval");
             let mut aig_in = vec![false; bl.aig.inputs.len()];
             for k in 0..w {
@@ -678,7 +682,11 @@ fn every_operator_on_every_width_up_to_64() {
             }
             let av = bl.aig.eval_step(&[], &aig_in);
             for (o, a) in m.outputs.iter().enumerate() {
-                let want = vals[a.node].clone().expect("value");
+                let want = vals[a.node]
+                    .as_ref()
+                    .and_then(Val::bv)
+                    .expect("value")
+                    .clone();
                 let got = Bv::from_fn(want.width(), |i| lit_val(&av, bl.outputs[o][i as usize]));
                 assert_eq!(
                     got,

@@ -3,6 +3,7 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod btor2;
 pub mod cert;
 mod cert_flatten;
 pub mod cert_measure;

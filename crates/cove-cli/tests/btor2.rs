@@ -43,8 +43,8 @@ fn btor2_refusals_carry_positions_and_exit_code_2() {
     std::fs::create_dir_all(&dir).expect("temp dir");
     let cases = [
         (
-            "1 sort bitvec 32\n2 sort array 1 1\n",
-            ":2:8: unsupported: an array of 2^32 cells",
+            "1 sort bitvec 65\n2 sort array 1 1\n",
+            ":2:14: unsupported: an array index of 65 bits",
         ),
         (
             "1 sort bitvec 2\n2 sort array 1 1\n3 input 2\n",

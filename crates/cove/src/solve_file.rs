@@ -129,7 +129,8 @@ pub enum Safety {
 
 /// The typed result an answer was read from, for callers that want more than text.
 pub enum Detail {
-    /// A question of a Horn-clause file.
+    /// A question of a Horn-clause file, or a BTOR2 model whose memories are decided as
+    /// Horn clauses over arrays ([`cove_chc::btor2`]).
     Chc(Box<cove_chc::driver::Outcome>),
     /// An AIGER circuit (all its properties).
     Aiger(Box<cove_aig::driver::Outcome>),
@@ -379,7 +380,7 @@ fn run(
                 let answer = if format == InputFormat::Aiger {
                     solve_aiger(path, &src, &cfg, ctl)
                 } else {
-                    solve_btor2(path, &src, &cfg, ctl)
+                    solve_btor2(path, &src, &cfg, config.chc.as_ref().ok(), ctl)
                 };
                 match answer {
                     Ok(a) => {
@@ -594,10 +595,14 @@ fn solve_aiger(
     })
 }
 
+/// A BTOR2 model: bit-blasted onto the hardware engines when its memories are small enough
+/// ([`cove_aig::btor2::ArraySort::blastable`]), else decided as Horn clauses over bit-vectors
+/// and arrays ([`cove_chc::btor2`]) with `chc` (when this run solves Horn clauses at all).
 fn solve_btor2(
     path: &Path,
     src: &[u8],
     cfg: &cove_aig::driver::SolveConfig,
+    chc: Option<&cove_chc::driver::SolveConfig>,
     ctl: &Control,
 ) -> Result<FileAnswer, FileError> {
     let start = Instant::now();
@@ -608,6 +613,9 @@ fn solve_btor2(
     }
     let model = cove_aig::btor2::parse_btor2(src)
         .map_err(|e| input_error(path, e.line, e.col, e.unsupported, &e.msg))?;
+    if let (Some(_), Some(chc)) = (model.unblastable_array(), chc) {
+        return Ok(solve_btor2_over_arrays(&model, chc, ctl, start));
+    }
     let (verdict, _, validation) = cove_aig::btor2_blast::check(&model, cfg, ctl);
     let (safety, text, reason, stats) = match &verdict {
         Btor2Verdict::Unsafe(_, text) => (Safety::Unsafe, text.clone(), None, vec![]),
@@ -635,6 +643,90 @@ fn solve_btor2(
         overran: false,
         detail: Detail::Btor2(Box::new(verdict)),
     })
+}
+
+/// A BTOR2 model as Horn clauses over bit-vectors and arrays: the invariant is checked by
+/// the CHC certificate checker, a counterexample is turned into a BTOR2 witness, printed, read
+/// back and replayed on the model by the word-level simulator (a replay failure withdraws the
+/// answer: a bug).
+fn solve_btor2_over_arrays(
+    model: &cove_aig::btor2::Model,
+    cfg: &cove_chc::driver::SolveConfig,
+    ctl: &Control,
+    start: Instant,
+) -> FileAnswer {
+    use cove_aig::btor2_sim::{check_witness, format_witness, parse_witness};
+    let mut store = TermStore::new();
+    let unknown_text = InputFormat::Btor2.unknown_text();
+    let (out, enc) = match cove_chc::btor2::encode(model, &mut store) {
+        Ok(enc) => {
+            let q = Query {
+                system: enc.system.clone(),
+                constants: vec![],
+                pos: None,
+            };
+            (cove_chc::driver::solve(&store, &q, cfg, ctl), enc)
+        }
+        Err(e) => {
+            let reason = UnknownReason::Unsupported(e);
+            let out =
+                cove_chc::driver::Outcome::unknown(store, reason, cove_chc::driver::Phase::Parsing);
+            return btor2_answer(out, Safety::Unknown, unknown_text.into(), None, start);
+        }
+    };
+    match &out.answer {
+        ChcResult::Sat(_) => btor2_answer(out, Safety::Safe, "unsat\nb0\n.\n".into(), None, start),
+        ChcResult::Unknown(r) => {
+            let r = r.to_string();
+            btor2_answer(out, Safety::Unknown, unknown_text.into(), Some(r), start)
+        }
+        ChcResult::Unsat(d) => {
+            let replayed = cove_chc::btor2::witness(model, &enc, d).and_then(|w| {
+                let text = format_witness(model, &w);
+                let back = parse_witness(&text)?;
+                check_witness(model, &back)?;
+                Ok(text)
+            });
+            match replayed {
+                Ok(text) => btor2_answer(out, Safety::Unsafe, text, None, start),
+                Err(e) => {
+                    let msg = format!("counterexample failed word-level simulation: {e}");
+                    let mut a =
+                        btor2_answer(out, Safety::Unknown, unknown_text.into(), None, start);
+                    a.reason = Some(format!("incomplete: {msg}"));
+                    a.validation = format!("failed: {msg}");
+                    a.certificate_failed = true;
+                    a
+                }
+            }
+        }
+    }
+}
+
+/// The answer for a BTOR2 model decided as Horn clauses.
+fn btor2_answer(
+    out: cove_chc::driver::Outcome,
+    safety: Safety,
+    text: String,
+    reason: Option<String>,
+    start: Instant,
+) -> FileAnswer {
+    FileAnswer {
+        format: InputFormat::Btor2,
+        safety,
+        verdict: InputFormat::Btor2.verdict_word(safety),
+        witness: Some(text.clone()),
+        text,
+        reason,
+        engine: out.engine.clone(),
+        validation: out.validation.to_string(),
+        certificate_failed: matches!(out.validation, cove_chc::driver::Validation::Failed(_)),
+        time: start.elapsed(),
+        stats: vec![],
+        properties: vec![],
+        overran: false,
+        detail: Detail::Chc(Box::new(out)),
+    }
 }
 
 /// Reads a file as [`solve_file`] does, for callers that want every answer at once.

@@ -158,15 +158,21 @@ pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
         // 32-bit arithmetic that the word-level unrolling finds in a second: reve
         // `020-horn`, depth 3), then Spacer over bit-blasted queries with word-level
         // projection and interval lemmas.
+        // The cell abstraction before Spacer: memories (BTOR2 models over arrays,
+        // `cove_chc::btor2`) whose safety is a statement about every cell; the hardware
+        // route declines arrays at once, so it starts right away there, and on a system
+        // without arrays it ends at once.
         Shape::LinearBv => vec![
             EngineSpec::single(HwConfig::default()).with_bounds(false),
             EngineSpec::single(BmcConfig::default())
                 .with_bounds(false)
                 .with_share(0.25),
+            cells().with_bounds(false),
             EngineSpec::spacer("spacer"),
         ],
         Shape::NonlinearBv => vec![
             EngineSpec::spacer("spacer"),
+            cells().with_bounds(false),
             EngineSpec::single(BmcConfig::default()).with_bounds(false),
         ],
         Shape::Linear | Shape::LinearReal => {
