@@ -211,3 +211,66 @@ fn btor2_memories_of_every_size_have_their_known_answers() {
         "the manifest has memories beyond the bit-blaster"
     );
 }
+
+/// Mutated BTOR2 models with memories too large to blast: a positioned refusal or an answer
+/// (checked, or unknown), never a panic, through the Horn-clause route.
+#[test]
+fn mutated_large_memories_are_refused_or_answered() {
+    let dir = data("btor2/memories");
+    let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+    let mut below = |n: u64| {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng % n
+    };
+    let (mut refused, mut answered) = (0, 0);
+    for name in [
+        "mem_even_32_safe",
+        "mirror_32_unsafe",
+        "fifo_20_safe",
+        "uninit_32_8",
+    ] {
+        let src = std::fs::read(dir.join(format!("{name}.btor2"))).unwrap();
+        for k in 0..12 {
+            let mut s = src.clone();
+            for _ in 0..1 + below(3) {
+                let i = below(s.len() as u64) as usize;
+                match below(3) {
+                    0 => s[i] = b"0123456789 -\nx"[below(14) as usize],
+                    1 => {
+                        s.remove(i);
+                    }
+                    _ => s.insert(i, b"1 \n-"[below(4) as usize]),
+                }
+            }
+            let f = temp(
+                &format!("mut_{name}_{k}.btor2"),
+                &String::from_utf8_lossy(&s),
+            );
+            let ctl = Control::default()
+                .with_work_budget(50_000)
+                .with_timeout(std::time::Duration::from_secs(30));
+            match solve_file_all(&f, &FileConfig::default(), &ctl) {
+                Ok(a) => {
+                    assert_eq!(a.len(), 1);
+                    assert!(
+                        !a[0].certificate_failed,
+                        "{name} {k}: {:?}",
+                        a[0].validation
+                    );
+                    answered += 1;
+                }
+                Err(FileError::Input(msg)) => {
+                    assert!(msg.contains(".btor2:"), "a position: {msg}");
+                    refused += 1;
+                }
+                Err(e) => panic!("{name} {k}: {e:?}"),
+            }
+        }
+    }
+    assert!(
+        refused > 0 && answered > 0,
+        "{refused} refused, {answered} answered"
+    );
+}

@@ -36,14 +36,39 @@ pub(crate) fn run(
     cfg: &SolveConfig,
     ctl: &Control,
 ) -> Outcome {
+    // With one thread the first entry has it to itself; should it give up before the limit
+    // (the hardware route declines arrays at once), the others follow in turn, as on a
+    // thread of the race.
+    let mut skip = 0;
     if cfg.thread_count() == 1 {
         let specs = for_shape(Shape::of(sys, &store));
         let r = run_guarded(&mut store, sys, &specs[0], cfg, ctl);
-        return r.into_outcome(store);
+        if !matches!(r.answer, ChcResult::Unknown(_))
+            || specs.len() == 1
+            || ctl.should_stop().is_some()
+        {
+            return r.into_outcome(store);
+        }
+        if ctl.verbosity > 0 {
+            eprintln!(
+                "portfolio: {} gave up, the next entries follow",
+                specs[0].label
+            );
+        }
+        skip = 1;
     }
     if !cfg.preprocess {
         let specs = for_shape(Shape::of(sys, &store));
-        return race(store, sys, false, None, &specs, cfg, ctl).outcome;
+        return race(
+            store,
+            sys,
+            false,
+            None,
+            &specs[skip.min(specs.len() - 1)..],
+            cfg,
+            ctl,
+        )
+        .outcome;
     }
     let (small, pipe) = preprocess(&mut store, sys, &preprocess_config(ctl, false), ctl);
     if let Some(why) = ctl.should_stop() {
@@ -51,12 +76,13 @@ pub(crate) fn run(
     }
     // The schedule follows the preprocessed shape (inlining can make a system linear).
     let specs = for_shape(Shape::of(&small, &store));
+    let specs = &specs[skip.min(specs.len() - 1)..];
     let inner = SolveConfig {
         preprocess: false,
         ..cfg.clone()
     };
     let input = Input { sys, pipe: &pipe };
-    race(store, &small, true, Some(&input), &specs, &inner, ctl).outcome
+    race(store, &small, true, Some(&input), specs, &inner, ctl).outcome
 }
 
 /// The input system and the preprocessing that made the system the engines race on: each

@@ -2,8 +2,9 @@
 //!
 //! The schedule is data: one list of [`EngineSpec`]s per [`Shape`], in priority order. With
 //! `n` threads the first `n` entries start; when one gives up without an answer the next
-//! one takes its thread. With one thread only the first entry runs (measured: time-slicing
-//! two engines on one core lost more files to the halved budget than it gained).
+//! one takes its thread. With one thread the first entry runs alone (measured: time-slicing
+//! two engines on one core lost more files to the halved budget than it gained) unless it
+//! gives up before the limit; then the others follow in turn.
 
 use crate::engine::Engine;
 use crate::engines::EngineConfig;
@@ -158,16 +159,17 @@ pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
         // 32-bit arithmetic that the word-level unrolling finds in a second: reve
         // `020-horn`, depth 3), then Spacer over bit-blasted queries with word-level
         // projection and interval lemmas.
-        // The cell abstraction before Spacer: memories (BTOR2 models over arrays,
-        // `cove_chc::btor2`) whose safety is a statement about every cell; the hardware
-        // route declines arrays at once, so it starts right away there, and on a system
-        // without arrays it ends at once.
+        // The cell abstraction goes first on thread 2: memories (BTOR2 models over arrays,
+        // `cove_chc::btor2`) whose safety is a statement about every cell. It is bounded by
+        // work (a fraction of a second), and on a system without arrays it ends at once;
+        // the hardware route declines arrays at once, so with one thread it follows
+        // directly.
         Shape::LinearBv => vec![
             EngineSpec::single(HwConfig::default()).with_bounds(false),
+            cells().with_bounds(false),
             EngineSpec::single(BmcConfig::default())
                 .with_bounds(false)
                 .with_share(0.25),
-            cells().with_bounds(false),
             EngineSpec::spacer("spacer"),
         ],
         Shape::NonlinearBv => vec![
