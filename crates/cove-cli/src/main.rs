@@ -317,6 +317,13 @@ fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { EXIT_USAGE } else { EXIT_OK });
         }
     };
+    // `solve` and `hwmcc` work on the facade's thread, which has a large stack of its own
+    // (`cove::solve_file`): a second one here would reserve another gigabyte of address
+    // space, which a memory limit on address space counts (`prlimit --as`, `cove bench`:
+    // with both, portfolios ran out of a 4 GiB limit at 950 MB resident).
+    if matches!(cli.command, Command::Solve(_) | Command::Hwmcc(_)) {
+        return run(cli);
+    }
     // Belt and braces: passes over input terms are iterative, but a deep input must never
     // abort the process if one is not.
     cove_control::stack::with_large_stack(move || run(cli))

@@ -18,9 +18,12 @@ fn scratch(name: &str) -> PathBuf {
     d
 }
 
-/// `cove` under the name `eld`, as solc finds it on `PATH`.
+/// `cove` under the name `eld`, as solc finds it on `PATH`: a link of its own per call (tests
+/// run in parallel, and one that replaced a shared link left another's spawn without it).
 fn eld_binary() -> PathBuf {
-    let dir = scratch("bin");
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = scratch(&format!("bin{n}"));
     let eld = dir.join("eld");
     let _ = std::fs::remove_file(&eld);
     std::os::unix::fs::symlink(cove(), &eld).unwrap();
