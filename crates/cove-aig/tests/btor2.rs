@@ -9,6 +9,7 @@ use cove_aig::btor2_sim::{Bv, Frame, Val, Witness, check_witness, eval_all, pars
 use cove_aig::driver::EngineChoice;
 use cove_aig::driver::SolveConfig;
 use cove_aig::{Control, lit_val};
+use cove_testkit::btor2::{BIN_OPS, UN_OPS, random_model};
 
 struct Rng(u64);
 impl Rng {
@@ -401,149 +402,6 @@ fn mutated_models_never_panic() {
     }
 }
 
-const BIN_OPS: &[&str] = &[
-    "add", "sub", "mul", "udiv", "urem", "sdiv", "srem", "smod", "and", "or", "xor", "nand", "nor",
-    "xnor", "sll", "srl", "sra", "rol", "ror", "eq", "neq", "ult", "ulte", "ugt", "ugte", "slt",
-    "slte", "sgt", "sgte", "uaddo", "saddo", "umulo", "smulo", "usubo", "ssubo", "sdivo",
-];
-const UN_OPS: &[&str] = &["not", "inc", "dec", "neg", "redand", "redor", "redxor"];
-
-/// A random word-level combinational model: inputs, operators over them, each result an
-/// `output`. Returns the text.
-fn random_model(rng: &mut Rng, max_w: u32) -> String {
-    let mut s = String::new();
-    let mut id = 0i64;
-    let mut sorts: std::collections::HashMap<u32, i64> = Default::default();
-    let mut nodes: Vec<(i64, u32)> = Vec::new();
-    let mut sort = |s: &mut String, id: &mut i64, w: u32| -> i64 {
-        *sorts.entry(w).or_insert_with(|| {
-            *id += 1;
-            s.push_str(&format!("{id} sort bitvec {w}\n"));
-            *id
-        })
-    };
-    let pick_w = |rng: &mut Rng| -> u32 {
-        match rng.below(4) {
-            0 => 1 + rng.below(4) as u32,
-            1 => [8, 16, 32, 64][rng.below(4) as usize].min(max_w),
-            _ => 1 + rng.below(max_w as u64) as u32,
-        }
-    };
-    // A leaf of width w: an input or a constant biased towards edge values.
-    let leaf = |s: &mut String, id: &mut i64, rng: &mut Rng, w: u32, sid: i64| -> i64 {
-        *id += 1;
-        match rng.below(8) {
-            0..=3 => s.push_str(&format!("{id} input {sid} x{id}\n")),
-            4 => s.push_str(&format!(
-                "{id} {} {sid}\n",
-                ["zero", "one", "ones"][rng.below(3) as usize]
-            )),
-            5 => {
-                let v = Bv::from_fn(w, |i| i == w - 1); // the minimum signed value
-                s.push_str(&format!("{id} const {sid} {}\n", v.to_binary()));
-            }
-            6 => {
-                let v = rng.next() % (1u64 << (w.min(63)));
-                s.push_str(&format!(
-                    "{id} constd {sid} {}\n",
-                    v as i64 - (v as i64 >> 1)
-                ));
-            }
-            _ => {
-                let v = {
-                    let bits: Vec<bool> = (0..w).map(|_| rng.below(2) == 1).collect();
-                    Bv::from_bits(&bits)
-                };
-                s.push_str(&format!("{id} const {sid} {}\n", v.to_binary()));
-            }
-        }
-        *id
-    };
-    for _ in 0..30 {
-        // An argument of width w: reuse a node of that width or make a leaf.
-        let w = if nodes.is_empty() || rng.below(3) == 0 {
-            pick_w(rng)
-        } else {
-            nodes[rng.below(nodes.len() as u64) as usize].1
-        };
-        let sid = sort(&mut s, &mut id, w);
-        let arg = |s: &mut String, id: &mut i64, rng: &mut Rng, nodes: &Vec<(i64, u32)>| -> i64 {
-            let same: Vec<i64> = nodes.iter().filter(|n| n.1 == w).map(|n| n.0).collect();
-            let a = if same.is_empty() || rng.below(3) == 0 {
-                leaf(s, id, rng, w, sid)
-            } else {
-                same[rng.below(same.len() as u64) as usize]
-            };
-            if rng.below(6) == 0 { -a } else { a }
-        };
-        let a = arg(&mut s, &mut id, rng, &nodes);
-        let k = rng.below(10);
-        let (line_w, text) = if k < 6 {
-            let op = BIN_OPS[rng.below(BIN_OPS.len() as u64) as usize];
-            let b = arg(&mut s, &mut id, rng, &nodes);
-            let pred = matches!(
-                op,
-                "eq" | "neq"
-                    | "ult"
-                    | "ulte"
-                    | "ugt"
-                    | "ugte"
-                    | "slt"
-                    | "slte"
-                    | "sgt"
-                    | "sgte"
-                    | "uaddo"
-                    | "saddo"
-                    | "umulo"
-                    | "smulo"
-                    | "usubo"
-                    | "ssubo"
-                    | "sdivo"
-            );
-            let rw = if pred { 1 } else { w };
-            (rw, format!("{op} {{}} {a} {b}"))
-        } else if k == 6 {
-            let op = UN_OPS[rng.below(UN_OPS.len() as u64) as usize];
-            let rw = if op.starts_with("red") { 1 } else { w };
-            (rw, format!("{op} {{}} {a}"))
-        } else if k == 7 {
-            let u = rng.below(w as u64) as u32;
-            let l = rng.below(u as u64 + 1) as u32;
-            (u - l + 1, format!("slice {{}} {a} {u} {l}"))
-        } else if k == 8 {
-            let n = rng.below((max_w - w) as u64 + 1) as u32;
-            let op = if rng.below(2) == 0 { "uext" } else { "sext" };
-            (w + n, format!("{op} {{}} {a} {n}"))
-        } else {
-            let c1 = sort(&mut s, &mut id, 1);
-            let ones: Vec<i64> = nodes.iter().filter(|n| n.1 == 1).map(|n| n.0).collect();
-            let c = if ones.is_empty() {
-                leaf(&mut s, &mut id, rng, 1, c1)
-            } else {
-                ones[rng.below(ones.len() as u64) as usize]
-            };
-            if rng.below(2) == 0 && w * 2 <= max_w {
-                let b = arg(&mut s, &mut id, rng, &nodes);
-                (2 * w, format!("concat {{}} {a} {b}"))
-            } else {
-                let b = arg(&mut s, &mut id, rng, &nodes);
-                (w, format!("ite {{}} {c} {a} {b}"))
-            }
-        };
-        let rs = sort(&mut s, &mut id, line_w);
-        id += 1;
-        s.push_str(&format!(
-            "{id} {}\n",
-            text.replacen("{}", &rs.to_string(), 1)
-        ));
-        nodes.push((id, line_w));
-        let out = id;
-        id += 1;
-        s.push_str(&format!("{id} output {out}\n"));
-    }
-    s
-}
-
 fn random_value(rng: &mut Rng, w: u32) -> Bv {
     match rng.below(6) {
         0 => Bv::from_u64(w, 0),
@@ -560,9 +418,10 @@ fn random_value(rng: &mut Rng, w: u32) -> Bv {
 /// Compares the word-level simulator with the blasted circuit on `rounds` random models.
 fn differential(seed: u64, rounds: usize, max_w: u32) {
     let mut rng = Rng(seed);
+    let mut models = cove_testkit::Rng::new(seed);
     let ctl = Control::default();
     for round in 0..rounds {
-        let text = random_model(&mut rng, max_w);
+        let text = random_model(&mut models, max_w);
         let m = parse_btor2(text.as_bytes()).unwrap_or_else(|e| panic!("{e}\n{text}"));
         let bl = blast(&m, &ctl).expect("blast");
         for _ in 0..4 {

@@ -51,6 +51,9 @@ pub struct Encoding {
     pub states: Vec<VarId>,
     /// The variable of each input.
     pub inputs: Vec<VarId>,
+    /// The term of every node of the model over the state and input variables: what the
+    /// clauses are made of (the differential tests compare it with the simulator).
+    pub nodes: Vec<TermId>,
 }
 
 /// Index of the step clause in [`Encoding::system`].
@@ -466,6 +469,7 @@ pub fn encode(m: &Model, store: &mut TermStore) -> Result<Encoding, String> {
         inv,
         states,
         inputs,
+        nodes: terms,
     })
 }
 

@@ -246,3 +246,52 @@ fn check_answer(store: &mut TermStore, sys: &cove_chc::ChcSystem, r: &ChcResult)
         ChcResult::Unknown(_) => {}
     }
 }
+
+/// Over a finite index sort an array that lists every index equals a constant array whatever
+/// its default. Before array equality was extensional in the evaluator, this derivation of
+/// `false` (a model of the SMT core that reasoned as if `(_ BitVec 1)` had a third index) was
+/// accepted and the portfolio answered `unsat` on a safe system.
+#[test]
+fn arrays_over_a_one_bit_index_are_compared_cell_by_cell() {
+    use cove_chc::{Derivation, DerivationStep};
+    use cove_logic::{ArrayValue, BvValue, Value};
+    let src = "(set-logic HORN)
+        (declare-fun P ((Array (_ BitVec 1) (_ BitVec 4))) Bool)
+        (assert (forall ((a (Array (_ BitVec 1) (_ BitVec 4))))
+          (=> (and (= (select a #b0) #x1) (= (select a #b1) #x1)) (P a))))
+        (assert (forall ((a (Array (_ BitVec 1) (_ BitVec 4))))
+          (=> (and (P a) (not (= a ((as const (Array (_ BitVec 1) (_ BitVec 4))) #x1)))) false)))";
+    let mut store = TermStore::new();
+    let sys = parse_chc(src.as_bytes(), &mut store).expect("parses");
+    let bv = |w, n| Value::Bv(BvValue::from_u64(w, n));
+    let both_one = Value::Array(Box::new(ArrayValue {
+        default: bv(4, 0),
+        entries: vec![(bv(1, 0), bv(4, 1)), (bv(1, 1), bv(4, 1))],
+    }));
+    let p = sys.preds[0];
+    let d = Derivation {
+        steps: vec![
+            DerivationStep {
+                clause: 0,
+                head: Some((p, vec![both_one.clone()])),
+                premises: vec![],
+                assignment: vec![(sys.clauses[0].vars[0], both_one.clone())],
+            },
+            DerivationStep {
+                clause: 1,
+                head: None,
+                premises: vec![0],
+                assignment: vec![(sys.clauses[1].vars[0], both_one)],
+            },
+        ],
+        root: 1,
+    };
+    assert!(check_derivation(&store, &sys, &d).is_err());
+    // And the portfolio never answers `unsat` here (the system is safe).
+    let q = parse_queries(src.as_bytes(), &mut store, &Control::default()).expect("parses");
+    let ctl = Control::default()
+        .with_work_budget(200_000)
+        .with_timeout(Duration::from_secs(60));
+    let out = cove_chc::driver::solve(&store, &q[0], &SolveConfig::default(), &ctl);
+    assert_ne!(out.answer.verdict(), "unsat");
+}

@@ -56,8 +56,9 @@ impl Drop for DtValue {
 /// An array value: `default` everywhere except at the `entries`.
 ///
 /// Kept canonical (entries sorted by index, none equal to the default, and a Bool-indexed
-/// array never lists both indices) so that equal arrays are equal values and `==` on
-/// [`Value`] is extensional equality.
+/// array never lists both indices) so that, over Booleans and infinite index sorts, equal
+/// arrays are equal values. Over bit-vector indices an array may list every index, so `=`
+/// is [`Value::same`] (extensional), not `==` (the same representation).
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct ArrayValue {
     /// The value at every index not in `entries`.
@@ -94,6 +95,34 @@ impl ArrayValue {
         a
     }
 
+    /// Extensional equality: the same value at every index. Unlike `==` (the same
+    /// representation), this holds for two arrays that list every index of a finite index
+    /// sort with different defaults: over `(_ BitVec 1)`, `{0 ↦ 1, 1 ↦ 1; default 0}` is the
+    /// constant array 1. The index sort's size is read off the listed indices (Booleans, bit-vectors;
+    /// other sorts count as infinite).
+    pub fn same(&self, o: &ArrayValue) -> bool {
+        let mut listed: Vec<&Value> = self
+            .entries
+            .iter()
+            .chain(&o.entries)
+            .map(|(i, _)| i)
+            .collect();
+        listed.sort_unstable();
+        listed.dedup();
+        if !listed.iter().all(|i| self.read(i).same(o.read(i))) {
+            return false;
+        }
+        let domain = listed.first().and_then(|i| match i {
+            Value::Bool(_) => Some(2u128),
+            Value::Bv(b) if b.width() < 128 => Some(1u128 << b.width()),
+            _ => None,
+        });
+        match domain {
+            Some(n) if listed.len() as u128 >= n => true,
+            _ => self.default.same(&o.default),
+        }
+    }
+
     /// Restores the canonical form.
     pub fn normalize(&mut self) {
         let bools = [Value::Bool(false), Value::Bool(true)];
@@ -107,6 +136,15 @@ impl ArrayValue {
 }
 
 impl Value {
+    /// Extensional equality, the meaning of `=`: arrays are compared cell by cell
+    /// ([`ArrayValue::same`]); other values by their (canonical) representation.
+    pub fn same(&self, o: &Value) -> bool {
+        match (self, o) {
+            (Value::Array(a), Value::Array(b)) => a.same(b),
+            _ => self == o,
+        }
+    }
+
     /// The Boolean inside, if any.
     pub fn as_bool(&self) -> Option<bool> {
         match self {
@@ -575,9 +613,9 @@ impl<'a> Evaluator<'a> {
             _ if n < args.len() => need(n),
             Op::Not => done(Value::Bool(!b(0))),
             Op::Xor => done(Value::Bool(b(0) != b(1))),
-            Op::Eq => done(Value::Bool(vals[0] == vals[1])),
+            Op::Eq => done(Value::Bool(vals[0].same(&vals[1]))),
             Op::Distinct => {
-                let all_distinct = (0..n).all(|i| (i + 1..n).all(|j| vals[i] != vals[j]));
+                let all_distinct = (0..n).all(|i| (i + 1..n).all(|j| !vals[i].same(&vals[j])));
                 done(Value::Bool(all_distinct))
             }
             Op::Add => {
@@ -663,6 +701,43 @@ impl<'a> Evaluator<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn array_equality_is_extensional_over_finite_index_sorts() {
+        let bv = |w, n| Value::Bv(crate::bv::BvValue::from_u64(w, n));
+        // Over (_ BitVec 1): both cells 1 is the constant array 1, whatever the default.
+        let full = ArrayValue {
+            default: bv(4, 0),
+            entries: vec![(bv(1, 0), bv(4, 1)), (bv(1, 1), bv(4, 1))],
+        };
+        let one = ArrayValue::constant(bv(4, 1));
+        assert!(full.same(&one) && one.same(&full));
+        assert_ne!(full, one, "different representations");
+        // One cell unlisted: the defaults decide.
+        let half = ArrayValue {
+            default: bv(4, 0),
+            entries: vec![(bv(1, 0), bv(4, 1))],
+        };
+        assert!(!half.same(&one));
+        // Over a wider index sort listing two cells is not all of them.
+        let wide = ArrayValue {
+            default: bv(4, 0),
+            entries: vec![(bv(8, 0), bv(4, 1)), (bv(8, 1), bv(4, 1))],
+        };
+        assert!(!wide.same(&ArrayValue::constant(bv(4, 1))));
+        // `=` and `distinct` in the evaluator mean extensional equality.
+        let mut s = TermStore::new();
+        let sort = Sort::array(Sort::BitVec(1), Sort::BitVec(4));
+        let (a, b) = (s.var("a", sort), s.var("b", sort));
+        let (at, bt) = (s.mk_var(a), s.mk_var(b));
+        let eq = s.mk_eq(at, bt);
+        let ne = s.mk(Op::Distinct, &[at, bt]).unwrap();
+        let mut m = Model::new();
+        m.set(a, Value::Array(Box::new(full)));
+        m.set(b, Value::Array(Box::new(one)));
+        assert_eq!(m.eval(&s, eq).unwrap(), Value::Bool(true));
+        assert_eq!(m.eval(&s, ne).unwrap(), Value::Bool(false));
+    }
 
     #[test]
     fn evaluates_arithmetic_and_functions() {

@@ -11,6 +11,7 @@
 
 #![warn(missing_docs)]
 
+pub mod btor2;
 pub mod fuzz;
 pub mod rng;
 
