@@ -567,7 +567,7 @@ impl SmtSolver {
                 }
                 continue;
             };
-            if (va == vb) == holds {
+            if va.same(vb) == holds {
                 continue;
             }
             if holds {
@@ -587,7 +587,7 @@ impl SmtSolver {
                 }
                 let mut diff: Vec<Value> = Vec::new();
                 for k in keys {
-                    if va.read(&k) != vb.read(&k) && !diff.contains(&k) {
+                    if !va.read(&k).same(vb.read(&k)) && !diff.contains(&k) {
                         diff.push(k);
                     }
                 }

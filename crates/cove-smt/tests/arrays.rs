@@ -21,6 +21,8 @@ fn read_over_write_and_extensionality() {
     assert_eq!(run("row_unsat.smt2").trim(), "unsat");
     assert_eq!(run("ext_unsat.smt2").trim(), "unsat");
     assert_eq!(run("nested_bool_unsat.smt2").trim(), "unsat");
+    // Extensionality over a finite index sort: listing every index is the whole array.
+    assert_eq!(run("finite_index_ext_unsat.smt2").trim(), "unsat");
 }
 
 /// Arrays indexed by arrays (Solidity's `bytes`-keyed mappings): index arrays are valued
