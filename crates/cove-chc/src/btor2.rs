@@ -103,7 +103,7 @@ impl Terms<'_> {
         self.st.mk_ite(b, one, zero)
     }
 
-    fn to_bool(&mut self, t: TermId) -> TermId {
+    fn cond(&mut self, t: TermId) -> TermId {
         to_bool(self.st, t)
     }
 
@@ -129,7 +129,7 @@ impl Terms<'_> {
     /// The sign bit of a `w`-bit term, as a Boolean.
     fn sign(&mut self, t: TermId, w: u32) -> TermId {
         let b = self.st.mk_extract(w - 1, w - 1, t);
-        self.to_bool(b)
+        self.cond(b)
     }
 
     fn bin(&mut self, op: BinOp, a: TermId, b: TermId, w: u32) -> TermId {
@@ -310,7 +310,7 @@ impl Terms<'_> {
             }
             Op::Ite(c, a, b) => {
                 let c = self.arg(*c);
-                let c = self.to_bool(c);
+                let c = self.cond(c);
                 let (x, y) = (self.arg(*a), self.arg(*b));
                 self.st.mk_ite(c, x, y)
             }

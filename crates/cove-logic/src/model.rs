@@ -53,6 +53,96 @@ impl Drop for DtValue {
     }
 }
 
+/// Compares the pairs of `stack` extensionally (an explicit stack: datatype values may be
+/// deep).
+fn same_all<'a>(mut stack: Vec<(&'a Value, &'a Value)>) -> bool {
+    while let Some((a, b)) = stack.pop() {
+        match (a, b) {
+            (Value::Array(x), Value::Array(y)) => push_arrays(&mut stack, x, y),
+            (Value::Dt(x), Value::Dt(y)) if holds_array(x.sort) => {
+                if x.ctor != y.ctor || x.fields.len() != y.fields.len() {
+                    return false;
+                }
+                stack.extend(x.fields.iter().zip(&y.fields));
+            }
+            _ if a != b => return false,
+            _ => {}
+        }
+    }
+    true
+}
+
+/// Pushes the cells of `x` and `y` at every index either lists, and their defaults unless
+/// those indices are all the index sort has.
+fn push_arrays<'a>(stack: &mut Vec<(&'a Value, &'a Value)>, x: &'a ArrayValue, y: &'a ArrayValue) {
+    let mut listed: Vec<&Value> = x.entries.iter().chain(&y.entries).map(|(i, _)| i).collect();
+    listed.sort_unstable();
+    listed.dedup();
+    let all = listed
+        .first()
+        .and_then(|i| values_of_sort_of(i))
+        .is_some_and(|n| listed.len() as u128 >= n);
+    for i in listed {
+        stack.push((x.read(i), y.read(i)));
+    }
+    if !all {
+        stack.push((&x.default, &y.default));
+    }
+}
+
+/// The number of values of the sort of `v`, when finite and below 2^100; `None` for
+/// infinite sorts and for the sorts it cannot tell from a value (arrays).
+fn values_of_sort_of(v: &Value) -> Option<u128> {
+    match v {
+        Value::Bool(_) => Some(2),
+        Value::Bv(b) => (b.width() < 100).then(|| 1u128 << b.width()),
+        Value::Dt(d) => values_of_sort(d.sort),
+        Value::Num(_) | Value::Array(_) => None,
+    }
+}
+
+/// The number of values of `sort` when finite and below 2^100 (non-recursive datatypes
+/// nested at most 16 deep, over Booleans and bit-vectors).
+fn values_of_sort(sort: Sort) -> Option<u128> {
+    const CAP: u128 = 1 << 100;
+    fn go(sort: Sort, depth: u32) -> Option<u128> {
+        match sort {
+            Sort::Bool => Some(2),
+            Sort::BitVec(w) => (w < 100).then(|| 1u128 << w),
+            Sort::Dt(_) if depth < 16 && !crate::dt::is_recursive(sort) => {
+                let def = crate::dt::def(sort)?;
+                let mut total = 0u128;
+                for c in &def.ctors {
+                    let mut n = 1u128;
+                    for f in &c.fields {
+                        n = n.checked_mul(go(f.1, depth + 1)?).filter(|&n| n < CAP)?;
+                    }
+                    total = total.checked_add(n).filter(|&t| t < CAP)?;
+                }
+                Some(total)
+            }
+            _ => None,
+        }
+    }
+    go(sort, 0)
+}
+
+/// Whether values of datatype `sort` can hold arrays (then `==` on them is not `=`).
+fn holds_array(sort: Sort) -> bool {
+    let mut seen: Vec<Sort> = vec![];
+    let mut stack = vec![sort];
+    while let Some(s) = stack.pop() {
+        if s.is_array() {
+            return true;
+        }
+        if !seen.contains(&s) {
+            seen.push(s);
+            stack.extend(crate::dt::field_sorts(s));
+        }
+    }
+    false
+}
+
 /// An array value: `default` everywhere except at the `entries`.
 ///
 /// Kept canonical (entries sorted by index, none equal to the default, and a Bool-indexed
@@ -95,32 +185,11 @@ impl ArrayValue {
         a
     }
 
-    /// Extensional equality: the same value at every index. Unlike `==` (the same
-    /// representation), this holds for two arrays that list every index of a finite index
-    /// sort with different defaults: over `(_ BitVec 1)`, `{0 ↦ 1, 1 ↦ 1; default 0}` is the
-    /// constant array 1. The index sort's size is read off the listed indices (Booleans, bit-vectors;
-    /// other sorts count as infinite).
+    /// Extensional equality: the same value at every index ([`Value::same`]).
     pub fn same(&self, o: &ArrayValue) -> bool {
-        let mut listed: Vec<&Value> = self
-            .entries
-            .iter()
-            .chain(&o.entries)
-            .map(|(i, _)| i)
-            .collect();
-        listed.sort_unstable();
-        listed.dedup();
-        if !listed.iter().all(|i| self.read(i).same(o.read(i))) {
-            return false;
-        }
-        let domain = listed.first().and_then(|i| match i {
-            Value::Bool(_) => Some(2u128),
-            Value::Bv(b) if b.width() < 128 => Some(1u128 << b.width()),
-            _ => None,
-        });
-        match domain {
-            Some(n) if listed.len() as u128 >= n => true,
-            _ => self.default.same(&o.default),
-        }
+        let mut stack = vec![];
+        push_arrays(&mut stack, self, o);
+        same_all(stack)
     }
 
     /// Restores the canonical form.
@@ -136,11 +205,17 @@ impl ArrayValue {
 }
 
 impl Value {
-    /// Extensional equality, the meaning of `=`: arrays are compared cell by cell
-    /// ([`ArrayValue::same`]); other values by their (canonical) representation.
+    /// Extensional equality, the meaning of `=`. Unlike `==` (the same representation), it
+    /// compares arrays cell by cell, also inside datatype values: an array that lists every
+    /// index of a finite index sort equals a constant array whatever its default (over
+    /// `(_ BitVec 1)`, `{0 ↦ 1, 1 ↦ 1; default 0}` is the constant array 1). The size of an
+    /// index sort is read off the listed indices: Booleans, bit-vectors and non-recursive
+    /// datatypes are finite, other sorts count as infinite.
     pub fn same(&self, o: &Value) -> bool {
         match (self, o) {
-            (Value::Array(a), Value::Array(b)) => a.same(b),
+            (Value::Array(_), Value::Array(_)) | (Value::Dt(_), Value::Dt(_)) => {
+                same_all(vec![(self, o)])
+            }
             _ => self == o,
         }
     }
@@ -737,6 +812,51 @@ mod tests {
         m.set(b, Value::Array(Box::new(one)));
         assert_eq!(m.eval(&s, eq).unwrap(), Value::Bool(true));
         assert_eq!(m.eval(&s, ne).unwrap(), Value::Bool(false));
+        // Indices of an enumeration: its three values listed are all of them; and arrays
+        // inside datatype values are compared the same way.
+        let color = crate::dt::declare(
+            "SameTestColor",
+            ["r", "g", "b"]
+                .iter()
+                .map(|n| crate::dt::Ctor {
+                    name: (*n).into(),
+                    fields: vec![],
+                })
+                .collect(),
+        );
+        let c = |k| {
+            Value::Dt(std::sync::Arc::new(DtValue {
+                sort: color,
+                ctor: k,
+                fields: vec![],
+            }))
+        };
+        let by_color = |default, listed: u32| ArrayValue {
+            default: bv(4, default),
+            entries: (0..listed).map(|k| (c(k), bv(4, 1))).collect(),
+        };
+        assert!(by_color(0, 3).same(&ArrayValue::constant(bv(4, 1))));
+        assert!(!by_color(0, 2).same(&ArrayValue::constant(bv(4, 1))));
+        let boxed = crate::dt::declare(
+            "SameTestBox",
+            vec![crate::dt::Ctor {
+                name: "mk-same-box".into(),
+                fields: vec![("content".into(), Sort::array(color, Sort::BitVec(4)))],
+            }],
+        );
+        let in_box = |a: ArrayValue| {
+            Value::Dt(std::sync::Arc::new(DtValue {
+                sort: boxed,
+                ctor: 0,
+                fields: vec![Value::Array(Box::new(a))],
+            }))
+        };
+        let (x, y) = (
+            in_box(by_color(0, 3)),
+            in_box(ArrayValue::constant(bv(4, 1))),
+        );
+        assert!(x.same(&y) && x != y);
+        assert!(!in_box(by_color(0, 2)).same(&y));
     }
 
     #[test]
