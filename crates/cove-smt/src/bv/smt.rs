@@ -49,25 +49,36 @@ impl SmtSolver {
     /// Gives the leaves made by the last blast their meaning: a Boolean leaf is the core's
     /// literal of that term, a bit-vector leaf gets fresh bits, and a bit-vector array read
     /// is registered with the array theory (which then constrains its bits).
+    ///
+    /// Bit-vector leaves are bound before the Boolean ones and before any read is
+    /// registered: the literal of a Boolean leaf and the registration of a read can blast
+    /// further terms and encode their cones, which may hold leaves of this batch (a Spacer
+    /// query of a BTOR2 FIFO over arrays hit that as an internal error). A leaf met unbound
+    /// there gets a literal of its own, tied to its meaning when it is bound (`bind`).
     fn connect_leaves(&mut self, store: &mut TermStore) {
         let leaves = self.bv.blaster().take_new_leaves();
-        for leaf in leaves {
-            if store.sort(leaf) == Sort::Bool {
-                let l = self.lit_of(store, leaf);
-                let gl = self.bv.blaster().bool_leaf(leaf).expect("leaf");
-                self.bind(gl, l);
-            } else {
+        for &leaf in &leaves {
+            if store.sort(leaf) != Sort::Bool {
                 let bits = self.bv.blaster().bits(leaf).expect("leaf").to_vec();
                 for b in bits {
                     let l = self.fresh_lit();
                     self.bind(b, l);
                 }
-                if store.op(leaf) == &cove_logic::Op::Select {
-                    self.registering(|s| s.register_read(store, leaf));
-                }
-                if store.op(leaf) == &cove_logic::Op::Bv(cove_logic::BvOp::OfInt) {
-                    self.bv_of_int(store, leaf);
-                }
+            }
+        }
+        for &leaf in &leaves {
+            if store.sort(leaf) == Sort::Bool {
+                let l = self.lit_of(store, leaf);
+                let gl = self.bv.blaster().bool_leaf(leaf).expect("leaf");
+                self.bind(gl, l);
+            }
+        }
+        for leaf in leaves {
+            if store.op(leaf) == &cove_logic::Op::Select && store.sort(leaf) != Sort::Bool {
+                self.registering(|s| s.register_read(store, leaf));
+            }
+            if store.op(leaf) == &cove_logic::Op::Bv(cove_logic::BvOp::OfInt) {
+                self.bv_of_int(store, leaf);
             }
         }
     }
@@ -158,7 +169,17 @@ impl SmtSolver {
         if self.bv.sat_of.len() <= v {
             self.bv.sat_of.resize(v + 1, None);
         }
-        self.bv.sat_of[v] = Some(if g & 1 == 1 { !l } else { l });
+        let l = if g & 1 == 1 { !l } else { l };
+        match self.bv.sat_of[v] {
+            // Met unbound while a nested encoding walked its cone (see `gate_lit`): the
+            // literal it got there is made equal to its meaning.
+            Some(x) if x != l => {
+                self.sat.add_clause(&[!x, l]);
+                self.sat.add_clause(&[x, !l]);
+            }
+            Some(_) => {}
+            None => self.bv.sat_of[v] = Some(l),
+        }
     }
 
     fn sat_lit(&self, g: GLit) -> Option<Lit> {
@@ -195,7 +216,13 @@ impl SmtSolver {
             }
             let node = self.bv.blaster().gates.node(v);
             let Node::And(a, b) = node else {
-                unreachable!("inputs are bound when created, the constant is variable 0")
+                // A leaf of a batch whose meaning is being encoded (`connect_leaves`: the
+                // literal of a Boolean leaf can need another blast, whose cone holds a leaf
+                // of the same batch): a fresh literal now, tied to the leaf's meaning when
+                // the batch binds it (`bind`).
+                let x = self.fresh_lit();
+                self.bv.sat_of[v as usize] = Some(x);
+                continue;
             };
             if !expanded {
                 stack.push((v, true));
