@@ -677,25 +677,16 @@ impl Parser {
                 if array.is_some() && kw == "input" {
                     return l.unsupported(2, "array inputs are not supported (array states are)");
                 }
-                if let Some(sort) = array {
-                    let i = self.m.states.len();
-                    let n = self.add_array_node(id, sort, Op::State(i), true);
-                    self.m.states.push(State {
-                        node: n,
-                        init: None,
-                        next: None,
-                        name,
-                    });
-                    self.seen_init.push(false);
-                    self.seen_next.push(false);
-                    self.state_of_node.insert(n, i);
-                } else if kw == "input" {
+                if kw == "input" {
                     let i = self.m.inputs.len();
                     let n = self.add_node(id, w, Op::Input(i));
                     self.m.inputs.push(Input { node: n, name });
                 } else {
                     let i = self.m.states.len();
-                    let n = self.add_node(id, w, Op::State(i));
+                    let n = match array {
+                        Some(sort) => self.add_array_node(id, sort, Op::State(i), true),
+                        None => self.add_node(id, w, Op::State(i)),
+                    };
                     self.m.states.push(State {
                         node: n,
                         init: None,

@@ -958,12 +958,23 @@ pub fn check_witness(m: &Model, w: &Witness) -> Result<(), String> {
     for (k, f) in w.frames.iter().enumerate() {
         if k > 0 {
             // A value the frame gives for a state with `next` must be the one computed.
-            let computed = vals.clone();
+            let mut given: Vec<usize> = (f.states.iter().map(|x| x.0))
+                .chain(f.cells.iter().map(|x| x.0))
+                .chain(f.defaults.iter().map(|x| x.0))
+                .filter(|&i| m.states.get(i).is_some_and(|s| s.next.is_some()))
+                .collect();
+            given.sort_unstable();
+            given.dedup();
+            let computed: Vec<(usize, Option<Val>)> = given
+                .iter()
+                .map(|&i| (i, vals[m.states[i].node].clone()))
+                .collect();
             assign(&mut vals, &f.states, &state_node, "state")?;
             assign_mems(&mut vals, f)?;
             zero_arrays(&mut vals, false);
-            for s in m.states.iter().filter(|s| s.next.is_some()) {
-                let agree = match (&computed[s.node], &vals[s.node]) {
+            for (i, before) in computed {
+                let s = &m.states[i];
+                let agree = match (&before, &vals[s.node]) {
                     (Some(Val::Mem(a)), Some(Val::Mem(b))) => a.same(b),
                     (a, b) => a == b,
                 };

@@ -7,6 +7,8 @@ use cove_aig::btor2_blast::{Btor2Verdict, blast, check};
 use cove_aig::btor2_sim::{Bv, Mem, Val, check_witness, eval_all, format_witness, parse_witness};
 use cove_aig::driver::SolveConfig;
 use cove_aig::{Control, lit_val};
+use cove_testkit::Rng;
+use cove_testkit::btor2::random_memory_model;
 
 fn dir() -> String {
     format!("{}/tests/data/btor2/memories", env!("CARGO_MANIFEST_DIR"))
@@ -22,16 +24,6 @@ fn manifest() -> Vec<(String, String)> {
             (f[1].to_string(), f[2].to_string())
         })
         .collect()
-}
-
-struct Rng(u64);
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
 }
 
 #[test]
@@ -89,63 +81,12 @@ fn witnesses_give_memory_cells_and_wrong_cells_are_rejected() {
     assert_eq!(format_witness(&m, &w), text);
 }
 
-/// A random model over one memory state: writes at input addresses with input values,
-/// reads, `ite` between memories, array equality; every read and comparison an output.
-fn random_memory_model(rng: &mut Rng) -> String {
-    let a = 1 + rng.below(4) as u32;
-    let e = 1 + rng.below(8) as u32;
-    let mut s = format!(
-        "1 sort bitvec {a}\n2 sort bitvec {e}\n3 sort bitvec 1\n4 sort array 1 2\n5 state 4 mem\n"
-    );
-    let mut id = 5;
-    let mut arrays = vec![5];
-    let inputs = |s: &mut String, id: &mut i64, sort: u32| {
-        *id += 1;
-        s.push_str(&format!("{id} input {sort}\n"));
-        *id
-    };
-    for _ in 0..2 + rng.below(6) {
-        let pick = arrays[rng.below(arrays.len() as u64) as usize];
-        match rng.below(4) {
-            0 | 1 => {
-                let (i, v) = (inputs(&mut s, &mut id, 1), inputs(&mut s, &mut id, 2));
-                id += 1;
-                s.push_str(&format!("{id} write 4 {pick} {i} {v}\n"));
-                arrays.push(id);
-            }
-            2 => {
-                let other = arrays[rng.below(arrays.len() as u64) as usize];
-                let c = inputs(&mut s, &mut id, 3);
-                id += 1;
-                s.push_str(&format!("{id} ite 4 {c} {pick} {other}\n"));
-                arrays.push(id);
-            }
-            _ => {
-                let other = arrays[rng.below(arrays.len() as u64) as usize];
-                id += 1;
-                s.push_str(&format!(
-                    "{id} eq 3 {pick} {other}\n{} output {id}\n",
-                    id + 1
-                ));
-                id += 1;
-            }
-        }
-    }
-    for &arr in &arrays {
-        let i = inputs(&mut s, &mut id, 1);
-        id += 1;
-        s.push_str(&format!("{id} read 2 {arr} {i}\n{} output {id}\n", id + 1));
-        id += 1;
-    }
-    s
-}
-
 #[test]
 fn bit_blasted_reads_and_writes_agree_with_the_simulator() {
-    let mut rng = Rng(0x5eed_f00d_1234_9876);
+    let mut rng = Rng::new(0x5eed_f00d_1234_9876);
     let ctl = Control::default();
     for round in 0..200 {
-        let text = random_memory_model(&mut rng);
+        let text = random_memory_model(&mut rng, &[1, 2, 3, 4], 1);
         let m = parse_btor2(text.as_bytes()).unwrap_or_else(|e| panic!("{e}\n{text}"));
         let bl = blast(&m, &ctl).expect("blast");
         for _ in 0..4 {
@@ -153,7 +94,7 @@ fn bit_blasted_reads_and_writes_agree_with_the_simulator() {
             let mut aig_in = vec![false; bl.aig.inputs.len()];
             let mut latches = vec![false; bl.aig.latches.len()];
             let random = |rng: &mut Rng, w: u32| {
-                Bv::from_bits(&(0..w).map(|_| rng.below(2) == 1).collect::<Vec<_>>())
+                Bv::from_bits(&(0..w).map(|_| rng.below_u64(2) == 1).collect::<Vec<_>>())
             };
             for (i, inp) in m.inputs.iter().enumerate() {
                 let v = random(&mut rng, m.nodes[inp.node].width);
@@ -189,7 +130,7 @@ fn bit_blasted_reads_and_writes_agree_with_the_simulator() {
 
 #[test]
 fn mutated_memory_models_never_panic() {
-    let mut rng = Rng(0x0dd_ba11_cafe_f00d);
+    let mut rng = Rng::new(0x0dd_ba11_cafe_f00d);
     let ctl = Control::default().with_work_budget(20_000);
     for (file, _) in manifest()
         .into_iter()
@@ -198,14 +139,14 @@ fn mutated_memory_models_never_panic() {
         let src = std::fs::read(format!("{}/{file}", dir())).expect("design");
         for _ in 0..40 {
             let mut s = src.clone();
-            for _ in 0..1 + rng.below(4) {
-                let i = rng.below(s.len() as u64) as usize;
-                match rng.below(4) {
-                    0 => s[i] = b"0123456789 -\n;abx"[rng.below(17) as usize],
+            for _ in 0..1 + rng.below_u64(4) {
+                let i = rng.below_u64(s.len() as u64) as usize;
+                match rng.below_u64(4) {
+                    0 => s[i] = b"0123456789 -\n;abx"[rng.below_u64(17) as usize],
                     1 => {
                         s.remove(i);
                     }
-                    2 => s.insert(i, b"9-1 \n"[rng.below(5) as usize]),
+                    2 => s.insert(i, b"9-1 \n"[rng.below_u64(5) as usize]),
                     _ => s.truncate(i),
                 }
                 if s.is_empty() {

@@ -347,7 +347,7 @@ impl Terms<'_> {
     }
 
     /// Every node's term, in order.
-    fn all(m: &Model, st: &mut TermStore, vars: &[Option<TermId>]) -> Vec<TermId> {
+    fn build<'a>(m: &'a Model, st: &'a mut TermStore, vars: &[Option<TermId>]) -> Terms<'a> {
         let mut t = Terms {
             m,
             st,
@@ -357,7 +357,13 @@ impl Terms<'_> {
             let x = t.node(n, vars);
             t.term.push(x);
         }
-        t.term
+        t
+    }
+
+    /// The one-bit argument `a` as a Boolean.
+    fn holds(&mut self, a: Arg) -> TermId {
+        let t = self.arg(a);
+        self.cond(t)
     }
 }
 
@@ -392,46 +398,34 @@ pub fn encode(m: &Model, store: &mut TermStore) -> Result<Encoding, String> {
     for (x, &v) in m.inputs.iter().zip(&inputs) {
         vars[x.node] = Some(store.mk_var(v));
     }
-    let terms = Terms::all(m, store, &vars);
-    let value = |store: &mut TermStore, a: Arg| {
-        let t = terms[a.node];
-        if a.neg {
-            store.mk_bv_sorted(BvOp::Not, &[t], Sort::BitVec(m.nodes[a.node].width))
-        } else {
-            t
-        }
-    };
-    let holds = |store: &mut TermStore, a: Arg| {
-        let t = value(store, a);
-        to_bool(store, t)
-    };
     let state_terms: Vec<TermId> = states.iter().map(|&v| store.mk_var(v)).collect();
     let next_terms: Vec<TermId> = nexts.iter().map(|&v| store.mk_var(v)).collect();
+    let mut t = Terms::build(m, store, &vars);
     // Initial states.
     let mut init = vec![];
     for (i, s) in m.states.iter().enumerate() {
         if let Some(a) = s.init {
-            let t = value(store, a);
-            init.push(store.mk_eq(state_terms[i], t));
+            let v = t.arg(a);
+            init.push(t.st.mk_eq(state_terms[i], v));
         }
     }
-    let init = store.mk_and(&init);
-    let constraints: Vec<TermId> = m.constraints.iter().map(|&c| holds(store, c)).collect();
+    let init = t.st.mk_and(&init);
+    let constraints: Vec<TermId> = m.constraints.iter().map(|&c| t.holds(c)).collect();
     // A step.
     let mut step = constraints.clone();
     for (i, s) in m.states.iter().enumerate() {
         if let Some(a) = s.next {
-            let t = value(store, a);
-            step.push(store.mk_eq(next_terms[i], t));
+            let v = t.arg(a);
+            step.push(t.st.mk_eq(next_terms[i], v));
         }
     }
-    let step = store.mk_and(&step);
+    let step = t.st.mk_and(&step);
     // The query.
-    let bads: Vec<TermId> = m.bads.iter().map(|&b| holds(store, b)).collect();
-    let bad = store.mk_or(&bads);
+    let bads: Vec<TermId> = m.bads.iter().map(|&b| t.holds(b)).collect();
+    let bad = t.st.mk_or(&bads);
     let mut query = constraints;
     query.push(bad);
-    let query = store.mk_and(&query);
+    let query = t.st.mk_and(&query);
     let app = |args: &[TermId]| PredApp {
         pred: inv,
         args: args.to_vec(),
@@ -469,7 +463,7 @@ pub fn encode(m: &Model, store: &mut TermStore) -> Result<Encoding, String> {
         inv,
         states,
         inputs,
-        nodes: terms,
+        nodes: t.term,
     })
 }
 

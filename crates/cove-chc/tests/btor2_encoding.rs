@@ -9,7 +9,7 @@ use cove_aig::btor2_sim::{Bv, Mem, Val, eval_all};
 use cove_chc::btor2::encode;
 use cove_logic::{ArrayValue, BvValue, TermStore, Value};
 use cove_testkit::Rng;
-use cove_testkit::btor2::random_model;
+use cove_testkit::btor2::{random_memory_model, random_model};
 
 fn value_of(b: &Bv) -> Value {
     Value::Bv(BvValue::from_bits(&b.bits()))
@@ -106,71 +106,11 @@ fn every_operator_means_what_the_simulator_computes() {
     }
 }
 
-/// A random model over two memory states (2^a cells, one of them beyond the bit-blaster):
-/// writes at input addresses, `ite` between memories, constant arrays, array equality, reads;
-/// every read and comparison an output.
-fn random_memory_model(rng: &mut Rng) -> String {
-    let a = [1, 3, 24][rng.below(3)];
-    let e = 1 + rng.below(8) as u32;
-    let mut s = format!(
-        "1 sort bitvec {a}\n2 sort bitvec {e}\n3 sort bitvec 1\n4 sort array 1 2\n\
-         5 state 4 m0\n6 state 4 m1\n"
-    );
-    let mut id = 6;
-    let mut arrays = vec![5, 6];
-    let input = |s: &mut String, id: &mut i64, sort: u32| {
-        *id += 1;
-        s.push_str(&format!("{id} input {sort}\n"));
-        *id
-    };
-    for _ in 0..8 {
-        let pick = arrays[rng.below(arrays.len())];
-        match rng.below(5) {
-            0 | 1 => {
-                let (i, v) = (input(&mut s, &mut id, 1), input(&mut s, &mut id, 2));
-                id += 1;
-                s.push_str(&format!("{id} write 4 {pick} {i} {v}\n"));
-                arrays.push(id);
-            }
-            2 => {
-                let c = input(&mut s, &mut id, 3);
-                let other = arrays[rng.below(arrays.len())];
-                id += 1;
-                s.push_str(&format!("{id} ite 4 {c} {pick} {other}\n"));
-                arrays.push(id);
-            }
-            3 => {
-                let other = arrays[rng.below(arrays.len())];
-                let op = if rng.flip() { "eq" } else { "neq" };
-                id += 1;
-                s.push_str(&format!(
-                    "{id} {op} 3 {pick} {other}\n{} output {id}\n",
-                    id + 1
-                ));
-                id += 1;
-            }
-            _ => {
-                let i = input(&mut s, &mut id, 1);
-                id += 1;
-                s.push_str(&format!("{id} read 2 {pick} {i}\n{} output {id}\n", id + 1));
-                id += 1;
-            }
-        }
-    }
-    for &arr in &arrays {
-        let i = input(&mut s, &mut id, 1);
-        id += 1;
-        s.push_str(&format!("{id} read 2 {arr} {i}\n{} output {id}\n", id + 1));
-        id += 1;
-    }
-    s
-}
-
 #[test]
 fn memories_mean_what_the_simulator_computes() {
     let mut rng = Rng::new(0x51ce_d00d_4a11_7e57);
     for _ in 0..200 {
-        let text = random_memory_model(&mut rng);
+        let text = random_memory_model(&mut rng, &[1, 3, 24], 2);
         compare(&text, &mut rng);
     }
 }

@@ -149,3 +149,66 @@ pub fn random_model(rng: &mut Rng, max_w: u32) -> String {
     }
     s
 }
+
+/// A random model over `states` memory states of `2^a` cells (`a` drawn from
+/// `index_widths`, elements of 1 to 8 bits): writes at input addresses with input values,
+/// `ite` between memories, array equality and disequality, reads; every read and comparison
+/// an `output`. Returns the text.
+pub fn random_memory_model(rng: &mut Rng, index_widths: &[u32], states: usize) -> String {
+    let a = index_widths[rng.below(index_widths.len())];
+    let e = 1 + rng.below(8) as u32;
+    let mut s =
+        format!("1 sort bitvec {a}\n2 sort bitvec {e}\n3 sort bitvec 1\n4 sort array 1 2\n");
+    let mut id = 4i64;
+    let mut arrays = vec![];
+    for k in 0..states.max(1) {
+        id += 1;
+        s.push_str(&format!("{id} state 4 m{k}\n"));
+        arrays.push(id);
+    }
+    let input = |s: &mut String, id: &mut i64, sort: u32| {
+        *id += 1;
+        s.push_str(&format!("{id} input {sort}\n"));
+        *id
+    };
+    for _ in 0..2 + rng.below(7) {
+        let pick = arrays[rng.below(arrays.len())];
+        let other = arrays[rng.below(arrays.len())];
+        match rng.below(5) {
+            0 | 1 => {
+                let (i, v) = (input(&mut s, &mut id, 1), input(&mut s, &mut id, 2));
+                id += 1;
+                s.push_str(&format!("{id} write 4 {pick} {i} {v}\n"));
+                arrays.push(id);
+            }
+            2 => {
+                let c = input(&mut s, &mut id, 3);
+                id += 1;
+                s.push_str(&format!("{id} ite 4 {c} {pick} {other}\n"));
+                arrays.push(id);
+            }
+            3 => {
+                let op = if rng.flip() { "eq" } else { "neq" };
+                id += 1;
+                s.push_str(&format!(
+                    "{id} {op} 3 {pick} {other}\n{} output {id}\n",
+                    id + 1
+                ));
+                id += 1;
+            }
+            _ => {
+                let i = input(&mut s, &mut id, 1);
+                id += 1;
+                s.push_str(&format!("{id} read 2 {pick} {i}\n{} output {id}\n", id + 1));
+                id += 1;
+            }
+        }
+    }
+    for &arr in &arrays {
+        let i = input(&mut s, &mut id, 1);
+        id += 1;
+        s.push_str(&format!("{id} read 2 {arr} {i}\n{} output {id}\n", id + 1));
+        id += 1;
+    }
+    s
+}

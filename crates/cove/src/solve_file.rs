@@ -628,20 +628,17 @@ fn solve_btor2(
         ),
     };
     Ok(FileAnswer {
-        format: InputFormat::Btor2,
-        safety,
-        verdict: InputFormat::Btor2.verdict_word(safety),
-        witness: Some(text.clone()),
-        text,
-        reason,
         engine: cfg.engine.name().to_string(),
         validation: validation.to_string(),
         certificate_failed: validation.is_failed(),
-        time: start.elapsed(),
         stats,
-        properties: vec![],
-        overran: false,
-        detail: Detail::Btor2(Box::new(verdict)),
+        ..btor2_answer(
+            safety,
+            text,
+            reason,
+            Detail::Btor2(Box::new(verdict)),
+            start,
+        )
     })
 }
 
@@ -671,14 +668,16 @@ fn solve_btor2_over_arrays(
             let reason = UnknownReason::Unsupported(e);
             let out =
                 cove_chc::driver::Outcome::unknown(store, reason, cove_chc::driver::Phase::Parsing);
-            return btor2_answer(out, Safety::Unknown, unknown_text.into(), None, start);
+            return chc_btor2_answer(out, Safety::Unknown, unknown_text.into(), None, start);
         }
     };
     match &out.answer {
-        ChcResult::Sat(_) => btor2_answer(out, Safety::Safe, "unsat\nb0\n.\n".into(), None, start),
+        ChcResult::Sat(_) => {
+            chc_btor2_answer(out, Safety::Safe, "unsat\nb0\n.\n".into(), None, start)
+        }
         ChcResult::Unknown(r) => {
             let r = r.to_string();
-            btor2_answer(out, Safety::Unknown, unknown_text.into(), Some(r), start)
+            chc_btor2_answer(out, Safety::Unknown, unknown_text.into(), Some(r), start)
         }
         ChcResult::Unsat(d) => {
             let replayed = cove_chc::btor2::witness(model, &enc, d).and_then(|w| {
@@ -688,11 +687,11 @@ fn solve_btor2_over_arrays(
                 Ok(text)
             });
             match replayed {
-                Ok(text) => btor2_answer(out, Safety::Unsafe, text, None, start),
+                Ok(text) => chc_btor2_answer(out, Safety::Unsafe, text, None, start),
                 Err(e) => {
                     let msg = format!("counterexample failed word-level simulation: {e}");
                     let mut a =
-                        btor2_answer(out, Safety::Unknown, unknown_text.into(), None, start);
+                        chc_btor2_answer(out, Safety::Unknown, unknown_text.into(), None, start);
                     a.reason = Some(format!("incomplete: {msg}"));
                     a.validation = format!("failed: {msg}");
                     a.certificate_failed = true;
@@ -704,11 +703,28 @@ fn solve_btor2_over_arrays(
 }
 
 /// The answer for a BTOR2 model decided as Horn clauses.
-fn btor2_answer(
+fn chc_btor2_answer(
     out: cove_chc::driver::Outcome,
     safety: Safety,
     text: String,
     reason: Option<String>,
+    start: Instant,
+) -> FileAnswer {
+    FileAnswer {
+        engine: out.engine.clone(),
+        validation: out.validation.to_string(),
+        certificate_failed: matches!(out.validation, cove_chc::driver::Validation::Failed(_)),
+        ..btor2_answer(safety, text, reason, Detail::Chc(Box::new(out)), start)
+    }
+}
+
+/// A BTOR2 answer in the format's words; each route fills in its engine, validation and
+/// statistics.
+fn btor2_answer(
+    safety: Safety,
+    text: String,
+    reason: Option<String>,
+    detail: Detail,
     start: Instant,
 ) -> FileAnswer {
     FileAnswer {
@@ -718,14 +734,14 @@ fn btor2_answer(
         witness: Some(text.clone()),
         text,
         reason,
-        engine: out.engine.clone(),
-        validation: out.validation.to_string(),
-        certificate_failed: matches!(out.validation, cove_chc::driver::Validation::Failed(_)),
+        engine: String::new(),
+        validation: "none".into(),
+        certificate_failed: false,
         time: start.elapsed(),
         stats: vec![],
         properties: vec![],
         overran: false,
-        detail: Detail::Chc(Box::new(out)),
+        detail,
     }
 }
 
