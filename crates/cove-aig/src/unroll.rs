@@ -101,6 +101,11 @@ impl Drop for Unroll<'_> {
 impl<'a> Unroll<'a> {
     /// The plain unrolling: latches are their next-state functions.
     pub(crate) fn new(aig: &'a Aig) -> Unroll<'a> {
+        Unroll::with_config(aig, cove_sat::Config::default())
+    }
+
+    /// The plain unrolling, solved by a SAT solver with `config`.
+    pub(crate) fn with_config(aig: &'a Aig, config: cove_sat::Config) -> Unroll<'a> {
         let mut defs = vec![Def::Const; aig.max_var as usize + 1];
         for &v in &aig.inputs {
             defs[v as usize] = Def::Input;
@@ -115,7 +120,7 @@ impl<'a> Unroll<'a> {
         Unroll {
             aig,
             defs,
-            s: Solver::new(),
+            s: Solver::with_config(config),
             vals: Vec::new(),
             act: Vec::new(),
             hash: FxHashMap::default(),
