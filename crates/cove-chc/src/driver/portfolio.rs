@@ -14,7 +14,7 @@
 //! translated back to the preprocessed one on their own thread.
 
 use super::run::{Run, preprocess_config, run_guarded, run_guarded_sharing, validate};
-use super::schedule::{EngineSpec, Shape, for_shape};
+use super::schedule::{EngineSpec, Rounds, Shape, for_shape};
 use super::strengthen::run_strengthened;
 use super::{Outcome, Phase, SolveConfig, Validation};
 use crate::engine::Control;
@@ -26,9 +26,10 @@ use crate::share::LemmaPool;
 use crate::system::ChcSystem;
 use cove_control::clock::thread_cpu_time;
 use cove_logic::TermStore;
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{OnceLock, mpsc};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 pub(crate) fn run(
     mut store: TermStore,
@@ -157,7 +158,10 @@ pub(crate) fn race(
     let threads = cfg.thread_count().min(specs.len()).max(1);
     // The losers are stopped through this child; the caller's control is left alone.
     let group = ctl.child();
-    let (tx, rx) = mpsc::channel::<(Run, TermStore, Option<Duration>)>();
+    let (tx, rx) = mpsc::channel::<(usize, Run, TermStore, Option<Duration>)>();
+    // The time-sliced entries take turns in rounds (schedule::Rounds), timed from here.
+    let start = Instant::now();
+    let mut rounds = Rounds::new(ctl.remaining());
     let validate_answers = cfg.validate;
     let mut winner: Option<(Run, TermStore)> = None;
     let mut last_unknown: Option<(Run, TermStore)> = None;
@@ -180,7 +184,9 @@ pub(crate) fn race(
     std::thread::scope(|scope| {
         let mut next = 0;
         let mut running = 0;
-        let spawn = |idx: usize, running: &mut usize| {
+        // Starts entry `idx` for at most `slice`; `late` when it takes a thread another
+        // entry left.
+        let spawn = |idx: usize, slice: Option<Duration>, late: bool, running: &mut usize| {
             let spec = specs[idx].clone();
             let lazy = (bounds && spec.bounds).then_some(&lazy);
             let store = &store;
@@ -189,17 +195,23 @@ pub(crate) fn race(
             let mut c = group.child();
             // The back-translation and the check get the race's time, not the slice's.
             let whole = group.child();
-            if let (Some(share), Some(left)) = (spec.share, ctl.remaining()) {
-                c = c.with_timeout(left.mul_f64(share));
+            if let Some(slice) = slice {
+                c = c.with_timeout(slice);
             }
             if ctl.verbosity > 0 {
-                eprintln!("portfolio: starting {}", spec.label);
+                match slice {
+                    Some(d) => eprintln!(
+                        "portfolio: starting {} for {:.1} s",
+                        spec.label,
+                        d.as_secs_f64()
+                    ),
+                    None => eprintln!("portfolio: starting {}", spec.label),
+                }
             }
             *running += 1;
             // The first wave offers what it learns; an entry that starts later (on a thread
             // another entry gave up) starts from the inductive part of those offers.
             let pool = pool.for_sender(&spec.label);
-            let late = idx >= threads;
             std::thread::Builder::new()
                 .name(spec.label.clone())
                 .stack_size(256 << 20)
@@ -291,18 +303,24 @@ pub(crate) fn race(
                         r.validation = validation;
                         r.phase = phase;
                     }
-                    let _ = tx.send((r, st, cpu));
+                    let _ = tx.send((idx, r, st, cpu));
                 })
                 .is_ok()
         };
+        // An entry of the first wave without a share holds its thread for the whole run.
+        let holds = |idx: usize| idx < threads && specs[idx].share.is_none();
         while next < threads {
-            if !spawn(next, &mut running) {
+            let slice = rounds.slice(start.elapsed(), specs[next].share, holds(next));
+            if !spawn(next, slice, false, &mut running) {
                 running -= 1;
             }
             next += 1;
         }
+        // The entries waiting for a thread in this round, and those to run again in the next.
+        let mut queue: VecDeque<usize> = (next..specs.len()).collect();
+        let mut again: Vec<usize> = Vec::new();
         while running > 0 {
-            let Ok((r, st, cpu)) = rx.recv() else {
+            let Ok((idx, r, st, cpu)) = rx.recv() else {
                 break;
             };
             running -= 1;
@@ -324,13 +342,28 @@ pub(crate) fn race(
             if let ChcResult::Unknown(why) = &r.answer {
                 reasons.push(format!("{}: {why}", r.engine));
             }
+            // Stopped by its slice (not given up): it runs again in the next round.
+            if !holds(idx) && matches!(r.answer, ChcResult::Unknown(UnknownReason::Timeout)) {
+                again.push(idx);
+            }
             last_unknown = Some((r, st));
-            if winner.is_none() && group.should_stop().is_none() && next < specs.len() {
-                if spawn(next, &mut running) {
-                    next += 1;
-                } else {
+            if winner.is_some() || group.should_stop().is_some() {
+                continue;
+            }
+            if queue.is_empty() && !again.is_empty() && rounds.advance(start.elapsed()) {
+                again.sort_unstable();
+                queue.extend(again.drain(..));
+                if ctl.verbosity > 0 {
+                    eprintln!(
+                        "portfolio: next round, until {:.1} s",
+                        rounds.end().as_secs_f64()
+                    );
+                }
+            }
+            if let Some(i) = queue.pop_front() {
+                let slice = rounds.slice(start.elapsed(), specs[i].share, false);
+                if !spawn(i, slice, true, &mut running) {
                     running -= 1;
-                    next += 1;
                 }
             }
         }

@@ -5,6 +5,16 @@
 //! one takes its thread. With one thread the first entry runs alone (measured: time-slicing
 //! two engines on one core lost more files to the halved budget than it gained) unless it
 //! gives up before the limit; then the others follow in turn.
+//!
+//! The entries that take turns on a thread run in [`Rounds`]: the first round lasts
+//! [`FIRST_ROUND`] (or the whole limit when it is shorter) and every slice is a share of the
+//! round's time left; when the list is through and the limit is not reached, the entries
+//! stopped by their slice run again in a round three times as long. A longer limit then never
+//! makes a run worse in its first 20 s: before rounds, every slice was a share of the whole
+//! limit, so at `--timeout 60` k-induction started later and proved `reve/025-horn` in 7 s,
+//! while at `--timeout 20` its slice (4 s) ended before its proof (6.4 s); and at a
+//! competition's 1,800 s limit k-induction alone held the second thread for six minutes
+//! before any other entry ran.
 
 use crate::engine::Engine;
 use crate::engines::EngineConfig;
@@ -24,6 +34,81 @@ use crate::engines::split_tpa::SplitTpaConfig;
 use crate::engines::tpa::TpaConfig;
 use crate::system::ChcSystem;
 use cove_logic::{Sort, TermStore};
+use std::time::Duration;
+
+/// How long the first round of the time-sliced entries lasts ([`Rounds`]): the limit the
+/// schedule's shares were measured at, so that a run with a longer limit does, for its first
+/// 20 s, what a 20 s run does.
+pub const FIRST_ROUND: Duration = Duration::from_secs(20);
+
+/// Each round lasts this many times as long as the rounds before it together with it (20 s,
+/// then up to 60 s, 180 s, ...): an entry's slice triples from round to round, and the
+/// rounds before the last take at most a third of the run.
+pub const ROUND_GROWTH: u32 = 3;
+
+/// The rounds in which the time-sliced entries take turns (see the module documentation).
+/// Times are measured from the start of the race.
+#[derive(Clone, Debug)]
+pub struct Rounds {
+    /// The race's time limit (`None`: none; the rounds then go on growing).
+    limit: Option<Duration>,
+    /// When the current round ends.
+    end: Duration,
+}
+
+impl Rounds {
+    /// The first round, for a race with `limit` left.
+    pub fn new(limit: Option<Duration>) -> Rounds {
+        Rounds {
+            limit,
+            end: limit.map_or(FIRST_ROUND, |l| l.min(FIRST_ROUND)),
+        }
+    }
+
+    /// True in the round that ends at the limit: its entries' slices are shares of the time
+    /// left, and an entry without a share runs until the limit.
+    pub fn is_last(&self) -> bool {
+        self.limit.is_some_and(|l| self.end >= l)
+    }
+
+    /// When the current round ends, from the race's start.
+    pub fn end(&self) -> Duration {
+        self.end
+    }
+
+    /// Moves on to the next round that ends after `elapsed`; `false` when the current round
+    /// is the last.
+    pub fn advance(&mut self, elapsed: Duration) -> bool {
+        if self.is_last() {
+            return false;
+        }
+        loop {
+            self.end = self.end.saturating_mul(ROUND_GROWTH);
+            if let Some(l) = self.limit {
+                self.end = self.end.min(l);
+            }
+            if self.end > elapsed || self.is_last() {
+                return true;
+            }
+        }
+    }
+
+    /// How long an entry started at `elapsed` may run: `share` of the round's time left,
+    /// or, without a share, the rest of the round — `None` (until the race's end) in the last
+    /// round and for an entry that `holds` its thread for the whole run (one of the first
+    /// wave without a share: Spacer on thread 1).
+    pub fn slice(&self, elapsed: Duration, share: Option<f64>, holds: bool) -> Option<Duration> {
+        if holds {
+            return None;
+        }
+        let left = self.end.saturating_sub(elapsed);
+        match share {
+            Some(s) => Some(left.mul_f64(s)),
+            None if self.is_last() => None,
+            None => Some(left),
+        }
+    }
+}
 
 /// One portfolio entry: an engine with its options.
 #[derive(Clone, Debug)]
@@ -33,8 +118,9 @@ pub struct EngineSpec {
     pub label: String,
     /// The engine and its options.
     pub engine: EngineConfig,
-    /// At most this fraction of the time left when the entry starts (time-slicing a thread
-    /// among several engines); `None` = until the run's deadline.
+    /// At most this fraction of the round's time left when the entry starts (time-slicing a
+    /// thread among several engines, [`Rounds`]); `None` = until the round's end, or the
+    /// run's deadline for an entry of the first wave (it holds its thread).
     pub share: Option<f64>,
     /// Solve the system strengthened with its inductive bounds ([`crate::preprocess::bounds`])
     /// when preprocessing is on. On for every engine but Spacer: the bounds let k-induction
@@ -276,6 +362,75 @@ pub fn for_shape(shape: Shape) -> Vec<EngineSpec> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn secs(s: f64) -> Duration {
+        Duration::from_secs_f64(s)
+    }
+
+    #[test]
+    fn a_limit_of_at_most_the_first_round_is_one_round_as_before() {
+        for limit in [5.0, 20.0] {
+            let r = Rounds::new(Some(secs(limit)));
+            assert!(r.is_last());
+            // Shares of the time left; without a share, until the limit.
+            assert_eq!(
+                r.slice(secs(1.0), Some(0.5), false),
+                Some(secs((limit - 1.0) / 2.0))
+            );
+            assert_eq!(r.slice(secs(1.0), None, false), None);
+            assert_eq!(r.slice(secs(1.0), Some(0.5), true), None);
+            assert!(!r.clone().advance(secs(limit)));
+        }
+    }
+
+    #[test]
+    fn a_longer_limit_keeps_the_first_round_and_then_grows_the_slices() {
+        let (r20, mut r60) = (Rounds::new(Some(secs(20.0))), Rounds::new(Some(secs(60.0))));
+        assert!(!r60.is_last());
+        // The first 20 s: every slice that ends inside them is the one of a 20 s run.
+        for (at, share) in [(0.0, 0.1), (0.4, 0.2), (4.4, 0.25), (12.0, 0.5)] {
+            assert_eq!(
+                r60.slice(secs(at), Some(share), false),
+                r20.slice(secs(at), Some(share), false)
+            );
+        }
+        // An entry without a share ends with the round (it may run again in the next).
+        assert_eq!(r60.slice(secs(19.0), None, false), Some(secs(1.0)));
+        // An entry holding its thread runs until the limit in every round.
+        assert_eq!(r60.slice(secs(0.0), None, true), None);
+        // The second round goes to the limit: k-induction's fifth gets 8 s where it had 4 s.
+        assert!(r60.advance(secs(20.0)));
+        assert!(r60.is_last());
+        assert_eq!(r60.end(), secs(60.0));
+        assert_eq!(r60.slice(secs(20.0), Some(0.2), false), Some(secs(8.0)));
+        assert_eq!(r60.slice(secs(50.0), None, false), None);
+        assert!(!r60.advance(secs(60.0)));
+    }
+
+    #[test]
+    fn without_a_limit_the_rounds_triple_and_skip_rounds_already_over() {
+        let mut r = Rounds::new(None);
+        assert_eq!(r.end(), FIRST_ROUND);
+        assert!(!r.is_last());
+        assert_eq!(r.slice(secs(10.0), Some(0.5), false), Some(secs(5.0)));
+        assert_eq!(r.slice(secs(10.0), None, false), Some(secs(10.0)));
+        assert!(r.advance(secs(20.0)));
+        assert_eq!(r.end(), secs(60.0));
+        // An entry that overran its slice far: the next round still ends after it.
+        assert!(r.advance(secs(500.0)));
+        assert_eq!(r.end(), secs(540.0));
+        // A competition's limit: 20, 60, 180, 540, 1,620, then the rest to 1,800 s.
+        let mut c = Rounds::new(Some(secs(1800.0)));
+        let mut ends = vec![c.end()];
+        while c.advance(c.end()) {
+            ends.push(c.end());
+        }
+        let want: Vec<Duration> = [20.0, 60.0, 180.0, 540.0, 1620.0, 1800.0]
+            .iter()
+            .map(|&s| secs(s))
+            .collect();
+        assert_eq!(ends, want);
+    }
 
     fn shape(src: &str) -> Shape {
         let mut store = TermStore::new();
