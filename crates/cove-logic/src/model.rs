@@ -127,6 +127,59 @@ fn values_of_sort(sort: Sort) -> Option<u128> {
     go(sort, 0)
 }
 
+/// Whether `v` holds an array over a finite index sort that lists cells: such an array has
+/// several representations (see [`EvalError::ArrayIndexedByArrays`]). An explicit stack, as
+/// values may be deep.
+fn ambiguous(v: &Value) -> bool {
+    any_array(v, |a| {
+        a.entries
+            .first()
+            .is_some_and(|(i, _)| values_of_sort_of(i).is_some())
+    })
+}
+
+/// Whether `v` holds an array with a cell whose index is [`ambiguous`].
+fn keyed_ambiguously(v: &Value) -> bool {
+    any_array(v, keys_ambiguous)
+}
+
+/// Whether a cell of `a` has an [`ambiguous`] index (at once `false` when the indices are
+/// scalars: they all have one sort).
+fn keys_ambiguous(a: &ArrayValue) -> bool {
+    let holds = |i: &Value| match i {
+        Value::Array(_) => true,
+        Value::Dt(d) => holds_array(d.sort),
+        _ => false,
+    };
+    a.entries.first().is_some_and(|(i, _)| holds(i)) && a.entries.iter().any(|(i, _)| ambiguous(i))
+}
+
+/// Whether some array inside `v` (`v` itself, its cells, indices and defaults, the fields of
+/// datatype values) satisfies `p`.
+fn any_array(v: &Value, p: fn(&ArrayValue) -> bool) -> bool {
+    if !matches!(v, Value::Array(_) | Value::Dt(_)) {
+        return false;
+    }
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Array(a) => {
+                if p(a) {
+                    return true;
+                }
+                for (i, x) in &a.entries {
+                    stack.push(i);
+                    stack.push(x);
+                }
+                stack.push(&a.default);
+            }
+            Value::Dt(d) if holds_array(d.sort) => stack.extend(&d.fields),
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Whether values of datatype `sort` can hold arrays (then `==` on them is not `=`).
 fn holds_array(sort: Sort) -> bool {
     let mut seen: Vec<Sort> = vec![];
@@ -210,7 +263,9 @@ impl Value {
     /// index of a finite index sort equals a constant array whatever its default (over
     /// `(_ BitVec 1)`, `{0 ↦ 1, 1 ↦ 1; default 0}` is the constant array 1). The size of an
     /// index sort is read off the listed indices: Booleans, bit-vectors and non-recursive
-    /// datatypes are finite, other sorts count as infinite.
+    /// datatypes are finite, other sorts count as infinite. Indices that hold arrays are
+    /// compared by representation, which can be wrong (two representations of one array):
+    /// the evaluator refuses such arrays ([`EvalError::ArrayIndexedByArrays`]).
     pub fn same(&self, o: &Value) -> bool {
         match (self, o) {
             (Value::Array(_), Value::Array(_)) | (Value::Dt(_), Value::Dt(_)) => {
@@ -388,6 +443,14 @@ pub enum EvalError {
     /// unspecified.
     #[error("selector '{0}' applied to a value of another constructor")]
     WrongSelector(String),
+    /// An array read, written or compared at an index that is itself an array over a finite
+    /// index sort listing cells (`{true ↦ true; default false}` and `{false ↦ false; default
+    /// true}` are one array over Booleans): cells are keyed by the representation of their
+    /// index, and such an index has several, so the result could be wrong; refused instead.
+    /// (Over an infinite index sort, `(Array Int Int)` as Solidity's `bytes` keys, an array
+    /// has one representation and is evaluated.)
+    #[error("arrays indexed by arrays over finite index sorts are not evaluated")]
+    ArrayIndexedByArrays,
 }
 
 impl Model {
@@ -688,6 +751,9 @@ impl<'a> Evaluator<'a> {
             _ if n < args.len() => need(n),
             Op::Not => done(Value::Bool(!b(0))),
             Op::Xor => done(Value::Bool(b(0) != b(1))),
+            Op::Eq | Op::Distinct if vals.iter().any(keyed_ambiguously) => {
+                Err(EvalError::ArrayIndexedByArrays)
+            }
             Op::Eq => done(Value::Bool(vals[0].same(&vals[1]))),
             Op::Distinct => {
                 let all_distinct = (0..n).all(|i| (i + 1..n).all(|j| !vals[i].same(&vals[j])));
@@ -732,6 +798,12 @@ impl<'a> Evaluator<'a> {
                     Op::Ge => a >= b,
                     _ => a > b,
                 }))
+            }
+            Op::Select | Op::Store
+                if ambiguous(&vals[1])
+                    || matches!(&vals[0], Value::Array(a) if keys_ambiguous(a)) =>
+            {
+                Err(EvalError::ArrayIndexedByArrays)
             }
             Op::Select => match &vals[0] {
                 Value::Array(a) => done(a.read(&vals[1]).clone()),
@@ -857,6 +929,53 @@ mod tests {
         );
         assert!(x.same(&y) && x != y);
         assert!(!in_box(by_color(0, 2)).same(&y));
+    }
+
+    #[test]
+    fn arrays_indexed_by_arrays_are_refused_not_misread() {
+        // Over Booleans `{true ↦ true; default false}` and `{false ↦ false; default true}`
+        // are one array (the identity): as indices they would be two cells.
+        let b = Value::Bool;
+        let k1 = ArrayValue {
+            default: b(false),
+            entries: vec![(b(true), b(true))],
+        };
+        let k2 = ArrayValue {
+            default: b(true),
+            entries: vec![(b(false), b(false))],
+        };
+        assert!(k1.same(&k2) && k1 != k2);
+        let mut s = TermStore::new();
+        let key = Sort::array(Sort::Bool, Sort::Bool);
+        let sort = Sort::array(key, Sort::Int);
+        let (a, c, x, y) = (
+            s.var("a", sort),
+            s.var("c", sort),
+            s.var("x", key),
+            s.var("y", key),
+        );
+        let (at, ct, xt, yt) = (s.mk_var(a), s.mk_var(c), s.mk_var(x), s.mk_var(y));
+        let five = s.mk_int(5);
+        let stored = s.mk_store(at, xt, five);
+        let read = s.mk_select(stored, yt);
+        let eq = s.mk_eq(stored, ct);
+        let keys_eq = s.mk_eq(xt, yt);
+        let mut m = Model::new();
+        m.set(
+            a,
+            Value::Array(Box::new(ArrayValue::constant(Value::Num(Rational::int(0))))),
+        );
+        m.set(x, Value::Array(Box::new(k1.clone())));
+        m.set(y, Value::Array(Box::new(k2)));
+        let mut cv = ArrayValue::constant(Value::Num(Rational::int(0)));
+        cv.entries
+            .push((Value::Array(Box::new(k1)), Value::Num(Rational::int(5))));
+        m.set(c, Value::Array(Box::new(cv)));
+        // (select (store a x 5) y) is 5, which a lookup by representation misses.
+        assert_eq!(m.eval(&s, read), Err(EvalError::ArrayIndexedByArrays));
+        assert_eq!(m.eval(&s, eq), Err(EvalError::ArrayIndexedByArrays));
+        // The index arrays themselves compare as before.
+        assert_eq!(m.eval(&s, keys_eq).unwrap(), Value::Bool(true));
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! The entries that take turns on a thread run in [`Rounds`]: the first round lasts
 //! [`FIRST_ROUND`] (or the whole limit when it is shorter) and every slice is a share of the
 //! round's time left; when the list is through and the limit is not reached, the entries
-//! stopped by their slice run again in a round three times as long. A longer limit then never
+//! stopped by their slice run again in a round that ends three times as late ([`ROUND_GROWTH`]). A longer limit then never
 //! makes a run worse in its first 20 s: before rounds, every slice was a share of the whole
 //! limit, so at `--timeout 60` k-induction started later and proved `reve/025-horn` in 7 s,
 //! while at `--timeout 20` its slice (4 s) ended before its proof (6.4 s); and at a
@@ -41,9 +41,10 @@ use std::time::Duration;
 /// 20 s, what a 20 s run does.
 pub const FIRST_ROUND: Duration = Duration::from_secs(20);
 
-/// Each round lasts this many times as long as the rounds before it together with it (20 s,
-/// then up to 60 s, 180 s, ...): an entry's slice triples from round to round, and the
-/// rounds before the last take at most a third of the run.
+/// Each round ends this many times as late as the one before it (20 s, then 60 s, 180 s,
+/// ...; a round after which a shorter one would be left goes to the limit): an entry's slice
+/// grows threefold from round to round, and the rounds before the last take at most about
+/// a third of the run.
 pub const ROUND_GROWTH: u32 = 3;
 
 /// The rounds in which the time-sliced entries take turns (see the module documentation).
@@ -83,8 +84,14 @@ impl Rounds {
             return false;
         }
         loop {
+            let before = self.end;
             self.end = self.end.saturating_mul(ROUND_GROWTH);
             if let Some(l) = self.limit {
+                // A last round no longer than this one would restart the entries only to stop
+                // them soon after: this round goes to the limit instead.
+                if l.saturating_sub(self.end) <= self.end - before {
+                    self.end = l;
+                }
                 self.end = self.end.min(l);
             }
             if self.end > elapsed || self.is_last() {
@@ -419,13 +426,14 @@ mod tests {
         // An entry that overran its slice far: the next round still ends after it.
         assert!(r.advance(secs(500.0)));
         assert_eq!(r.end(), secs(540.0));
-        // A competition's limit: 20, 60, 180, 540, 1,620, then the rest to 1,800 s.
+        // A competition's limit: 20, 60, 180, 540, then the rest to 1,800 s (a round from
+        // 1,620 s would be shorter than the one before it).
         let mut c = Rounds::new(Some(secs(1800.0)));
         let mut ends = vec![c.end()];
         while c.advance(c.end()) {
             ends.push(c.end());
         }
-        let want: Vec<Duration> = [20.0, 60.0, 180.0, 540.0, 1620.0, 1800.0]
+        let want: Vec<Duration> = [20.0, 60.0, 180.0, 540.0, 1800.0]
             .iter()
             .map(|&s| secs(s))
             .collect();
