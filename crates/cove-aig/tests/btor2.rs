@@ -9,20 +9,8 @@ use cove_aig::btor2_sim::{Bv, Frame, Val, Witness, check_witness, eval_all, pars
 use cove_aig::driver::EngineChoice;
 use cove_aig::driver::SolveConfig;
 use cove_aig::{Control, lit_val};
-use cove_testkit::btor2::{BIN_OPS, UN_OPS, random_model};
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+use cove_testkit::Rng;
+use cove_testkit::btor2::{BIN_OPS, UN_OPS, random_model, random_word};
 
 fn data(name: &str) -> Model {
     let path = format!("{}/tests/data/btor2/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -348,7 +336,7 @@ fn malformed_models_are_errors_with_positions() {
 
 #[test]
 fn mutated_models_never_panic() {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::from_state(0x9e37_79b9_7f4a_7c15);
     let ctl = Control::default().with_work_budget(20_000);
     for &(name, _) in CASES {
         let path = format!("{}/tests/data/btor2/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -356,13 +344,13 @@ fn mutated_models_never_panic() {
         for _ in 0..150 {
             let mut s = src.clone();
             for _ in 0..1 + rng.below(4) {
-                let i = rng.below(s.len() as u64) as usize;
+                let i = rng.below(s.len());
                 match rng.below(4) {
-                    0 => s[i] = b"0123456789 -\n;abx"[rng.below(17) as usize],
+                    0 => s[i] = b"0123456789 -\n;abx"[rng.below(17)],
                     1 => {
                         s.remove(i);
                     }
-                    2 => s.insert(i, b"9-1 \n"[rng.below(5) as usize]),
+                    2 => s.insert(i, b"9-1 \n"[rng.below(5)]),
                     _ => s.truncate(i),
                 }
                 if s.is_empty() {
@@ -403,22 +391,13 @@ fn mutated_models_never_panic() {
 }
 
 fn random_value(rng: &mut Rng, w: u32) -> Bv {
-    match rng.below(6) {
-        0 => Bv::from_u64(w, 0),
-        1 => Bv::from_fn(w, |_| true),
-        2 => Bv::from_fn(w, |i| i == w - 1),
-        3 => Bv::from_u64(w, rng.below(4)),
-        _ => {
-            let bits: Vec<bool> = (0..w).map(|_| rng.below(2) == 1).collect();
-            Bv::from_bits(&bits)
-        }
-    }
+    Bv::from_bits(&random_word(rng, w))
 }
 
 /// Compares the word-level simulator with the blasted circuit on `rounds` random models.
 fn differential(seed: u64, rounds: usize, max_w: u32) {
-    let mut rng = Rng(seed);
-    let mut models = cove_testkit::Rng::new(seed);
+    let mut rng = Rng::from_state(seed);
+    let mut models = Rng::new(seed);
     let ctl = Control::default();
     for round in 0..rounds {
         let text = random_model(&mut models, max_w);
@@ -479,7 +458,7 @@ fn bit_blaster_agrees_on_wide_words() {
 fn every_operator_on_every_width_up_to_64() {
     // One model per width: every binary and unary operator on two inputs, all outputs.
     let ctl = Control::default();
-    let mut rng = Rng(77);
+    let mut rng = Rng::from_state(77);
     for w in 1..=64u32 {
         let mut s = format!("1 sort bitvec {w}\n2 sort bitvec 1\n3 input 1 a\n4 input 1 b\n");
         let mut id = 4;

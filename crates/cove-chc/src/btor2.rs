@@ -373,24 +373,19 @@ pub fn encode(m: &Model, store: &mut TermStore) -> Result<Encoding, String> {
     let inv = store
         .declare_func("btor2_inv", &arg_sorts, Sort::Bool)
         .map_err(|e| e.to_string())?;
-    let states: Vec<VarId> = m
-        .states
-        .iter()
-        .enumerate()
-        .map(|(i, s)| store.fresh_var(&format!("s{i}_"), sort_of(m, s.node)))
-        .collect();
-    let nexts: Vec<VarId> = m
-        .states
-        .iter()
-        .enumerate()
-        .map(|(i, s)| store.fresh_var(&format!("t{i}_"), sort_of(m, s.node)))
-        .collect();
-    let inputs: Vec<VarId> = m
-        .inputs
-        .iter()
-        .enumerate()
-        .map(|(i, x)| store.fresh_var(&format!("i{i}_"), sort_of(m, x.node)))
-        .collect();
+    // One fresh variable per node, named `{prefix}{position}_`.
+    let mut fresh = |prefix: char, nodes: &[usize]| -> Vec<VarId> {
+        nodes
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| store.fresh_var(&format!("{prefix}{i}_"), sort_of(m, n)))
+            .collect()
+    };
+    let state_nodes: Vec<usize> = m.states.iter().map(|s| s.node).collect();
+    let input_nodes: Vec<usize> = m.inputs.iter().map(|x| x.node).collect();
+    let states = fresh('s', &state_nodes);
+    let nexts = fresh('t', &state_nodes);
+    let inputs = fresh('i', &input_nodes);
     let mut vars = vec![None; m.nodes.len()];
     for (s, &v) in m.states.iter().zip(&states) {
         vars[s.node] = Some(store.mk_var(v));

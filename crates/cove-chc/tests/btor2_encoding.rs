@@ -34,13 +34,7 @@ fn mem_value(m: &Mem) -> Value {
 }
 
 fn random_bv(rng: &mut Rng, w: u32) -> Bv {
-    match rng.below(6) {
-        0 => Bv::from_u64(w, 0),
-        1 => Bv::from_fn(w, |_| true),
-        2 => Bv::from_fn(w, |i| i == w - 1),
-        3 => Bv::from_u64(w, rng.below_u64(4)),
-        _ => Bv::from_bits(&(0..w).map(|_| rng.flip()).collect::<Vec<_>>()),
-    }
+    Bv::from_bits(&cove_testkit::btor2::random_word(rng, w))
 }
 
 /// Evaluates every output of `text` with random values of its inputs and states, by the

@@ -54,27 +54,45 @@ impl Drop for DtValue {
 }
 
 /// Compares the pairs of `stack` extensionally (an explicit stack: datatype values may be
-/// deep).
-fn same_all<'a>(mut stack: Vec<(&'a Value, &'a Value)>) -> bool {
+/// deep); `None` when that would compare [`ambiguous`] indices by their representation.
+fn same_all<'a>(mut stack: Vec<(&'a Value, &'a Value)>) -> Option<bool> {
     while let Some((a, b)) = stack.pop() {
         match (a, b) {
-            (Value::Array(x), Value::Array(y)) => push_arrays(&mut stack, x, y),
+            (Value::Array(x), Value::Array(y)) if !push_arrays(&mut stack, x, y) => return None,
+            (Value::Array(_), Value::Array(_)) => {}
             (Value::Dt(x), Value::Dt(y)) if holds_array(x.sort) => {
                 if x.ctor != y.ctor || x.fields.len() != y.fields.len() {
-                    return false;
+                    return Some(false);
                 }
                 stack.extend(x.fields.iter().zip(&y.fields));
             }
-            _ if a != b => return false,
+            _ if a != b => return Some(false),
             _ => {}
         }
     }
-    true
+    Some(true)
+}
+
+/// Extensional equality of `a` and `b` ([`Value::same`]), or `None` where it would rest on
+/// the representation of [`ambiguous`] indices.
+fn same_exact(a: &Value, b: &Value) -> Option<bool> {
+    match (a, b) {
+        (Value::Array(_), Value::Array(_)) | (Value::Dt(_), Value::Dt(_)) => same_all(vec![(a, b)]),
+        _ => Some(a == b),
+    }
 }
 
 /// Pushes the cells of `x` and `y` at every index either lists, and their defaults unless
-/// those indices are all the index sort has.
-fn push_arrays<'a>(stack: &mut Vec<(&'a Value, &'a Value)>, x: &'a ArrayValue, y: &'a ArrayValue) {
+/// those indices are all the index sort has; `false` (nothing pushed) when an index is
+/// [`ambiguous`].
+fn push_arrays<'a>(
+    stack: &mut Vec<(&'a Value, &'a Value)>,
+    x: &'a ArrayValue,
+    y: &'a ArrayValue,
+) -> bool {
+    if keys_ambiguous(x) || keys_ambiguous(y) {
+        return false;
+    }
     let mut listed: Vec<&Value> = x.entries.iter().chain(&y.entries).map(|(i, _)| i).collect();
     listed.sort_unstable();
     listed.dedup();
@@ -88,6 +106,7 @@ fn push_arrays<'a>(stack: &mut Vec<(&'a Value, &'a Value)>, x: &'a ArrayValue, y
     if !all {
         stack.push((&x.default, &y.default));
     }
+    true
 }
 
 /// The number of values of the sort of `v`, when finite and below 2^100; `None` for
@@ -136,11 +155,6 @@ fn ambiguous(v: &Value) -> bool {
             .first()
             .is_some_and(|(i, _)| values_of_sort_of(i).is_some())
     })
-}
-
-/// Whether `v` holds an array with a cell whose index is [`ambiguous`].
-fn keyed_ambiguously(v: &Value) -> bool {
-    any_array(v, keys_ambiguous)
 }
 
 /// Whether a cell of `a` has an [`ambiguous`] index (at once `false` when the indices are
@@ -241,8 +255,10 @@ impl ArrayValue {
     /// Extensional equality: the same value at every index ([`Value::same`]).
     pub fn same(&self, o: &ArrayValue) -> bool {
         let mut stack = vec![];
-        push_arrays(&mut stack, self, o);
-        same_all(stack)
+        if !push_arrays(&mut stack, self, o) {
+            return self == o;
+        }
+        same_all(stack).unwrap_or(self == o)
     }
 
     /// Restores the canonical form.
@@ -265,14 +281,9 @@ impl Value {
     /// index sort is read off the listed indices: Booleans, bit-vectors and non-recursive
     /// datatypes are finite, other sorts count as infinite. Indices that hold arrays are
     /// compared by representation, which can be wrong (two representations of one array):
-    /// the evaluator refuses such arrays ([`EvalError::ArrayIndexedByArrays`]).
+    /// the evaluator refuses such comparisons ([`EvalError::ArrayIndexedByArrays`]).
     pub fn same(&self, o: &Value) -> bool {
-        match (self, o) {
-            (Value::Array(_), Value::Array(_)) | (Value::Dt(_), Value::Dt(_)) => {
-                same_all(vec![(self, o)])
-            }
-            _ => self == o,
-        }
+        same_exact(self, o).unwrap_or(self == o)
     }
 
     /// The Boolean inside, if any.
@@ -751,13 +762,21 @@ impl<'a> Evaluator<'a> {
             _ if n < args.len() => need(n),
             Op::Not => done(Value::Bool(!b(0))),
             Op::Xor => done(Value::Bool(b(0) != b(1))),
-            Op::Eq | Op::Distinct if vals.iter().any(keyed_ambiguously) => {
-                Err(EvalError::ArrayIndexedByArrays)
-            }
-            Op::Eq => done(Value::Bool(vals[0].same(&vals[1]))),
+            Op::Eq => match same_exact(&vals[0], &vals[1]) {
+                Some(eq) => done(Value::Bool(eq)),
+                None => Err(EvalError::ArrayIndexedByArrays),
+            },
             Op::Distinct => {
-                let all_distinct = (0..n).all(|i| (i + 1..n).all(|j| !vals[i].same(&vals[j])));
-                done(Value::Bool(all_distinct))
+                for i in 0..n {
+                    for j in i + 1..n {
+                        match same_exact(&vals[i], &vals[j]) {
+                            Some(false) => {}
+                            Some(true) => return done(Value::Bool(false)),
+                            None => return Err(EvalError::ArrayIndexedByArrays),
+                        }
+                    }
+                }
+                done(Value::Bool(true))
             }
             Op::Add => {
                 let mut s = Rational::ZERO;

@@ -12,6 +12,23 @@ pub const BIN_OPS: &[&str] = &[
 /// Every unary operator of BTOR2.
 pub const UN_OPS: &[&str] = &["not", "inc", "dec", "neg", "redand", "redor", "redxor"];
 
+/// A random `w`-bit value, least significant bit first (`Bv::from_bits` of the simulator):
+/// zero, all ones, the sign bit alone and small numbers as often as uniform draws, since
+/// the operators' corner cases sit there. For the values of inputs, states and memory cells
+/// that the differential tests feed both sides.
+pub fn random_word(rng: &mut Rng, w: u32) -> Vec<bool> {
+    match rng.below(6) {
+        0 => vec![false; w as usize],
+        1 => vec![true; w as usize],
+        2 => (0..w).map(|i| i == w - 1).collect(),
+        3 => {
+            let v = rng.below(4);
+            (0..w).map(|i| i < 64 && v >> i & 1 == 1).collect()
+        }
+        _ => (0..w).map(|_| rng.below(2) == 1).collect(),
+    }
+}
+
 /// A random word-level combinational model: inputs, operators over them, each result an
 /// `output`. Returns the text.
 pub fn random_model(rng: &mut Rng, max_w: u32) -> String {
