@@ -387,6 +387,9 @@ impl SmtSolver {
         let flushed = self.dt.pending.is_empty() || self.flush_dt_facts(store);
         self.th.model = None;
         self.th.new_check();
+        // A check's conflict limit bounds its splits as well (the theory's counterpart of
+        // conflicts; see `ArithTheory::set_branch_limit`).
+        self.th.set_branch_limit(self.limits.conflicts);
         let (c0, d0, p0) = {
             let s = self.sat.stats();
             (s.conflicts, s.decisions, self.th.sx.stats().pivots)
@@ -567,7 +570,8 @@ impl SmtSolver {
                 }
                 SolveResult::Unknown => {
                     let user_stop = user.control.should_stop().is_some()
-                        || user.conflicts.is_some_and(|c| spent(&self.sat) >= c);
+                        || user.conflicts.is_some_and(|c| spent(&self.sat) >= c)
+                        || self.th.branch_limit_hit();
                     if user_stop || last {
                         return r;
                     }

@@ -120,6 +120,11 @@ pub(crate) struct ArithTheory {
     int: IntChecker,
     /// Cube tests still allowed (each failure costs one).
     cube_budget: u32,
+    /// Branch-and-bound splits allowed per check (`None`: unlimited); see
+    /// [`ArithTheory::set_branch_limit`].
+    branch_limit: Option<u64>,
+    /// Splits made in the current check.
+    check_branches: u64,
 }
 
 /// Cube tests (rounding a relaxed model) allowed per check.
@@ -157,10 +162,11 @@ impl ArithTheory {
             stats: TheoryStats::default(),
             int: IntChecker::default(),
             cube_budget: CUBE_BUDGET,
+            branch_limit: None,
+            check_branches: 0,
         }
     }
 
-    /// Turns theory propagation through tableau rows on or off.
     /// Starts a new check: the integer layer's cut and cube budgets are per check. A
     /// budget over the solver's lifetime left the long-lived solvers of the engines
     /// without cuts after their first hundred checks, and branch and bound alone drifts
@@ -169,6 +175,21 @@ impl ArithTheory {
     pub fn new_check(&mut self) {
         self.int.reset();
         self.cube_budget = CUBE_BUDGET;
+        self.check_branches = 0;
+    }
+
+    /// At most `limit` branch-and-bound splits per check; the next one gives up instead
+    /// ([`cove_sat::TheoryOut::give_up`]). A conflict limit alone does not bound a check:
+    /// branch and bound can drift through split after split, each satisfiable, without a
+    /// conflict, and every split adds two atoms and two clauses that live as long as the
+    /// solver's current build.
+    pub fn set_branch_limit(&mut self, limit: Option<u64>) {
+        self.branch_limit = limit;
+    }
+
+    /// Whether the current check gave up at its branch limit.
+    pub fn branch_limit_hit(&self) -> bool {
+        self.branch_limit.is_some_and(|l| self.check_branches >= l)
     }
 
     /// Whether theory propagation through tableau rows is on.
@@ -567,6 +588,11 @@ impl ArithTheory {
     /// fresh variable selects it: drifting away from the origin is what makes branch and
     /// bound diverge on unbounded problems.
     fn branch(&mut self, var: TVar, floor: Rational, out: &mut TheoryOut) {
+        if self.branch_limit_hit() {
+            out.give_up();
+            return;
+        }
+        self.check_branches += 1;
         self.stats.branches += 1;
         if self.is_branched.len() <= var.idx() {
             self.is_branched.resize(var.idx() + 1, false);

@@ -80,7 +80,9 @@ impl Run<'_> {
     }
 
     /// Is `cand` still blocked at level `b` (with relative induction)? After `true` the
-    /// solver's unsat core is a subset of `cand` plus assumption literals.
+    /// solver's unsat core is a subset of `cand` plus assumption literals. A check that
+    /// [`OPTIONAL_CONFLICTS`](super::stats::OPTIONAL_CONFLICTS) conflicts do not settle counts as not blocked: the caller keeps
+    /// the stronger cube it already has.
     pub(super) fn blocked(
         &mut self,
         store: &mut TermStore,
@@ -93,7 +95,8 @@ impl Run<'_> {
         if let Some(ri) = self.relative_induction(store, p, cand) {
             asm.push(ri);
         }
-        Ok(!self.check(store, p, &asm, Why::Drop)?)
+        let r = self.check_budgeted(store, p, &asm, Why::Drop, "drop-over-budget")?;
+        Ok(r == Some(false))
     }
 
     /// Weakens the literals of a blocked cube while it stays blocked: an equality `s = k`
@@ -439,8 +442,12 @@ impl Run<'_> {
         loop {
             let mut asm = negated.clone();
             asm.extend_from_slice(&level);
-            if !self.check(store, p, &asm, Why::Farkas)? {
-                break;
+            // Unsettled within the budget: no interpolant, the cube is generalized by
+            // dropping literals alone.
+            match self.check_budgeted(store, p, &asm, Why::Farkas, "farkas-over-budget")? {
+                None => return Ok(None),
+                Some(false) => break,
+                Some(true) => {}
             }
             if negated.len() == MAX_DISJUNCTS {
                 return Ok(None);

@@ -314,6 +314,8 @@ impl Spacer {
                     ("smt-conflicts", st.conflicts),
                     ("smt-atoms", st.atoms),
                     ("smt-pivots", st.pivots),
+                    ("smt-branches", st.branches),
+                    ("smt-cuts", st.cuts),
                     ("smt-ms", st.time.as_millis() as u64),
                     ("smt-array-rounds", st.array_rounds),
                     ("smt-array-lemmas", st.array_lemmas),

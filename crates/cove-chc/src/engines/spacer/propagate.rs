@@ -18,7 +18,8 @@ impl Run<'_> {
         // identities: reve `001d-horn` spent 14 s of 15 in six of them and never got to the
         // depth of its counterexample); such checks get a conflict budget, and a lemma whose
         // check runs out of it simply stays at its level (pushing is an optimisation).
-        const BV_PROPAGATE_CONFLICTS: u64 = 2000;
+        // Over arithmetic they stay unbounded: a level can only be found inductive when
+        // every one of its lemmas was checked.
         for k in 0..=self.bound {
             let mut level_empty = true;
             for p in 0..self.preds.len() {
@@ -33,22 +34,14 @@ impl Run<'_> {
                     let mut asm = self.preds[p].lemmas[i].cube.clone();
                     asm.extend(self.level_assumptions(store, p, k + 1));
                     let blocked_above = if bv {
-                        self.preds[p].solver.set_limits(cove_smt::Limits {
-                            conflicts: Some(BV_PROPAGATE_CONFLICTS),
-                            control: self.ctl.clone(),
-                        });
-                        let r = self.check(store, p, &asm, Why::Propagate);
-                        self.preds[p]
-                            .solver
-                            .set_limits(cove_smt::Limits::of(self.ctl));
-                        match r {
-                            Ok(sat) => !sat,
-                            Err(e) if self.ctl.should_stop().is_some() => return Err(e),
-                            Err(_) => {
-                                self.bump("propagate-over-budget");
-                                false
-                            }
-                        }
+                        let r = self.check_budgeted(
+                            store,
+                            p,
+                            &asm,
+                            Why::Propagate,
+                            "propagate-over-budget",
+                        )?;
+                        r == Some(false)
                     } else {
                         !self.check(store, p, &asm, Why::Propagate)?
                     };

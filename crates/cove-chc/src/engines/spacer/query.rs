@@ -236,7 +236,8 @@ impl Run<'_> {
         while level < self.bound {
             let mut asm = cube.clone();
             asm.extend(self.level_assumptions(store, p, level + 1));
-            if self.check(store, p, &asm, Why::Push)? {
+            // Unsettled within the budget: the lemma stays where it is proved.
+            if self.check_budgeted(store, p, &asm, Why::Push, "push-over-budget")? != Some(false) {
                 break;
             }
             level += 1;
