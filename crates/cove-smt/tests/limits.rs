@@ -38,11 +38,7 @@ fn a_conflict_limit_also_bounds_branch_and_bound() {
         let (b0, c0) = (s.stats().branches, s.stats().conflicts);
         let r = s.check(&mut st);
         let (b1, c1) = (s.stats().branches, s.stats().conflicts);
-        assert!(
-            b1 - b0 <= LIMIT,
-            "round {round}: {} splits",
-            b1 - b0
-        );
+        assert!(b1 - b0 <= LIMIT, "round {round}: {} splits", b1 - b0);
         assert!(c1 - c0 <= LIMIT + 1);
         match r {
             SmtResult::Sat => {

@@ -41,6 +41,7 @@ use crate::share::LemmaPool;
 use crate::system::ChcSystem;
 use cove_control::engine_options::OptionWord;
 use cove_logic::{FuncId, TermId, TermStore, VarId};
+pub(crate) use run::Placeholders;
 use run::Run;
 use run::{PIdx, rename};
 use rustc_hash::FxHashMap;
@@ -189,6 +190,8 @@ pub struct Spacer {
     pool: Option<LemmaPool>,
     stats: FxHashMap<&'static str, u64>,
     trace: Vec<TraceEvent>,
+    /// The variables of the encoding, the same in every run on one store.
+    vars: Placeholders,
 }
 
 impl Spacer {
@@ -199,7 +202,20 @@ impl Spacer {
             pool: None,
             stats: FxHashMap::default(),
             trace: Vec::new(),
+            vars: Placeholders::default(),
         }
+    }
+
+    /// Runs on the store of `vars` with the encoding variables of earlier runs (see
+    /// [`Placeholders`]); [`Spacer::take_placeholders`] hands them on to the next engine.
+    pub(crate) fn with_placeholders(mut self, vars: Placeholders) -> Spacer {
+        self.vars = vars;
+        self
+    }
+
+    /// The encoding variables of this engine's runs, for the next engine on the same store.
+    pub(crate) fn take_placeholders(&mut self) -> Placeholders {
+        std::mem::take(&mut self.vars)
     }
 }
 
@@ -271,7 +287,7 @@ impl Spacer {
         }
         self.stats.clear();
         let cfg = self.config.clone();
-        let mut run = Run::new(store, sys, &cfg, ctl, &mut self.stats);
+        let mut run = Run::new(store, sys, &cfg, ctl, &mut self.stats, &mut self.vars);
         run.seed(store, seed);
         run.bound = start;
         let result = loop {

@@ -108,6 +108,72 @@ pub(super) fn fresh_bool(store: &mut TermStore, name: &str) -> TermId {
     store.mk_var(v)
 }
 
+/// What a variable of Spacer's encoding stands for (see [`Placeholders`]).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+enum Role {
+    /// Parameter `i` of predicate `p` (the run's index; the last is the query's `false`).
+    Param {
+        p: usize,
+        i: usize,
+    },
+    /// Predicate `p`'s selector of its first reachability fact.
+    Reach {
+        p: usize,
+    },
+    /// Predicate `p`'s literal "initial rules only".
+    InitOnly {
+        p: usize,
+    },
+    /// Argument `i` of body atom `j` of rule `r`.
+    Copy {
+        r: usize,
+        j: usize,
+        i: usize,
+    },
+    /// Rule `r`'s selector.
+    Select {
+        r: usize,
+    },
+    /// Rule `r`'s literals for body atom `j`: "a must fact" and "the other body atoms".
+    Must {
+        r: usize,
+        j: usize,
+    },
+    MustRest {
+        r: usize,
+        j: usize,
+    },
+}
+
+/// The variables that a run's encoding is written over (predicate parameters, body-atom
+/// copies, rule selectors), kept from one run to the next on the same store.
+///
+/// Why: an engine that runs Spacer again and again on variants of one system (abstraction
+/// refinement, `engines::spacer_abs`) got fresh variables in every run, so every rule's
+/// encoding and its simplified form were new terms each time, and the term store, which is
+/// never collected, grew by the whole system per run (on nay-horn `IF_fg_max15`: 147 MB of
+/// 217 MB of heap after 8 s of thirty rounds, per heaptrack). With the same variables the
+/// parts that did not change are the same terms. Runs never share a solver, so sharing
+/// the variables between them changes no answer.
+#[derive(Default)]
+pub(crate) struct Placeholders {
+    vars: FxHashMap<(Role, Sort), VarId>,
+}
+
+impl Placeholders {
+    fn var(&mut self, store: &mut TermStore, role: Role, sort: Sort, name: &str) -> VarId {
+        *self
+            .vars
+            .entry((role, sort))
+            .or_insert_with(|| store.fresh_var(name, sort))
+    }
+
+    fn bool(&mut self, store: &mut TermStore, role: Role, name: &str) -> TermId {
+        let v = self.var(store, role, Sort::Bool, name);
+        store.mk_var(v)
+    }
+}
+
 impl<'a> Run<'a> {
     pub(super) fn new(
         store: &mut TermStore,
@@ -115,42 +181,44 @@ impl<'a> Run<'a> {
         cfg: &'a SpacerConfig,
         ctl: &'a Control,
         stats: &'a mut FxHashMap<&'static str, u64>,
+        vars: &mut Placeholders,
     ) -> Run<'a> {
         let mut index = FxHashMap::default();
         let mut preds = Vec::new();
-        let mk_pred = |store: &mut TermStore, func: Option<FuncId>, name: &str, sorts: &[Sort]| {
-            let params = sorts
-                .iter()
-                .enumerate()
-                .map(|(i, s)| store.fresh_var(&format!("{name}_{i}"), *s))
-                .collect();
-            let mut solver = SmtSolver::new();
-            solver.set_limits(cove_smt::Limits::of(ctl));
-            let mut reach = SmtSolver::new();
-            reach.set_limits(cove_smt::Limits::of(ctl));
-            let first = fresh_bool(store, &format!("reach_{name}"));
-            Pred {
-                func,
-                params,
-                rules: Vec::new(),
-                uses: Vec::new(),
-                lemmas: Vec::new(),
-                facts: Vec::new(),
-                solver,
-                reach,
-                reach_first: first,
-                reach_rest: first,
-                lvl: Vec::new(),
-                init_only: fresh_bool(store, &format!("init_{name}")),
-            }
-        };
+        let mut mk_pred =
+            |store: &mut TermStore, p: usize, func: Option<FuncId>, name: &str, sorts: &[Sort]| {
+                let params = sorts
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| vars.var(store, Role::Param { p, i }, *s, &format!("{name}_{i}")))
+                    .collect();
+                let mut solver = SmtSolver::new();
+                solver.set_limits(cove_smt::Limits::of(ctl));
+                let mut reach = SmtSolver::new();
+                reach.set_limits(cove_smt::Limits::of(ctl));
+                let first = vars.bool(store, Role::Reach { p }, &format!("reach_{name}"));
+                Pred {
+                    func,
+                    params,
+                    rules: Vec::new(),
+                    uses: Vec::new(),
+                    lemmas: Vec::new(),
+                    facts: Vec::new(),
+                    solver,
+                    reach,
+                    reach_first: first,
+                    reach_rest: first,
+                    lvl: Vec::new(),
+                    init_only: vars.bool(store, Role::InitOnly { p }, &format!("init_{name}")),
+                }
+            };
         for &p in &sys.preds {
             let decl = store.func(p).clone();
             index.insert(p, preds.len());
-            preds.push(mk_pred(store, Some(p), &decl.name, &decl.args));
+            preds.push(mk_pred(store, preds.len(), Some(p), &decl.name, &decl.args));
         }
         let bot = preds.len();
-        preds.push(mk_pred(store, None, "false", &[]));
+        preds.push(mk_pred(store, bot, None, "false", &[]));
 
         let mut rules = Vec::new();
         for (ci, c) in sys.clauses.iter().enumerate() {
@@ -165,7 +233,8 @@ impl<'a> Run<'a> {
                     .iter()
                     .enumerate()
                     .map(|(i, s)| {
-                        store.fresh_var(&format!("{}@{ri}.{j}.{i}", store.func(app.pred).name), *s)
+                        let name = format!("{}@{ri}.{j}.{i}", store.func(app.pred).name);
+                        vars.var(store, Role::Copy { r: ri, j, i }, *s, &name)
                     })
                     .collect();
                 for (a, x) in app.args.iter().zip(&copies) {
@@ -182,14 +251,14 @@ impl<'a> Run<'a> {
                 }
             }
             let enc = store.mk_and(&parts);
-            let sel = fresh_bool(store, &format!("rule{ri}"));
+            let sel = vars.bool(store, Role::Select { r: ri }, &format!("rule{ri}"));
             preds[head].solver.assert_guarded(store, &[sel], enc);
             let mut must_rest = Vec::new();
             let mut must = Vec::new();
             let mut not_must = Vec::new();
-            for _ in &body {
-                let r0 = fresh_bool(store, "mrest");
-                let mm = fresh_bool(store, "must");
+            for j in 0..body.len() {
+                let r0 = vars.bool(store, Role::MustRest { r: ri, j }, "mrest");
+                let mm = vars.bool(store, Role::Must { r: ri, j }, "must");
                 let lhs = store.mk_and(&[sel, mm]);
                 let imp = store.mk_implies(lhs, r0);
                 preds[head].solver.assert(store, imp);
@@ -241,5 +310,47 @@ impl<'a> Run<'a> {
             gg_concretize: FxHashMap::default(),
             gg_gas: FxHashMap::default(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Bounded, Spacer, SpacerConfig};
+    use crate::engine::Control;
+    use crate::frontend::parse_chc;
+    use crate::result::ChcResult;
+    use cove_logic::TermStore;
+
+    const COUNTER: &str = "(set-logic HORN)
+        (declare-fun inv (Int Int) Bool)
+        (assert (forall ((x Int) (y Int)) (=> (and (= x 0) (= y 0)) (inv x y))))
+        (assert (forall ((x Int) (y Int) (x1 Int) (y1 Int))
+            (=> (and (inv x y) (= x1 (+ x 1)) (= y1 (+ y 2))) (inv x1 y1))))
+        (assert (forall ((x Int) (y Int)) (=> (and (inv x y) (> x y)) false)))";
+
+    /// Runs on one store with the placeholders of the run before write their encoding
+    /// over the same variables: the second run adds far fewer terms than the first, and
+    /// answers the same.
+    #[test]
+    fn later_runs_reuse_the_encoding_variables() {
+        let mut store = TermStore::new();
+        let sys = parse_chc(COUNTER.as_bytes(), &mut store).expect("parses");
+        let ctl = Control::default();
+        let mut vars = super::Placeholders::default();
+        let mut added = Vec::new();
+        for _ in 0..3 {
+            let (terms0, vars0) = (store.len(), store.num_vars());
+            let mut spacer = Spacer::new(SpacerConfig::default()).with_placeholders(vars);
+            let r = spacer.solve_bounded(&mut store, &sys, &ctl, None);
+            vars = spacer.take_placeholders();
+            assert!(matches!(r, Bounded::Done(ChcResult::Sat(_))));
+            added.push((store.len() - terms0, store.num_vars() - vars0));
+        }
+        let (first_terms, first_vars) = added[0];
+        for &(terms, vars) in &added[1..] {
+            assert!(vars < first_vars, "{added:?}");
+            assert!(terms < first_terms, "{added:?}");
+        }
+        assert_eq!(added[1], added[2], "the third run is the second again");
     }
 }

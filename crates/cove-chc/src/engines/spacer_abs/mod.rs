@@ -34,7 +34,7 @@ mod space;
 
 use crate::cert;
 use crate::engine::{BuildEngine, Control, Engine, OptionTable, Stats, no_option};
-use crate::engines::spacer::{Bounded, Frame, Spacer, SpacerConfig};
+use crate::engines::spacer::{Bounded, Frame, Placeholders, Spacer, SpacerConfig};
 use crate::invariant_map::InvMap;
 use crate::result::{ChcResult, Invariants, UnknownReason};
 use crate::share::LemmaPool;
@@ -269,6 +269,7 @@ impl SpacerAbs {
         // The last safe bound's proof and the bound to continue from (`SpacerAbsConfig::reuse`).
         let mut seed: Vec<Frame> = Vec::new();
         let mut start = 0;
+        let mut vars = Placeholders::default();
         loop {
             if let Some(r) = ctl.should_stop() {
                 return ChcResult::Unknown(r);
@@ -292,9 +293,11 @@ impl SpacerAbs {
                 );
             }
             let asys = space.abstract_system(store, sys, enabled, inv);
-            let mut spacer = Spacer::new(cfg.spacer.clone());
+            let mut spacer = Spacer::new(cfg.spacer.clone()).with_placeholders(vars);
             k.reused += seed.iter().map(|f| f.lemmas.len()).sum::<usize>();
-            match spacer.solve_bounded_from(store, &asys, ctl, Some(k.bound), &seed, start) {
+            let bounded = spacer.solve_bounded_from(store, &asys, ctl, Some(k.bound), &seed, start);
+            vars = spacer.take_placeholders();
+            match bounded {
                 Bounded::Done(ChcResult::Sat(ainv)) => {
                     let mut both = inv.clone();
                     for (p, d) in &ainv.defs {
