@@ -41,6 +41,14 @@ pub trait Engine {
     fn stats(&self) -> Stats {
         Vec::new()
     }
+
+    /// After a run a limit stopped: option words (`from=12`) with which a fresh engine on
+    /// the same system continues where this one stopped instead of repeating its work. The
+    /// portfolio gives them to an entry's next turn (`driver::schedule::Rounds`), so that
+    /// the time of its earlier turns is not lost. `None`: it starts over.
+    fn resume(&self) -> Option<String> {
+        None
+    }
 }
 
 /// An engine's options, and how to make the engine from them. Each engine's config struct

@@ -124,6 +124,11 @@ fn print_answer(output: &Output, a: &FileAnswer) {
                 let _ = writeln!(err, "engine: {}", a.engine);
                 let _ = writeln!(err, "verdict: {}", a.verdict);
                 let _ = writeln!(err, "time-total: {:.3}", a.time.as_secs_f64());
+                if let Some(b) = cove_control::memory::peak_counted_bytes() {
+                    // The largest heap, what `--memory-mb` limits; the resident size can
+                    // be larger (freed memory the allocator keeps).
+                    let _ = writeln!(err, "heap-peak-mb: {:.1}", b as f64 / (1 << 20) as f64);
+                }
                 let _ = writeln!(err, "validation: {}", a.validation);
                 for (k, v) in &a.stats {
                     let _ = writeln!(err, "{k}: {v}");

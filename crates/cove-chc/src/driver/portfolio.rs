@@ -138,6 +138,27 @@ impl LazyStrong<'_> {
     }
 }
 
+/// `spec` with the resume words of its last turn (`Engine::resume`) among its options, so
+/// that its next turn continues instead of starting over; `spec` itself when there are none
+/// or the engine refuses them.
+fn resumed(spec: &EngineSpec, words: Option<&str>, verbose: bool) -> EngineSpec {
+    let Some(words) = words else {
+        return spec.clone();
+    };
+    let mut out = spec.clone();
+    let spec_text = format!(":{words}");
+    let (_, parsed) = cove_control::engine_options::split_spec(&spec_text);
+    for w in &parsed {
+        if out.engine.set_option(w).is_err() {
+            return spec.clone();
+        }
+    }
+    if verbose {
+        eprintln!("portfolio: {} resumes ({words})", spec.label);
+    }
+    out
+}
+
 /// Runs `specs` on `sys` on up to `cfg.thread_count()` threads; the first answer whose
 /// certificate checks wins. With `bounds`, the entries that take bounds solve `sys`
 /// strengthened with its inductive bounds ([`LazyStrong`]). Each entry's witness is translated back on its own
@@ -186,8 +207,11 @@ pub(crate) fn race(
         let mut running = 0;
         // Starts entry `idx` for at most `slice`; `late` when it takes a thread another
         // entry left.
-        let spawn = |idx: usize, slice: Option<Duration>, late: bool, running: &mut usize| {
-            let spec = specs[idx].clone();
+        let spawn = |spec: EngineSpec,
+                     idx: usize,
+                     slice: Option<Duration>,
+                     late: bool,
+                     running: &mut usize| {
             let lazy = (bounds && spec.bounds).then_some(&lazy);
             let store = &store;
             let fallback = &fallback;
@@ -311,7 +335,7 @@ pub(crate) fn race(
         let holds = |idx: usize| idx < threads && specs[idx].share.is_none();
         while next < threads {
             let slice = rounds.slice(start.elapsed(), specs[next].share, holds(next));
-            if !spawn(next, slice, false, &mut running) {
+            if !spawn(specs[next].clone(), next, slice, false, &mut running) {
                 running -= 1;
             }
             next += 1;
@@ -319,6 +343,8 @@ pub(crate) fn race(
         // The entries waiting for a thread in this round, and those to run again in the next.
         let mut queue: VecDeque<usize> = (next..specs.len()).collect();
         let mut again: Vec<usize> = Vec::new();
+        // Per entry: where its next turn starts (`Engine::resume`), from its last turn.
+        let mut resumes: Vec<Option<String>> = vec![None; specs.len()];
         while running > 0 {
             let Ok((idx, r, st, cpu)) = rx.recv() else {
                 break;
@@ -345,6 +371,7 @@ pub(crate) fn race(
             // Stopped by its slice (not given up): it runs again in the next round.
             if !holds(idx) && matches!(r.answer, ChcResult::Unknown(UnknownReason::Timeout)) {
                 again.push(idx);
+                resumes[idx] = r.resume.clone();
             }
             last_unknown = Some((r, st));
             if winner.is_some() || group.should_stop().is_some() {
@@ -362,7 +389,8 @@ pub(crate) fn race(
             }
             if let Some(i) = queue.pop_front() {
                 let slice = rounds.slice(start.elapsed(), specs[i].share, false);
-                if !spawn(i, slice, true, &mut running) {
+                let spec = resumed(&specs[i], resumes[i].as_deref(), verbose);
+                if !spawn(spec, i, slice, true, &mut running) {
                     running -= 1;
                 }
             }

@@ -19,6 +19,9 @@ pub(crate) struct Run {
     pub validation: Validation,
     pub phase: Option<Phase>,
     pub stats: Stats,
+    /// The engine's [`crate::engine::Engine::resume`] words, when it ran on the system it
+    /// was given (not the input after a failed back-translation).
+    pub resume: Option<String>,
 }
 
 impl Run {
@@ -83,6 +86,7 @@ pub(crate) fn run_guarded_sharing(
                 validation: Validation::NotApplicable,
                 phase: Some(Phase::Solving),
                 stats: vec![],
+                resume: None,
             }
         }
     }
@@ -119,6 +123,9 @@ fn run(
     };
     let mut engine = create();
     let mut phase = Phase::Solving;
+    // The engine that ran last solved the input instead (below): its resume words are not
+    // for the system this entry is given.
+    let mut on_input = false;
     let answer = if cfg.preprocess {
         let (small, pipe) = preprocess(store, sys, &preprocess_config(ctl, spec.bounds), ctl);
         if let Some(why) = ctl.should_stop() {
@@ -136,6 +143,7 @@ fn run(
                 // its budget: then the input system itself is solved with the time left.
                 Err(_) if ctl.should_stop().is_none() => {
                     engine = create();
+                    on_input = true;
                     engine.solve(store, sys, ctl)
                 }
                 Err(e) => {
@@ -151,6 +159,7 @@ fn run(
         engine.solve(store, sys, ctl)
     };
     let stats = engine.stats();
+    let resume = if on_input { None } else { engine.resume() };
     let (answer, validation, vphase) = if cfg.validate {
         validate(store, sys, answer, ctl)
     } else {
@@ -171,6 +180,7 @@ fn run(
         validation,
         phase,
         stats,
+        resume,
     }
 }
 

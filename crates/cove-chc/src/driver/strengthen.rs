@@ -74,6 +74,8 @@ pub(crate) fn run_strengthened(
         ..cfg.clone()
     };
     let mut r = run_guarded(store, &strong, spec, &inner, ctl);
+    // The next turn may start from other shared lemmas, so from another system.
+    r.resume = None;
     let answer = match std::mem::replace(&mut r.answer, ChcResult::Sat(Invariants::default())) {
         ChcResult::Sat(mut inv) => match map.conjoin(store, &mut inv) {
             Ok(()) => ChcResult::Sat(inv),

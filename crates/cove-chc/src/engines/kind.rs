@@ -51,6 +51,12 @@ pub struct KindConfig {
     /// (module docs, docs/decisions.md#kind-deferred-induction); off (the default): both
     /// induction checks at every bound, right after the base case's.
     pub balance: bool,
+    /// Skip the checks below this bound: an earlier run on the same system made them
+    /// (base case unsatisfiable, no induction step proved), and the portfolio resumes from
+    /// it ([`crate::engine::Engine::resume`]). The unrolling is still built from 0. A wrong
+    /// value cannot make a wrong answer: a counterexample is a concrete trace, and a proof
+    /// is a 1-inductive invariant that the driver checks.
+    pub from: Option<usize>,
 }
 
 impl Default for KindConfig {
@@ -62,6 +68,7 @@ impl Default for KindConfig {
             // Off by default; the portfolio turns it on for LRA transition systems
             // (docs/decisions.md#kind-deferred-induction).
             balance: false,
+            from: None,
         }
     }
 }
@@ -73,12 +80,12 @@ const KIND_OPTIONS: OptionTable<KindConfig> = OptionTable {
         ("induction", |c| &mut c.induction),
         ("balance", |c| &mut c.balance),
     ],
-    numbers: &[("max-k", |c| &mut c.max_k)],
+    numbers: &[("max-k", |c| &mut c.max_k), ("from", |c| &mut c.from)],
 };
 
 impl BuildEngine for KindConfig {
     const NAME: &'static str = "kind";
-    const OPTIONS: &'static str = "backward, induction, balance, max-k=N";
+    const OPTIONS: &'static str = "backward, induction, balance, max-k=N, from=N";
 
     fn create(&self) -> Box<dyn Engine> {
         Box::new(KInduction::new(self.clone()))
@@ -105,6 +112,9 @@ pub struct KInduction {
     /// Base-case bounds at which the balance deferred an induction check (forward,
     /// backward).
     deferred: [usize; 2],
+    /// Every check below this bound was made (or skipped by [`KindConfig::from`]), in
+    /// every direction: where a resumed run may start.
+    done: usize,
 }
 
 impl KInduction {
@@ -195,6 +205,8 @@ impl TsEngine for KInduction {
     ) -> Result<TsAnswer, UnknownReason> {
         self.proof = None;
         self.deferred = [0, 0];
+        let from = self.config.from.unwrap_or(0);
+        self.done = 0;
         let mut un = ts.unroller();
         let (mut base, mut fwd, mut bwd) = (solver(ctl), solver(ctl), solver(ctl));
         let i0 = un.init(store, 0);
@@ -208,6 +220,14 @@ impl TsEngine for KInduction {
             if let Some(r) = ctl.should_stop() {
                 return Err(r);
             }
+            // Every check below `n` in every direction is made (or was, by the run
+            // resumed from).
+            self.done = bal
+                .iter()
+                .take(directions)
+                .filter(|_| self.config.induction)
+                .map(|b| b.next)
+                .fold(n, usize::min);
             if self.config.max_k.is_some_and(|m| n > m) {
                 return Err(UnknownReason::Incomplete(format!(
                     "no counterexample and no induction up to k = {}",
@@ -220,7 +240,8 @@ impl TsEngine for KInduction {
             }
             // Base: a counterexample with n steps?
             let bad_n = un.bad(store, n);
-            let base_sat = check(&mut base, store, &[bad_n], ctl, "base", n, &mut base_spent)?;
+            let base_sat =
+                n >= from && check(&mut base, store, &[bad_n], ctl, "base", n, &mut base_spent)?;
             if base_sat {
                 let m = base.model(store);
                 return Ok(TsAnswer::Unsafe(un.trace(store, &m, n)));
@@ -261,7 +282,7 @@ impl TsEngine for KInduction {
                         fwd.assert(store, t_m);
                         let bad_next = un.bad(store, m + 1);
                         let spent = &mut b.spent;
-                        !check(&mut fwd, store, &[bad_next], ctl, "fwd", m, spent)?
+                        m >= from && !check(&mut fwd, store, &[bad_next], ctl, "fwd", m, spent)?
                     } else {
                         // Backward step: is ¬init (m+1)-inductive for the reversed system?
                         bwd.assert(store, t_m);
@@ -269,7 +290,7 @@ impl TsEngine for KInduction {
                         let not_init = store.mk_not(init_next);
                         bwd.assert(store, not_init);
                         let spent = &mut b.spent;
-                        !check(&mut bwd, store, &[], ctl, "bwd", m, spent)?
+                        m >= from && !check(&mut bwd, store, &[], ctl, "bwd", m, spent)?
                     };
                     b.next = m + 1;
                     if proved {
@@ -285,6 +306,10 @@ impl TsEngine for KInduction {
             }
         }
         unreachable!()
+    }
+
+    fn resume(&self) -> Option<String> {
+        (self.done > 0).then(|| format!("from={}", self.done))
     }
 
     fn stats(&self) -> Stats {

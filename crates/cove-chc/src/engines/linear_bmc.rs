@@ -80,6 +80,7 @@ impl Engine for LinearBmc {
             backward: false,
             induction: false,
             balance: false,
+            from: None,
         });
         let r = bmc.solve(store, &frag, ctl);
         self.inner_stats = bmc.stats();

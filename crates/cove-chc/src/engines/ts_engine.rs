@@ -30,6 +30,11 @@ pub trait TsEngine {
     fn stats(&self) -> Stats {
         Vec::new()
     }
+
+    /// See [`Engine::resume`].
+    fn resume(&self) -> Option<String> {
+        None
+    }
 }
 
 impl<T: TsEngine> Engine for T {
@@ -48,5 +53,9 @@ impl<T: TsEngine> Engine for T {
 
     fn stats(&self) -> Stats {
         TsEngine::stats(self)
+    }
+
+    fn resume(&self) -> Option<String> {
+        TsEngine::resume(self)
     }
 }
