@@ -350,6 +350,8 @@ pub(crate) fn race(
                 break;
             };
             running -= 1;
+            // The entry's memory is freed by now; give it back to the system.
+            cove_control::memory::release_free();
             if ctl.verbosity > 0 {
                 let cpu = cpu.map_or(String::new(), |d| {
                     format!(" ({:.2} s cpu)", d.as_secs_f64())
