@@ -227,6 +227,12 @@ fn kind_resumes_where_it_stopped() {
         assert_eq!(r.verdict(), "unknown");
         let words = first.resume().expect("a resume point");
         assert_eq!(words, "from=6", "every check up to bound 5 was made");
+        // A turn that stops before it gets past its resume point hands on that point.
+        let mut short = EngineConfig::parse("kind:from=6,max-k=3")
+            .expect("engine")
+            .create();
+        assert_eq!(short.solve(&mut store, &sys, &ctl).verdict(), "unknown");
+        assert_eq!(short.resume().as_deref(), Some("from=6"));
         let mut next = EngineConfig::parse(&format!("kind:{words}"))
             .expect("engine")
             .create();

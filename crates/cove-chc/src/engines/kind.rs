@@ -220,14 +220,16 @@ impl TsEngine for KInduction {
             if let Some(r) = ctl.should_stop() {
                 return Err(r);
             }
-            // Every check below `n` in every direction is made (or was, by the run
-            // resumed from).
+            // Every check below `n` in every direction is made, and every one below `from`
+            // was, by the run resumed from (a turn that stops while it rebuilds the
+            // unrolling must not hand on less than it was given).
             self.done = bal
                 .iter()
                 .take(directions)
                 .filter(|_| self.config.induction)
                 .map(|b| b.next)
-                .fold(n, usize::min);
+                .fold(n, usize::min)
+                .max(from);
             if self.config.max_k.is_some_and(|m| n > m) {
                 return Err(UnknownReason::Incomplete(format!(
                     "no counterexample and no induction up to k = {}",
