@@ -137,38 +137,6 @@ fn run_unroll(args: &UnrollArgs) -> Result<u8, ExitCodeOf> {
     let mut store = cove_logic::TermStore::new();
     let sys = solve::load_system(&args.file, &mut store)?;
     let parts = cove_chc::engines::bmc::unrolling(&mut store, &sys, args.depth);
-    let all = store.mk_and(&parts);
-    let reals = cove_logic::free_vars(&store, all)
-        .iter()
-        .any(|v| store.var_sort(*v) == cove_logic::Sort::Real);
-    let ints = cove_logic::free_vars(&store, all)
-        .iter()
-        .any(|v| store.var_sort(*v) == cove_logic::Sort::Int);
-    // The sorts of every subterm: a datatype or array may occur only inside terms.
-    let mut sorts: Vec<cove_logic::Sort> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    let mut stack = vec![all];
-    while let Some(t) = stack.pop() {
-        if seen.insert(t) {
-            let s = store.sort(t);
-            if !sorts.contains(&s) {
-                sorts.push(s);
-            }
-            stack.extend_from_slice(store.args(t));
-        }
-    }
-    let other = sorts.iter().any(|s| {
-        !matches!(
-            s,
-            cove_logic::Sort::Bool | cove_logic::Sort::Int | cove_logic::Sort::Real
-        )
-    });
-    let logic = match (other, ints, reals) {
-        (true, _, _) => "ALL",
-        (false, true, true) => "QF_LIRA",
-        (false, false, true) => "QF_LRA",
-        _ => "QF_LIA",
-    };
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -176,26 +144,8 @@ fn run_unroll(args: &UnrollArgs) -> Result<u8, ExitCodeOf> {
         args.file.display(),
         args.depth
     );
-    let _ = writeln!(out, "(set-logic {logic})");
-    if let Some(d) = cove_logic::print::declare_datatypes(&sorts) {
-        let _ = writeln!(out, "{d}");
-    }
-    for v in cove_logic::free_vars(&store, all) {
-        let _ = writeln!(
-            out,
-            "(declare-fun {} () {})",
-            cove_logic::print::symbol(store.var_name(v)),
-            store.var_sort(v)
-        );
-    }
-    for t in parts {
-        let _ = writeln!(
-            out,
-            "(assert {})",
-            cove_logic::print::term_to_string(&store, t)
-        );
-    }
-    out.push_str("(check-sat)\n(exit)\n");
+    out.push_str(&cove_logic::print::script(&store, &parts));
+    out.push_str("(exit)\n");
     print!("{out}");
     Ok(EXIT_OK)
 }

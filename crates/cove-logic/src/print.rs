@@ -145,6 +145,80 @@ pub fn declare_fun(store: &TermStore, f: FuncId) -> String {
     )
 }
 
+/// An SMT-LIB2 script that asserts `assertions` and checks them: the logic (`QF_LIA`,
+/// `QF_LRA` or `QF_LIRA` when only those sorts occur, else `ALL`), the datatypes, functions
+/// and variables the terms use, one `assert` per term, `(check-sat)`. Any reader of the
+/// standard (z3, cvc5, `cove smt`) decides it as the terms say: what `cove unroll` prints,
+/// and what [`SmtSolver`](../../cove_smt/struct.SmtSolver.html) hands over to reproduce a check
+/// elsewhere.
+pub fn script(store: &TermStore, assertions: &[TermId]) -> String {
+    use std::fmt::Write as _;
+    // The sorts of every subterm (a datatype or an array may occur only inside terms) and
+    // the functions applied, without recursion over the terms' depth.
+    let mut sorts: Vec<Sort> = Vec::new();
+    let mut funcs: Vec<FuncId> = Vec::new();
+    let mut seen: FxHashSet<TermId> = FxHashSet::default();
+    let mut stack: Vec<TermId> = assertions.to_vec();
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t) {
+            continue;
+        }
+        let s = store.sort(t);
+        if !sorts.contains(&s) {
+            sorts.push(s);
+        }
+        if let Op::App(f) = store.op(t)
+            && !funcs.contains(f)
+        {
+            funcs.push(*f);
+        }
+        stack.extend_from_slice(store.args(t));
+    }
+    let vars = crate::subst::free_vars_in_order(store, assertions);
+    for &v in &vars {
+        let s = store.var_sort(v);
+        if !sorts.contains(&s) {
+            sorts.push(s);
+        }
+    }
+    let other = sorts
+        .iter()
+        .any(|s| !matches!(s, Sort::Bool | Sort::Int | Sort::Real));
+    let logic = match (
+        other || !funcs.is_empty(),
+        sorts.contains(&Sort::Int),
+        sorts.contains(&Sort::Real),
+    ) {
+        (true, _, _) => "ALL",
+        (false, true, true) => "QF_LIRA",
+        (false, false, true) => "QF_LRA",
+        _ => "QF_LIA",
+    };
+    let mut out = String::new();
+    let _ = writeln!(out, "(set-logic {logic})");
+    if let Some(d) = declare_datatypes(&sorts) {
+        let _ = writeln!(out, "{d}");
+    }
+    for f in funcs {
+        let _ = writeln!(out, "{}", declare_fun(store, f));
+    }
+    for v in vars {
+        let _ = writeln!(
+            out,
+            "(declare-fun {} () {})",
+            symbol(store.var_name(v)),
+            store.var_sort(v)
+        );
+    }
+    for &t in assertions {
+        out.push_str("(assert ");
+        write_term(&mut out, store, t);
+        out.push_str(")\n");
+    }
+    out.push_str("(check-sat)\n");
+    out
+}
+
 /// `declare-datatypes` commands declaring every datatype `sorts` mention, and every
 /// datatype their fields mention (arrays looked through): one command per group of mutually
 /// recursive datatypes, each after the groups it uses (readers such as z3 refuse a group

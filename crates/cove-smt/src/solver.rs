@@ -338,6 +338,21 @@ impl SmtSolver {
         );
     }
 
+    /// The active assertions (guarded ones as implications) and `assumptions` as an
+    /// SMT-LIB2 script ([`cove_logic::print::script`]): what a check under these assumptions
+    /// decides, for another solver to decide it too. Why: an engine's hard check is best
+    /// understood next to z3's answer on it (one of Spacer's checks that branch and bound
+    /// did not settle in a minute, z3 decides in 0.1 s: `tests/data/drifting_lia.smt2`).
+    pub fn to_smtlib(&self, store: &TermStore, assumptions: &[TermId]) -> String {
+        let terms: Vec<TermId> = self
+            .frames
+            .iter()
+            .flat_map(|f| f.assertions.iter().map(|a| a.orig))
+            .chain(assumptions.iter().copied())
+            .collect();
+        cove_logic::print::script(store, &terms)
+    }
+
     /// Opens a frame.
     pub fn push(&mut self) {
         let act = self.fresh_lit();

@@ -81,3 +81,69 @@ fn random_incremental_sequences_match_fresh_solvers() {
         }
     }
 }
+
+/// `to_smtlib` writes what a check decides: after random pushes, pops, plain and guarded
+/// assertions, the script of the active assertions and the check's assumptions, read back
+/// into a fresh store and solver, gets the same answer.
+#[test]
+fn scripts_of_checks_decide_as_the_checks() {
+    use cove_logic::Sort;
+    use cove_logic::smtlib::{Command, parse_script};
+    let mut rng = common::rng(7);
+    let mut checked = 0;
+    for round in 0..20 {
+        let mut store = TermStore::new();
+        let int = round % 2 == 0;
+        let mut s = SmtSolver::new();
+        let guards: Vec<TermId> = (0..2)
+            .map(|i| {
+                let v = store.var(&format!("g{i}"), Sort::Bool);
+                store.mk_var(v)
+            })
+            .collect();
+        for step in 0..12 {
+            let mut cfg = GenConfig::random(&mut rng, int);
+            cfg.vars = 3;
+            cfg.coef = 5;
+            match rng.below(5) {
+                0 => s.push(),
+                1 if s.num_frames() > 0 => s.pop(1),
+                2 => {
+                    cfg.conjuncts = 1;
+                    let g = generate(&mut store, &mut rng, &cfg);
+                    s.assert(&mut store, g.formula);
+                }
+                3 => {
+                    cfg.conjuncts = 1;
+                    let g = generate(&mut store, &mut rng, &cfg);
+                    let guard = guards[rng.below(2)];
+                    s.assert_guarded(&mut store, &[guard], g.formula);
+                }
+                _ => {
+                    let mut assumptions: Vec<TermId> = (0..rng.range(0, 2))
+                        .map(|_| generate(&mut store, &mut rng, &cfg).formula)
+                        .collect();
+                    assumptions.push(guards[rng.below(2)]);
+                    let r = s.check_assuming(&mut store, &assumptions);
+                    let text = s.to_smtlib(&store, &assumptions);
+                    let mut fresh_store = TermStore::new();
+                    let script = parse_script(text.as_bytes(), &mut fresh_store)
+                        .unwrap_or_else(|e| panic!("round {round} step {step}: {e:?}\n{text}"));
+                    let mut fresh = SmtSolver::new();
+                    for (c, _) in &script.commands {
+                        if let Command::Assert { term, .. } = c {
+                            fresh.assert(&mut fresh_store, *term);
+                        }
+                    }
+                    assert_eq!(
+                        fresh.check(&mut fresh_store),
+                        r,
+                        "round {round} step {step}:\n{text}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked >= 20, "{checked} checks");
+}
