@@ -315,14 +315,7 @@ mod tests {
         assert!(super::is_recursive(sorts[0]) && super::is_recursive(sorts[1]));
         assert!(!super::is_recursive(sorts[2]) && !super::is_recursive(sorts[3]));
         assert_eq!(super::base_ctor(sorts[0]), Some(0));
-        let asserts: Vec<_> = script
-            .commands
-            .iter()
-            .filter_map(|(c, _)| match c {
-                Command::Assert { term, .. } => Some(*term),
-                _ => None,
-            })
-            .collect();
+        let asserts = script.assertions();
         let mut m = Model::new();
         let x = crate::subst::free_vars(&st, asserts[3])[0];
         let leaf1 = Value::Dt(std::sync::Arc::new(crate::DtValue {

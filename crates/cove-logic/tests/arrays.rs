@@ -2,19 +2,13 @@
 //! `select`/`store`/constant arrays, and evaluation with array values.
 
 use cove_logic::print::{term_to_string, value_text};
-use cove_logic::smtlib::{Command, parse_script};
+use cove_logic::smtlib::parse_script;
 use cove_logic::{ArrayValue, Model, Rational, Sort, TermId, TermStore, Value, VarId};
 
 fn asserts(src: &str, store: &mut TermStore) -> Vec<cove_logic::TermId> {
-    let script = parse_script(src.as_bytes(), store).unwrap_or_else(|e| panic!("{e}"));
-    script
-        .commands
-        .iter()
-        .filter_map(|(c, _)| match c {
-            Command::Assert { term, .. } => Some(*term),
-            _ => None,
-        })
-        .collect()
+    parse_script(src.as_bytes(), store)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .assertions()
 }
 
 #[test]

@@ -3,20 +3,14 @@
 //! evaluation, printing that reads back to the same term, and clear refusals.
 
 use cove_logic::print::term_to_string;
-use cove_logic::smtlib::{Command, ErrorKind, parse_script};
+use cove_logic::smtlib::{ErrorKind, parse_script};
 use cove_logic::{BvOp, BvValue, Model, Sort, TermId, TermStore, Value, simplify};
 use cove_testkit::Rng;
 
 fn asserts(src: &str, store: &mut TermStore) -> Vec<TermId> {
-    let script = parse_script(src.as_bytes(), store).expect("parses");
-    script
-        .commands
-        .iter()
-        .filter_map(|(c, _)| match c {
-            Command::Assert { term, .. } => Some(*term),
-            _ => None,
-        })
-        .collect()
+    parse_script(src.as_bytes(), store)
+        .expect("parses")
+        .assertions()
 }
 
 #[test]

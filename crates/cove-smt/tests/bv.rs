@@ -3,7 +3,7 @@
 //! exhaustive enumeration on narrow random problems, models checked by evaluation, and
 //! assumptions, cores and push/pop over bit-vector atoms.
 
-use cove_logic::smtlib::{Command, parse_script};
+use cove_logic::smtlib::parse_script;
 use cove_logic::{BvOp, BvValue, Model, Sort, TermId, TermStore, Value, VarId};
 use cove_smt::{Limits, SmtResult, SmtSolver};
 use cove_testkit::Rng;
@@ -11,13 +11,7 @@ use cove_testkit::Rng;
 fn asserts(src: &str, store: &mut TermStore) -> Vec<TermId> {
     parse_script(src.as_bytes(), store)
         .expect("parses")
-        .commands
-        .iter()
-        .filter_map(|(c, _)| match c {
-            Command::Assert { term, .. } => Some(*term),
-            _ => None,
-        })
-        .collect()
+        .assertions()
 }
 
 fn limited() -> SmtSolver {

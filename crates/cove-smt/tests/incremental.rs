@@ -88,7 +88,7 @@ fn random_incremental_sequences_match_fresh_solvers() {
 #[test]
 fn scripts_of_checks_decide_as_the_checks() {
     use cove_logic::Sort;
-    use cove_logic::smtlib::{Command, parse_script};
+    use cove_logic::smtlib::parse_script;
     let mut rng = common::rng(7);
     let mut checked = 0;
     for round in 0..20 {
@@ -130,10 +130,8 @@ fn scripts_of_checks_decide_as_the_checks() {
                     let script = parse_script(text.as_bytes(), &mut fresh_store)
                         .unwrap_or_else(|e| panic!("round {round} step {step}: {e:?}\n{text}"));
                     let mut fresh = SmtSolver::new();
-                    for (c, _) in &script.commands {
-                        if let Command::Assert { term, .. } = c {
-                            fresh.assert(&mut fresh_store, *term);
-                        }
+                    for t in script.assertions() {
+                        fresh.assert(&mut fresh_store, t);
                     }
                     assert_eq!(
                         fresh.check(&mut fresh_store),

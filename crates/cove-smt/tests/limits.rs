@@ -5,20 +5,14 @@
 //! the limit covered splits, such a check ran for the rest of the run with two new atoms and
 //! two clauses per split (tens of thousands a second).
 
-use cove_logic::smtlib::{Command, parse_script};
+use cove_logic::smtlib::parse_script;
 use cove_logic::{TermId, TermStore, Value};
 use cove_smt::{Limits, SmtResult, SmtSolver};
 
 fn asserts(src: &str, store: &mut TermStore) -> Vec<TermId> {
     parse_script(src.as_bytes(), store)
         .expect("parses")
-        .commands
-        .iter()
-        .filter_map(|(c, _)| match c {
-            Command::Assert { term, .. } => Some(*term),
-            _ => None,
-        })
-        .collect()
+        .assertions()
 }
 
 #[test]

@@ -192,14 +192,7 @@ fn quantifier_elimination_decides_closed_parts() {
         (assert (and (<= 0 x 3) (<= 0 y 3) (= (* x y) 7) (>= z 1)))";
     let mut store = TermStore::new();
     let script = parse_script(src.as_bytes(), &mut store).unwrap();
-    let phis: Vec<_> = script
-        .commands
-        .iter()
-        .filter_map(|(c, _)| match c {
-            Command::Assert { term, .. } => Some(*term),
-            _ => None,
-        })
-        .collect();
+    let phis = script.assertions();
     let declared: Vec<_> = script
         .commands
         .iter()

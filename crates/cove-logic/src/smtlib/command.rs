@@ -126,3 +126,16 @@ pub struct Script {
     /// The commands in input order (reading stops after `exit`).
     pub commands: Vec<(Command, Pos)>,
 }
+
+impl Script {
+    /// The terms of the `assert` commands, in input order.
+    pub fn assertions(&self) -> Vec<TermId> {
+        self.commands
+            .iter()
+            .filter_map(|(c, _)| match c {
+                Command::Assert { term, .. } => Some(*term),
+                _ => None,
+            })
+            .collect()
+    }
+}
